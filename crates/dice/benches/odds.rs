@@ -50,11 +50,13 @@ fn sample_5_dice_checks(bencher: Bencher) {
 #[divan::bench]
 fn stream_bytes_650k(bencher: Bencher) {
     let mut rng = DiceRng::new(Seed(1));
-    bencher.counter(ItemsCount::new(650_000usize)).bench_local(|| {
-        let mut sum = 0u32;
-        for _ in 0..650_000 {
-            sum = sum.wrapping_add(u32::from(rng.next_byte()));
-        }
-        sum
-    });
+    bencher
+        .counter(ItemsCount::new(650_000usize))
+        .bench_local(|| {
+            let mut sum = 0u32;
+            for _ in 0..650_000 {
+                sum = sum.wrapping_add(u32::from(rng.next_byte()));
+            }
+            sum
+        });
 }

@@ -1,0 +1,55 @@
+//! Each subcommand: compute with the pure crates, then render text or JSON into a string.
+
+mod battle;
+mod challenge;
+mod d66;
+mod odds;
+mod roll;
+mod simulate;
+
+use crate::Failure;
+use crate::cli::{BattleCommand, ChallengeCommand, Command};
+use dice::Seed;
+use serde::Serialize;
+
+/// Runs one command and returns what it prints.
+pub fn run(command: Command) -> Result<String, Failure> {
+    match command {
+        Command::Roll(args) => roll::run(args),
+        Command::Odds(args) => Ok(odds::run(args)),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Challenge(ChallengeCommand::Odds(args)) => Ok(challenge::odds(args)),
+        Command::Challenge(ChallengeCommand::Roll(args)) => challenge::roll(args),
+        Command::Battle(BattleCommand::Odds(args)) => Ok(battle::odds(args)),
+        Command::Battle(BattleCommand::Roll(args)) => battle::roll(args),
+        Command::D66(args) => d66::run(args),
+    }
+}
+
+/// The seed the user gave, or a fresh one from the operating system.
+fn seed_or_fresh(seed: Option<u64>) -> Result<Seed, Failure> {
+    match seed {
+        Some(s) => Ok(Seed(s)),
+        None => getrandom::u64()
+            .map(Seed)
+            .map_err(|e| Failure::Runtime(format!("cannot get a random seed: {e}"))),
+    }
+}
+
+/// Pretty JSON and a final newline.
+fn json(value: &impl Serialize) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("plain data always serializes");
+    text.push('\n');
+    text
+}
+
+/// A probability as a percentage for tables: one decimal, and never rounded to a misleading
+/// 0% or 100% when it is not impossible or certain.
+fn percent(p: f64) -> String {
+    let shown = format!("{:.1}%", p * 100.0);
+    match shown.as_str() {
+        "0.0%" if p > 0.0 => "<0.1%".to_owned(),
+        "100.0%" if p < 1.0 => ">99.9%".to_owned(),
+        _ => shown,
+    }
+}
