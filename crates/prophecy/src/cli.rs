@@ -1,8 +1,10 @@
 //! The command line as written: clap's flags, with every limit checked while parsing so that bad
 //! input becomes one line naming the problem. The commands turn these into what they compute.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use dice::challenge::Situation;
+use std::path::PathBuf;
+use story::Ruleset;
 
 /// Largest pool `roll` rolls and prints die by die.
 pub const MAX_ROLL_DICE: u32 = 10_000;
@@ -48,6 +50,53 @@ pub enum Command {
     Battle(BattleCommand),
     /// Roll d66: two six-sided dice read as tens and units (11–66).
     D66(D66Args),
+    /// Outline plans (TOML files): exact odds for every scene, or the outline as a diagram.
+    #[command(subcommand)]
+    Outline(OutlineCommand),
+}
+
+/// `prophecy outline …`.
+#[derive(Debug, Subcommand)]
+pub enum OutlineCommand {
+    /// The exact chance that each scene and the Finale succeed, counting reward dice.
+    Odds(OutlineOddsArgs),
+    /// The outline as a tree or a Mermaid diagram.
+    Show(OutlineShowArgs),
+}
+
+/// `prophecy outline odds`.
+#[derive(Debug, Args)]
+pub struct OutlineOddsArgs {
+    /// The outline plan: a TOML file of `[[scene]]` tables (see the README).
+    pub file: PathBuf,
+    /// The rules: 1.0 (Finale 4), 1.1 (Finale 5) or temporal.
+    #[arg(long, default_value = "1.0", value_parser = parse_ruleset)]
+    pub edition: Ruleset,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How `outline show` draws the outline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowFormat {
+    /// An indented tree, Finale first.
+    Tree,
+    /// A Mermaid flowchart.
+    Mermaid,
+}
+
+/// `prophecy outline show`.
+#[derive(Debug, Args)]
+pub struct OutlineShowArgs {
+    /// The outline plan: a TOML file of `[[scene]]` tables (see the README).
+    pub file: PathBuf,
+    /// tree or mermaid.
+    #[arg(long, value_enum, default_value_t = ShowFormat::Tree)]
+    pub format: ShowFormat,
+    /// The rules: 1.0 (Finale 4), 1.1 (Finale 5) or temporal.
+    #[arg(long, default_value = "1.0", value_parser = parse_ruleset)]
+    pub edition: Ruleset,
 }
 
 /// `prophecy roll`.
@@ -283,4 +332,8 @@ fn parse_die(text: &str) -> Result<Situation, String> {
 fn parse_battle_value(text: &str) -> Result<i32, String> {
     let max = i64::from(MAX_BATTLE_VALUE);
     bounded(text, "a battle value", -max, max, "").map(|n| n as i32)
+}
+
+fn parse_ruleset(text: &str) -> Result<Ruleset, String> {
+    text.parse().map_err(|e: story::ruleset::UnknownRuleset| e.to_string())
 }

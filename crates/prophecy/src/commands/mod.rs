@@ -4,11 +4,12 @@ mod battle;
 mod challenge;
 mod d66;
 mod odds;
+mod outline;
 mod roll;
 mod simulate;
 
 use crate::Failure;
-use crate::cli::{BattleCommand, ChallengeCommand, Command};
+use crate::cli::{BattleCommand, ChallengeCommand, Command, OutlineCommand};
 use dice::Seed;
 use serde::Serialize;
 
@@ -23,6 +24,8 @@ pub fn run(command: Command) -> Result<String, Failure> {
         Command::Battle(BattleCommand::Odds(args)) => Ok(battle::odds(args)),
         Command::Battle(BattleCommand::Roll(args)) => battle::roll(args),
         Command::D66(args) => d66::run(args),
+        Command::Outline(OutlineCommand::Odds(args)) => outline::odds(args),
+        Command::Outline(OutlineCommand::Show(args)) => outline::show(args),
     }
 }
 

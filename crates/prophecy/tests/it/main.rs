@@ -2,6 +2,7 @@
 
 mod errors;
 mod odds;
+mod outline;
 mod rolls;
 
 use std::process::Command;
