@@ -2,14 +2,36 @@
 //! one engine, event-sourced and pure (no I/O, no clock, no random generator: times and dice
 //! seeds come in with the commands).
 //!
+//! A game is its events. [`decide`] checks a [`Command`] against the [`State`] and returns the
+//! [`Event`]s it becomes or a [`Refusal`] naming the rule; [`evolve`] applies an event. Dice
+//! results live in the events, so replaying a stored log never re-rolls.
+//!
 //! - [`ruleset`]: the three rulesets and their parameters.
+//! - [`model`]: phases, objects, aspects, scenes, pairs, flags, warnings.
+//! - [`command`], [`event`], [`state`], [`decide`](mod@decide), [`refusal`]: the engine.
+//! - [`content`]: worlds with d66 catastrophe tables, and modules.
 //! - [`outline_odds`]: exact odds that each scene of a planned outline succeeds.
 //! - [`plan`]: outline plans as TOML files, for `prophecy outline`.
 //! - [`views`]: an outline as a tree or a Mermaid diagram.
+//! - [`export`]: a game as Markdown.
 
+pub mod command;
+pub mod content;
+pub mod decide;
+pub mod event;
+pub mod export;
+pub mod ids;
+pub mod model;
 pub mod outline_odds;
 pub mod plan;
+pub mod refusal;
 pub mod ruleset;
+pub mod state;
 pub mod views;
 
+pub use command::{Action, Command};
+pub use decide::decide;
+pub use event::{Event, StoredEvent};
+pub use refusal::Refusal;
 pub use ruleset::Ruleset;
+pub use state::{State, evolve};

@@ -1,4 +1,9 @@
 //! Integration tests of the story engine through its public API.
 
+mod export;
+mod game;
 mod outline_odds;
+mod refusals;
+mod replay;
+mod scripted;
 mod views;

@@ -1,0 +1,505 @@
+//! A game, finished or running, as Markdown: the prophecy, the characters and their aspects,
+//! the world's objects, the outline (a Mermaid diagram), every scene with its setting, pairs,
+//! each die with its cause, the outcome and the narration.
+//!
+//! Players' text is escaped so it reads as written and cannot turn into markup or HTML where
+//! the Markdown is rendered. Flagged text is left out, as it is hidden at the table.
+
+use crate::ids::{AspectId, ObjectId, SceneId};
+use crate::model::{ObjectKind, Prophecy, ProphecySource, Scene, TextRef};
+use crate::state::State;
+use crate::views::{self, ViewScene};
+use dice::check::{Cause, Outcome, PoolEntry};
+use std::fmt::Write;
+
+const HIDDEN: &str = "*(flagged: hidden until replaced)*";
+
+/// Escapes a player's text for Markdown: markup characters lose their meaning and HTML is shown
+/// as text. Line breaks are kept.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '#' | '|' | '~' | '!' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Escaped text on one line (for headings, list items and table cells).
+fn inline(text: &str) -> String {
+    escape(&views::one_line(text))
+}
+
+/// Text as a block quote, one `>` per line.
+fn quote(text: &str) -> String {
+    escape(text)
+        .lines()
+        .map(|l| {
+            if l.trim().is_empty() {
+                ">".to_owned()
+            } else {
+                format!("> {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+struct Export<'a> {
+    state: &'a State,
+    out: String,
+}
+
+/// The whole game as a Markdown document.
+pub fn to_markdown(state: &State) -> String {
+    let mut export = Export {
+        state,
+        out: String::new(),
+    };
+    export.document();
+    export.out
+}
+
+/// The outline's scenes in tree order (Finale first, precursors in the order sketched), for
+/// views of a live game.
+pub fn outline_view(state: &State) -> (Vec<SceneId>, Vec<ViewScene>) {
+    let mut order = Vec::new();
+    let mut stack: Vec<SceneId> = state.finale.into_iter().collect();
+    while let Some(id) = stack.pop() {
+        order.push(id);
+        stack.extend(state.scenes[&id].precursors.iter().rev());
+    }
+    let index = |id: SceneId| order.iter().position(|x| *x == id);
+    let views = order
+        .iter()
+        .map(|id| {
+            let scene = &state.scenes[id];
+            let label = if state.is_flagged(TextRef::Objective(*id)) {
+                "(flagged)".to_owned()
+            } else {
+                scene.objective.clone()
+            };
+            let note = match scene.outcome() {
+                Some(Outcome::Success) => Some("success".to_owned()),
+                Some(Outcome::Failure) => Some("failure".to_owned()),
+                None if state.in_progress == Some(*id) => Some("being performed".to_owned()),
+                None if state.available_scenes().contains(id) => Some("available".to_owned()),
+                None => None,
+            };
+            ViewScene {
+                label,
+                difficulty: scene.difficulty,
+                parent: scene.parent.and_then(index),
+                note,
+            }
+        })
+        .collect();
+    (order, views)
+}
+
+impl Export<'_> {
+    fn line(&mut self, text: impl AsRef<str>) {
+        self.out.push_str(text.as_ref());
+        self.out.push('\n');
+    }
+
+    fn text_or_hidden(&self, target: TextRef, text: &str) -> String {
+        if self.state.is_flagged(target) {
+            HIDDEN.to_owned()
+        } else {
+            inline(text)
+        }
+    }
+
+    fn object_name(&self, id: ObjectId) -> String {
+        match self.state.objects.get(&id) {
+            Some(o) => self.text_or_hidden(TextRef::ObjectName(id), &o.name),
+            None => "(removed)".to_owned(),
+        }
+    }
+
+    fn aspect_text(&self, id: AspectId) -> String {
+        match self.state.aspects.get(&id) {
+            Some(a) => self.text_or_hidden(TextRef::Aspect(id), &a.text),
+            None => "(removed)".to_owned(),
+        }
+    }
+
+    fn document(&mut self) {
+        let s = self.state;
+        let title = match &s.prophecy {
+            Some(Prophecy {
+                source: ProphecySource::Module { title },
+                ..
+            }) => inline(title),
+            Some(Prophecy {
+                source: ProphecySource::Catastrophe { world, .. },
+                ..
+            }) => {
+                format!("A prophecy of {}", inline(world))
+            }
+            _ => "A prophecy".to_owned(),
+        };
+        self.line(format!("# {title}"));
+        self.line("");
+        let players: Vec<String> = s
+            .playing()
+            .map(|(id, p)| match s.character_of(id) {
+                Some(c) => format!("{} as {}", inline(&p.name), self.object_name(c)),
+                None => inline(&p.name),
+            })
+            .collect();
+        let mut table = format!("Played by the rules of {}", s.ruleset);
+        if !players.is_empty() {
+            write!(table, ": {}", players.join(", ")).unwrap();
+        }
+        if let Some(m) = s.moderator.and_then(|m| s.players.get(&m)) {
+            write!(table, "; moderated by {}", inline(&m.name)).unwrap();
+        }
+        self.line(format!("*{table}. Phase: {}.*", s.phase));
+        self.line("");
+        self.prophecy();
+        if s.ruleset.is_temporal() {
+            self.narration_section("The Flashback", TextRef::Flashback, s.flashback.as_deref());
+        }
+        self.characters();
+        self.objects();
+        self.outline();
+        self.scenes();
+        let effects = if s.ruleset.is_temporal() {
+            "The Flashforward"
+        } else {
+            "Long-term effects"
+        };
+        self.narration_section(
+            effects,
+            TextRef::LongTermEffects,
+            s.long_term_effects.as_deref(),
+        );
+        if !s.lines.is_empty() {
+            self.line("## Lines");
+            self.line("");
+            self.line("Content the table agreed to leave out:");
+            self.line("");
+            for text in s.lines.values() {
+                self.line(format!("- {}", inline(text)));
+            }
+            self.line("");
+        }
+    }
+
+    fn prophecy(&mut self) {
+        self.line("## The Prophecy");
+        self.line("");
+        let Some(p) = &self.state.prophecy else {
+            self.line("*Not yet received.*");
+            self.line("");
+            return;
+        };
+        if self.state.is_flagged(TextRef::Prophecy) {
+            self.line(HIDDEN);
+        } else {
+            self.line(quote(&p.text));
+        }
+        self.line("");
+        let source = match &p.source {
+            ProphecySource::Catastrophe { world, roll, seed } => format!(
+                "*Rolled {roll} (seed {seed}) on the catastrophe table of {}.*",
+                inline(world)
+            ),
+            ProphecySource::Module { title } => format!("*From the module {}.*", inline(title)),
+            ProphecySource::Written => "*Written by the players.*".to_owned(),
+        };
+        self.line(source);
+        self.line("");
+    }
+
+    fn narration_section(&mut self, title: &str, target: TextRef, text: Option<&str>) {
+        let Some(text) = text else { return };
+        self.line(format!("## {title}"));
+        self.line("");
+        if self.state.is_flagged(target) {
+            self.line(HIDDEN);
+        } else {
+            self.line(quote(text));
+        }
+        self.line("");
+    }
+
+    fn characters(&mut self) {
+        let s = self.state;
+        let characters: Vec<ObjectId> = s
+            .objects
+            .iter()
+            .filter(|(_, o)| o.kind.is_character())
+            .map(|(id, _)| *id)
+            .collect();
+        if characters.is_empty() {
+            return;
+        }
+        self.line("## Characters");
+        self.line("");
+        for id in characters {
+            let player = match s.objects[&id].kind {
+                ObjectKind::Character { player: Some(p) } => {
+                    format!(" (played by {})", inline(&s.players[&p].name))
+                }
+                _ => String::new(),
+            };
+            self.line(format!("### {}{player}", self.object_name(id)));
+            self.line("");
+            let mut aspects: Vec<(AspectId, &crate::model::Aspect)> = s.aspects_of(id).collect();
+            aspects.sort_by_key(|(aid, a)| (a.category.map_or(5, |c| c.index()), *aid));
+            for (aid, aspect) in aspects {
+                let label = match aspect.category {
+                    Some(crate::model::AspectCategory::Relationship { with }) => {
+                        format!("**Relationship** (with {}): ", self.object_name(with))
+                    }
+                    Some(c) => format!("**{}:** ", c.name()),
+                    None => String::new(),
+                };
+                self.line(format!("- {label}{}", self.aspect_text(aid)));
+            }
+            self.line("");
+        }
+    }
+
+    fn objects(&mut self) {
+        let s = self.state;
+        let objects: Vec<ObjectId> = s
+            .objects
+            .iter()
+            .filter(|(_, o)| !o.kind.is_character())
+            .map(|(id, _)| *id)
+            .collect();
+        if objects.is_empty() {
+            return;
+        }
+        self.line("## People, places and things");
+        self.line("");
+        for id in objects {
+            let aspects: Vec<String> = s
+                .aspects_of(id)
+                .map(|(aid, _)| self.aspect_text(aid))
+                .collect();
+            let kind = s.objects[&id].kind.label();
+            let list = if aspects.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", aspects.join("; "))
+            };
+            self.line(format!("- **{}** ({kind}){list}", self.object_name(id)));
+        }
+        self.line("");
+    }
+
+    fn outline(&mut self) {
+        let (_, views) = outline_view(self.state);
+        if views.is_empty() {
+            return;
+        }
+        self.line("## The Outline");
+        self.line("");
+        self.line("```mermaid");
+        self.out.push_str(&views::mermaid(&views));
+        if !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+        self.line("```");
+        self.line("");
+        for warning in self.state.warnings() {
+            if let crate::model::Warning::LongOutline { .. } = warning {
+                self.line(format!("*{warning}*"));
+                self.line("");
+            }
+        }
+    }
+
+    /// Scenes in the order they were performed, then the rest in outline order.
+    fn scenes(&mut self) {
+        let s = self.state;
+        let (order, _) = outline_view(s);
+        let mut started: Vec<SceneId> = order
+            .iter()
+            .copied()
+            .filter(|id| s.scenes[id].started_at.is_some())
+            .collect();
+        started.sort_by_key(|id| s.scenes[id].started_at);
+        if started.is_empty() {
+            return;
+        }
+        self.line("## The Story");
+        self.line("");
+        for (n, id) in started.iter().enumerate() {
+            self.scene(n + 1, *id, &s.scenes[id]);
+        }
+        let waiting: Vec<String> = order
+            .iter()
+            .filter(|id| s.scenes[id].started_at.is_none())
+            .map(|id| self.text_or_hidden(TextRef::Objective(*id), &s.scenes[id].objective))
+            .collect();
+        if !waiting.is_empty() {
+            self.line(format!("*Not yet performed: {}.*", waiting.join("; ")));
+            self.line("");
+        }
+    }
+
+    fn scene(&mut self, n: usize, id: SceneId, scene: &Scene) {
+        let s = self.state;
+        let finale = if scene.parent.is_none() {
+            "The Finale: "
+        } else {
+            ""
+        };
+        let outcome = match scene.outcome() {
+            Some(Outcome::Success) => " — success",
+            Some(Outcome::Failure) => " — failure",
+            None => "",
+        };
+        self.line(format!(
+            "### {n}. {finale}{} (difficulty {}){outcome}",
+            self.text_or_hidden(TextRef::Objective(id), &scene.objective),
+            scene.difficulty
+        ));
+        self.line("");
+        let setting = &scene.setting;
+        let when_where: Vec<&str> = [setting.time.as_str(), setting.place.as_str()]
+            .into_iter()
+            .filter(|t| !t.is_empty())
+            .collect();
+        if !when_where.is_empty() {
+            let text = if s.is_flagged(TextRef::Setting(id)) {
+                HIDDEN.to_owned()
+            } else {
+                inline(&when_where.join(", "))
+            };
+            self.line(format!("*Setting:* {text}."));
+            self.line("");
+        }
+        if !setting.objects.is_empty() {
+            let present: Vec<String> = setting
+                .objects
+                .iter()
+                .map(|o| self.object_name(*o))
+                .collect();
+            self.line(format!("*Present:* {}.", present.join(", ")));
+            self.line("");
+        }
+        if !scene.pairs.is_empty() {
+            self.line("**Matching pairs**");
+            self.line("");
+            for pair_id in &scene.pairs {
+                let pair = &s.pairs[pair_id];
+                let justification = if pair.justification.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        ": {}",
+                        self.text_or_hidden(TextRef::Justification(*pair_id), &pair.justification)
+                    )
+                };
+                let by = s
+                    .players
+                    .get(&pair.proposed_by)
+                    .map(|p| inline(&p.name))
+                    .unwrap_or_default();
+                self.line(format!(
+                    "- {} + {}{justification} *(proposed by {by})*",
+                    self.aspect_text(pair.character_aspect),
+                    self.aspect_text(pair.environment_aspect)
+                ));
+            }
+            self.line("");
+        }
+        if let Some(check) = &scene.check {
+            let dice = check.roll.dice.len();
+            self.line(format!(
+                "**The check:** {} {} in the pool against difficulty {}.",
+                check.roll.pool().len(),
+                if check.roll.pool().len() == 1 {
+                    "die"
+                } else {
+                    "dice"
+                },
+                check.difficulty
+            ));
+            self.line("");
+            if dice > 0 {
+                self.line("| # | face | | why |");
+                self.line("|---|---|---|---|");
+                for (i, die) in check.roll.dice.iter().enumerate() {
+                    let why = match die.cause {
+                        Cause::Pool(PoolEntry::MatchingPair { pair }) => {
+                            match s.pairs.get(&crate::ids::PairId(pair)) {
+                                Some(p) => format!(
+                                    "pair: {} + {}",
+                                    self.aspect_text(p.character_aspect),
+                                    self.aspect_text(p.environment_aspect)
+                                ),
+                                None => "a matching pair".to_owned(),
+                            }
+                        }
+                        Cause::Pool(PoolEntry::RewardDie { precursor }) => {
+                            let objective = s
+                                .scenes
+                                .get(&SceneId(precursor))
+                                .map(|p| {
+                                    self.text_or_hidden(
+                                        TextRef::Objective(SceneId(precursor)),
+                                        &p.objective,
+                                    )
+                                })
+                                .unwrap_or_default();
+                            format!("reward die: {objective}")
+                        }
+                        Cause::Pool(PoolEntry::Die) => "pool".to_owned(),
+                        Cause::ExplodedFrom(from) => format!("exploded from #{}", from + 1),
+                    };
+                    let hit = if die.is_hit() { "hit" } else { "miss" };
+                    self.line(format!("| {} | {} | {hit} | {why} |", i + 1, die.face));
+                }
+                self.line("");
+            }
+            let hits = check.roll.hits();
+            self.line(format!(
+                "**Result:** {hits} {} against {}: {}.",
+                if hits == 1 { "hit" } else { "hits" },
+                check.difficulty,
+                check.outcome
+            ));
+            self.line("");
+        }
+        if let Some(narration) = &scene.narration {
+            self.line("**What happened**");
+            self.line("");
+            if s.is_flagged(TextRef::Narration(id)) {
+                self.line(HIDDEN);
+            } else {
+                self.line(quote(narration));
+            }
+            self.line("");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn markup_and_html_are_text() {
+        assert_eq!(
+            escape("<b>bold</b> *x* [l](u)"),
+            "&lt;b&gt;bold&lt;/b&gt; \\*x\\* \\[l\\](u)"
+        );
+        assert_eq!(escape("a | b"), "a \\| b");
+    }
+}

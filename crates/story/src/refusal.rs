@@ -1,0 +1,300 @@
+//! Refusals: why the rules forbid a command, in words a player understands.
+
+use crate::model::Phase;
+use crate::ruleset::Ruleset;
+use std::fmt;
+
+/// Why a command was refused. [`Refusal::rule`] names the rule; `Display` explains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Nothing can happen before the game is opened.
+    NotOpened,
+    /// A game is opened once.
+    AlreadyOpened,
+    /// The acting player has not joined (or was removed).
+    NotAtTable,
+    /// That player id has already joined.
+    AlreadyJoined,
+    /// No such player at the table.
+    UnknownPlayer,
+    /// A hard limit on the number of things.
+    TooMany {
+        /// What.
+        what: &'static str,
+        /// The limit.
+        max: usize,
+    },
+    /// A text that must not be empty is.
+    Empty {
+        /// What.
+        what: &'static str,
+    },
+    /// A text is longer than its limit.
+    TooLong {
+        /// What.
+        what: &'static str,
+        /// The limit, in characters.
+        max: usize,
+    },
+    /// A thing named by id does not exist.
+    Unknown {
+        /// What kind of thing.
+        what: &'static str,
+    },
+    /// The command belongs to another phase.
+    NotNow {
+        /// What was asked, as a phrase ("sketching scenes").
+        what: &'static str,
+        /// When it is possible.
+        when: &'static str,
+        /// The phase the game is in.
+        phase: Phase,
+    },
+    /// The game has ended.
+    GameOver,
+    /// Phases go in order, one at a time.
+    NotTheNextPhase {
+        /// The current phase.
+        from: Phase,
+        /// The phase asked for.
+        to: Phase,
+    },
+    /// Only edition 1.1 has a moderator.
+    NoModerator {
+        /// The game's rules.
+        ruleset: Ruleset,
+    },
+    /// The moderator asks questions and keeps time, but never narrates or plays a character.
+    ModeratorCannot {
+        /// What was asked.
+        what: &'static str,
+    },
+    /// Someone with a character cannot be the moderator.
+    ModeratorHasCharacter,
+    /// The text is already flagged.
+    AlreadyFlagged,
+    /// A world's catastrophe table is not usable.
+    InvalidWorld {
+        /// What is wrong.
+        problem: String,
+    },
+    /// The prophecy is fixed once the outline is started.
+    ProphecyLocked,
+    /// The characters need a prophecy first.
+    NoProphecy,
+    /// No one is playing yet.
+    NoPlayers,
+    /// Characters must be complete before moving on.
+    CharactersIncomplete {
+        /// One entry per problem, e.g. "Ada lacks Relationship".
+        problems: Vec<String>,
+    },
+    /// The story needs a Finale.
+    NoFinale,
+    /// Temporal Mechanics: the flashback comes before the story.
+    NoFlashback,
+    /// One character per player.
+    AlreadyHasCharacter,
+    /// Only a character's player changes it.
+    NotYourCharacter,
+    /// Characters are created with `CreateCharacter`.
+    UseCreateCharacter,
+    /// NPCs belong to Temporal Mechanics.
+    NpcsOnlyInTemporal,
+    /// Categories are for character aspects.
+    CategoryForCharactersOnly,
+    /// A relationship names another character.
+    RelationshipNeedsAnotherCharacter,
+    /// Characters can be removed only before the outline.
+    CharacterStays,
+    /// Something used in a matching pair cannot be removed.
+    UsedInPair,
+    /// There is one Finale.
+    FinaleExists,
+    /// A precursor's difficulty is its parent's minus one, above zero.
+    TooDeep {
+        /// The parent's difficulty.
+        parent_difficulty: u32,
+    },
+    /// Only a scene without precursors can be removed.
+    HasPrecursors,
+    /// A performed scene is fixed.
+    AlreadyPerformed,
+    /// Play is paused while a text is flagged.
+    Paused,
+    /// One scene at a time.
+    AnotherSceneInProgress {
+        /// Its objective.
+        objective: String,
+    },
+    /// A scene is performed after all its precursors.
+    PrecursorsNotPerformed {
+        /// Their objectives.
+        missing: Vec<String>,
+    },
+    /// The scene is not being performed.
+    NotInProgress,
+    /// A pair is one character aspect and one environment aspect.
+    PairOfOneKind {
+        /// True if both were character aspects.
+        characters: bool,
+    },
+    /// The same pair twice in one check.
+    DuplicatePair,
+    /// The environment aspect's object is not in the scene.
+    NotInScene {
+        /// The object's name.
+        object: String,
+    },
+    /// The object is already in the scene.
+    AlreadyPlaced,
+    /// The check is made once.
+    AlreadyChecked,
+    /// The check comes first.
+    NotChecked,
+    /// An empty pool is a failure; the players must accept it.
+    EmptyPool,
+    /// The scene needs its narration before it closes.
+    NoNarration,
+    /// The Finale must be performed first.
+    FinaleNotPerformed,
+    /// The long-term effects come before the end.
+    NoLongTermEffects,
+}
+
+impl Refusal {
+    /// The rule that refused, by the name of its section in the rules.
+    pub fn rule(&self) -> &'static str {
+        use Refusal::*;
+        match self {
+            NotOpened | AlreadyOpened | NotAtTable | AlreadyJoined | UnknownPlayer => "The table",
+            TooMany { .. } | Empty { .. } | TooLong { .. } | Unknown { .. } => "Limits",
+            NotNow { .. } | GameOver | NotTheNextPhase { .. } => "The four phases",
+            NoModerator { .. } | ModeratorCannot { .. } | ModeratorHasCharacter => "The moderator",
+            AlreadyFlagged | Paused => "Safety tools",
+            InvalidWorld { .. } | ProphecyLocked | NoProphecy => "Receive the Prophecy",
+            NoPlayers
+            | CharactersIncomplete { .. }
+            | AlreadyHasCharacter
+            | NotYourCharacter
+            | UseCreateCharacter
+            | CategoryForCharactersOnly
+            | RelationshipNeedsAnotherCharacter
+            | CharacterStays => "Create the Characters",
+            NpcsOnlyInTemporal | NoFlashback => "Temporal Mechanics",
+            UsedInPair | PairOfOneKind { .. } | DuplicatePair | NotInScene { .. } => {
+                "Matching Aspects"
+            }
+            NoFinale | FinaleExists | TooDeep { .. } | HasPrecursors => "Write the Outline",
+            AlreadyPlaced => "Scenes",
+            AlreadyPerformed
+            | AnotherSceneInProgress { .. }
+            | PrecursorsNotPerformed { .. }
+            | NotInProgress
+            | NoNarration
+            | FinaleNotPerformed
+            | NoLongTermEffects => "Tell the Story",
+            AlreadyChecked | NotChecked | EmptyPool => "Checks",
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            NotOpened => f.write_str("The game has not been opened yet."),
+            AlreadyOpened => f.write_str("The game is already open."),
+            NotAtTable => f.write_str("You are not at this table."),
+            AlreadyJoined => f.write_str("You have already joined this table."),
+            UnknownPlayer => f.write_str("There is no such player at this table."),
+            TooMany { what, max } => write!(f, "A game can have at most {max} {what}."),
+            Empty { what } => write!(f, "The {what} cannot be empty."),
+            TooLong { what, max } => write!(f, "The {what} can be at most {max} characters long."),
+            Unknown { what } => write!(f, "That {what} does not exist (it may have just been removed)."),
+            NotNow { what, when, phase } => {
+                write!(f, "You can do {what} only {when}; the game is at {phase}.")
+            }
+            GameOver => f.write_str("The story is over."),
+            NotTheNextPhase { from, to } => write!(
+                f,
+                "The game is at {from}; it cannot move to {to} from there (phases go in order)."
+            ),
+            NoModerator { ruleset } => write!(
+                f,
+                "{ruleset} has no moderator; the moderator comes with edition 1.1."
+            ),
+            ModeratorCannot { what } => write!(
+                f,
+                "The moderator asks questions and keeps time, but does not {what}."
+            ),
+            ModeratorHasCharacter => {
+                f.write_str("A player with a character cannot be the moderator.")
+            }
+            AlreadyFlagged => f.write_str("That text is already flagged."),
+            InvalidWorld { problem } => write!(f, "That world cannot be used: {problem}."),
+            ProphecyLocked => f.write_str(
+                "The prophecy can be changed only until the outline is started.",
+            ),
+            NoProphecy => f.write_str("Receive the prophecy first: roll on a world's table, pick a module, or write one."),
+            NoPlayers => f.write_str("No one is playing yet."),
+            CharactersIncomplete { problems } => write!(
+                f,
+                "Every player needs a character with an aspect in each of the five categories: {}.",
+                problems.join("; ")
+            ),
+            NoFinale => f.write_str("Sketch the Finale first."),
+            NoFlashback => f.write_str("Narrate the flashback (the catastrophe as it happened) first."),
+            AlreadyHasCharacter => f.write_str("You already have a character; each player has one."),
+            NotYourCharacter => f.write_str("Only a character's own player changes that character."),
+            UseCreateCharacter => f.write_str("Characters are created by their players, one each."),
+            NpcsOnlyInTemporal => f.write_str("NPCs belong to Temporal Mechanics; here, create a person instead."),
+            CategoryForCharactersOnly => f.write_str("Only a character's aspects have one of the five categories."),
+            RelationshipNeedsAnotherCharacter => {
+                f.write_str("A relationship connects the character with another character.")
+            }
+            CharacterStays => f.write_str("Characters can be removed only before the outline is started."),
+            UsedInPair => f.write_str("It is part of a matching pair: withdraw the pair first."),
+            FinaleExists => f.write_str("The outline already has its Finale; add precursors to it."),
+            TooDeep { parent_difficulty } => write!(
+                f,
+                "A precursor's difficulty is one less than its parent's and must be above zero; that scene's difficulty is {parent_difficulty}."
+            ),
+            HasPrecursors => f.write_str("Only a scene without precursors can be removed; remove its precursors first."),
+            AlreadyPerformed => f.write_str("That scene has already been performed."),
+            Paused => f.write_str("Play is paused: a flagged text must be replaced first."),
+            AnotherSceneInProgress { objective } => write!(
+                f,
+                "Another scene is being performed (\"{objective}\"); finish it first."
+            ),
+            PrecursorsNotPerformed { missing } => write!(
+                f,
+                "A scene is performed after all its precursors; still to perform: {}.",
+                missing.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(", ")
+            ),
+            NotInProgress => f.write_str("That scene is not being performed."),
+            PairOfOneKind { characters: true } => f.write_str(
+                "A matching pair is one character aspect and one environment aspect, not two character aspects.",
+            ),
+            PairOfOneKind { characters: false } => f.write_str(
+                "A matching pair is one character aspect and one environment aspect, not two environment aspects.",
+            ),
+            DuplicatePair => f.write_str("That pair has already been proposed for this check."),
+            NotInScene { object } => write!(
+                f,
+                "{object} is not in this scene: add it to the setting first."
+            ),
+            AlreadyPlaced => f.write_str("That object is already in the scene."),
+            AlreadyChecked => f.write_str("The check for this scene has been made."),
+            NotChecked => f.write_str("Make the check first."),
+            EmptyPool => f.write_str(
+                "The pool has no dice: that is zero hits, a failure. Confirm to accept it, or find a matching pair.",
+            ),
+            NoNarration => f.write_str("Tell what happened first: the scene needs its narration."),
+            FinaleNotPerformed => f.write_str("The Finale has not been performed yet."),
+            NoLongTermEffects => f.write_str("Tell the Finale's long-term effects first."),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}

@@ -1,0 +1,484 @@
+//! The state of a game: what the events so far add up to.
+
+use crate::event::Event;
+use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId};
+use crate::model::{
+    Aspect, AspectCategory, MatchingPair, Object, ObjectKind, Phase, Player, Prophecy, Scene,
+    TextRef, Warning,
+};
+use crate::ruleset::Ruleset;
+use dice::check::{Outcome, PoolEntry};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Everything a game is at one moment. Built only by [`evolve`] from events.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct State {
+    /// Opened yet (the first event opens the game).
+    pub opened: bool,
+    /// The rules.
+    pub ruleset: Ruleset,
+    /// The current phase.
+    pub phase: Phase,
+    /// Everyone who joined, removed ones included.
+    pub players: BTreeMap<PlayerId, Player>,
+    /// The moderator (edition 1.1), if any.
+    pub moderator: Option<PlayerId>,
+    /// Content the table excludes.
+    pub lines: BTreeMap<LineId, String>,
+    /// Flagged texts: hidden, and play paused, until replaced.
+    pub flags: BTreeSet<TextRef>,
+    /// The prophecy, once received.
+    pub prophecy: Option<Prophecy>,
+    /// Characters and the environment's objects.
+    pub objects: BTreeMap<ObjectId, Object>,
+    /// All aspects.
+    pub aspects: BTreeMap<AspectId, Aspect>,
+    /// The outline.
+    pub scenes: BTreeMap<SceneId, Scene>,
+    /// The Finale, once sketched.
+    pub finale: Option<SceneId>,
+    /// Proposed pairs that are not withdrawn.
+    pub pairs: BTreeMap<PairId, MatchingPair>,
+    /// The scene being performed.
+    pub in_progress: Option<SceneId>,
+    /// Temporal Mechanics: the flashback.
+    pub flashback: Option<String>,
+    /// The Finale's long-term effects (Temporal Mechanics: the flashforward).
+    pub long_term_effects: Option<String>,
+    /// The next id the engine hands out.
+    pub next_id: u32,
+    /// Events applied so far.
+    pub version: u64,
+}
+
+/// Applies one event. Never fails: events were decided against the state they follow.
+pub fn evolve(mut state: State, event: &Event) -> State {
+    state.apply(event);
+    state
+}
+
+impl State {
+    fn claim(&mut self, id: u32) {
+        self.next_id = self.next_id.max(id + 1);
+    }
+
+    fn apply(&mut self, event: &Event) {
+        self.version += 1;
+        match event {
+            Event::GameOpened { ruleset } => {
+                self.opened = true;
+                self.ruleset = *ruleset;
+            }
+            Event::PlayerJoined { player, name } => {
+                self.players.insert(
+                    *player,
+                    Player {
+                        name: name.clone(),
+                        removed: false,
+                    },
+                );
+            }
+            Event::PlayerRemoved { player } => {
+                if let Some(p) = self.players.get_mut(player) {
+                    p.removed = true;
+                }
+                if self.moderator == Some(*player) {
+                    self.moderator = None;
+                }
+                for object in self.objects.values_mut() {
+                    if object.kind
+                        == (ObjectKind::Character {
+                            player: Some(*player),
+                        })
+                    {
+                        object.kind = ObjectKind::Character { player: None };
+                    }
+                }
+            }
+            Event::ModeratorChosen { player } => self.moderator = *player,
+            Event::LineAdded { line, text } => {
+                self.claim(line.0);
+                self.lines.insert(*line, text.clone());
+            }
+            Event::LineRemoved { line } => {
+                self.lines.remove(line);
+            }
+            Event::Flagged { target } => {
+                self.flags.insert(*target);
+            }
+            Event::ProphecyReceived { source, text } => {
+                self.flags.remove(&TextRef::Prophecy);
+                self.prophecy = Some(Prophecy {
+                    source: source.clone(),
+                    text: text.clone(),
+                });
+            }
+            Event::ProphecyEdited { text } => {
+                self.flags.remove(&TextRef::Prophecy);
+                if let Some(p) = &mut self.prophecy {
+                    p.text = text.clone();
+                }
+            }
+            Event::PhaseBegan { phase } => self.phase = *phase,
+            Event::CharacterCreated {
+                object,
+                player,
+                name,
+            } => {
+                self.claim(object.0);
+                self.objects.insert(
+                    *object,
+                    Object {
+                        name: name.clone(),
+                        kind: ObjectKind::Character {
+                            player: Some(*player),
+                        },
+                    },
+                );
+            }
+            Event::ObjectCreated { object, name, kind } => {
+                self.claim(object.0);
+                self.objects.insert(
+                    *object,
+                    Object {
+                        name: name.clone(),
+                        kind: *kind,
+                    },
+                );
+            }
+            Event::ObjectRenamed { object, name } => {
+                self.flags.remove(&TextRef::ObjectName(*object));
+                if let Some(o) = self.objects.get_mut(object) {
+                    o.name = name.clone();
+                }
+            }
+            Event::ObjectRemoved { object } => {
+                self.objects.remove(object);
+                self.flags.remove(&TextRef::ObjectName(*object));
+                let gone: Vec<AspectId> = self
+                    .aspects
+                    .iter()
+                    .filter(|(_, a)| a.object == *object)
+                    .map(|(id, _)| *id)
+                    .collect();
+                for aspect in gone {
+                    self.aspects.remove(&aspect);
+                    self.flags.remove(&TextRef::Aspect(aspect));
+                }
+                for scene in self.scenes.values_mut() {
+                    scene.setting.objects.retain(|o| o != object);
+                }
+            }
+            Event::AspectAttached {
+                aspect,
+                object,
+                text,
+                category,
+            } => {
+                self.claim(aspect.0);
+                self.aspects.insert(
+                    *aspect,
+                    Aspect {
+                        object: *object,
+                        text: text.clone(),
+                        category: *category,
+                    },
+                );
+            }
+            Event::AspectEdited { aspect, text } => {
+                self.flags.remove(&TextRef::Aspect(*aspect));
+                if let Some(a) = self.aspects.get_mut(aspect) {
+                    a.text = text.clone();
+                }
+            }
+            Event::AspectRemoved { aspect } => {
+                self.flags.remove(&TextRef::Aspect(*aspect));
+                self.aspects.remove(aspect);
+            }
+            Event::FlashbackNarrated { text } => {
+                self.flags.remove(&TextRef::Flashback);
+                self.flashback = Some(text.clone());
+            }
+            Event::SceneSketched {
+                scene,
+                parent,
+                objective,
+                difficulty,
+            } => {
+                self.claim(scene.0);
+                self.scenes.insert(
+                    *scene,
+                    Scene {
+                        parent: *parent,
+                        objective: objective.clone(),
+                        difficulty: *difficulty,
+                        setting: Default::default(),
+                        precursors: Vec::new(),
+                        started_at: None,
+                        pairs: Vec::new(),
+                        check: None,
+                        narration: None,
+                        performed: false,
+                    },
+                );
+                match parent {
+                    Some(parent) => {
+                        if let Some(p) = self.scenes.get_mut(parent) {
+                            p.precursors.push(*scene);
+                        }
+                    }
+                    None => self.finale = Some(*scene),
+                }
+            }
+            Event::ObjectiveEdited { scene, objective } => {
+                self.flags.remove(&TextRef::Objective(*scene));
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.objective = objective.clone();
+                }
+            }
+            Event::SceneRemoved { scene } => {
+                if let Some(removed) = self.scenes.remove(scene) {
+                    match removed.parent {
+                        Some(parent) => {
+                            if let Some(p) = self.scenes.get_mut(&parent) {
+                                p.precursors.retain(|s| s != scene);
+                            }
+                        }
+                        None => self.finale = None,
+                    }
+                }
+                for target in [
+                    TextRef::Objective(*scene),
+                    TextRef::Setting(*scene),
+                    TextRef::Narration(*scene),
+                ] {
+                    self.flags.remove(&target);
+                }
+            }
+            Event::SettingChanged { scene, time, place } => {
+                self.flags.remove(&TextRef::Setting(*scene));
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.setting.time = time.clone();
+                    s.setting.place = place.clone();
+                }
+            }
+            Event::ObjectPlaced { scene, object } => {
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.setting.objects.push(*object);
+                }
+            }
+            Event::ObjectWithdrawn { scene, object } => {
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.setting.objects.retain(|o| o != object);
+                }
+            }
+            Event::SceneStarted { scene, at } => {
+                self.in_progress = Some(*scene);
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.started_at = Some(*at);
+                }
+            }
+            Event::PairProposed {
+                pair,
+                scene,
+                character_aspect,
+                environment_aspect,
+                by,
+                justification,
+            } => {
+                self.claim(pair.0);
+                self.pairs.insert(
+                    *pair,
+                    MatchingPair {
+                        scene: *scene,
+                        character_aspect: *character_aspect,
+                        environment_aspect: *environment_aspect,
+                        proposed_by: *by,
+                        justification: justification.clone(),
+                    },
+                );
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.pairs.push(*pair);
+                }
+            }
+            Event::PairWithdrawn { pair } => {
+                self.flags.remove(&TextRef::Justification(*pair));
+                if let Some(p) = self.pairs.remove(pair) {
+                    if let Some(s) = self.scenes.get_mut(&p.scene) {
+                        s.pairs.retain(|x| x != pair);
+                    }
+                }
+            }
+            Event::CheckMade { scene, check } => {
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.check = Some(check.clone());
+                }
+            }
+            Event::Narrated { scene, text } => {
+                self.flags.remove(&TextRef::Narration(*scene));
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.narration = Some(text.clone());
+                }
+            }
+            Event::SceneFinished { scene } => {
+                if self.in_progress == Some(*scene) {
+                    self.in_progress = None;
+                }
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.performed = true;
+                }
+            }
+            Event::LongTermEffectsNarrated { text } => {
+                self.flags.remove(&TextRef::LongTermEffects);
+                self.long_term_effects = Some(text.clone());
+            }
+            Event::GameEnded => self.phase = Phase::Ended,
+        }
+    }
+
+    /// Replays a log from the beginning.
+    pub fn replay<'a>(events: impl IntoIterator<Item = &'a Event>) -> State {
+        let mut state = State::default();
+        for event in events {
+            state.apply(event);
+        }
+        state
+    }
+
+    /// Players at the table now (not removed), the moderator included.
+    pub fn present_players(&self) -> impl Iterator<Item = (PlayerId, &Player)> {
+        self.players
+            .iter()
+            .filter(|(_, p)| !p.removed)
+            .map(|(id, p)| (*id, p))
+    }
+
+    /// Players who play a character: present and not the moderator.
+    pub fn playing(&self) -> impl Iterator<Item = (PlayerId, &Player)> {
+        self.present_players()
+            .filter(move |(id, _)| Some(*id) != self.moderator)
+    }
+
+    /// The character of a player.
+    pub fn character_of(&self, player: PlayerId) -> Option<ObjectId> {
+        self.objects
+            .iter()
+            .find(|(_, o)| {
+                o.kind
+                    == (ObjectKind::Character {
+                        player: Some(player),
+                    })
+            })
+            .map(|(id, _)| *id)
+    }
+
+    /// An object's aspects, in the order attached.
+    pub fn aspects_of(&self, object: ObjectId) -> impl Iterator<Item = (AspectId, &Aspect)> {
+        self.aspects
+            .iter()
+            .filter(move |(_, a)| a.object == object)
+            .map(|(id, a)| (*id, a))
+    }
+
+    /// The five categories a character still lacks (their names), empty when complete.
+    pub fn missing_categories(&self, character: ObjectId) -> Vec<&'static str> {
+        let mut have = [false; 5];
+        for (_, aspect) in self.aspects_of(character) {
+            if let Some(category) = aspect.category {
+                have[category.index()] = true;
+            }
+        }
+        crate::model::CATEGORY_NAMES
+            .iter()
+            .zip(have)
+            .filter(|(_, has)| !has)
+            .map(|(name, _)| *name)
+            .collect()
+    }
+
+    /// Whether an aspect is a character aspect.
+    pub fn is_character_aspect(&self, aspect: AspectId) -> Option<bool> {
+        let a = self.aspects.get(&aspect)?;
+        Some(self.objects.get(&a.object)?.kind.is_character())
+    }
+
+    /// Scenes below the Finale to this one (the Finale is 0).
+    pub fn depth(&self, scene: SceneId) -> u32 {
+        let mut depth = 0;
+        let mut at = scene;
+        while let Some(parent) = self.scenes.get(&at).and_then(|s| s.parent) {
+            depth += 1;
+            at = parent;
+        }
+        depth
+    }
+
+    /// Scenes that may be performed now: not performed, not in progress, and every precursor
+    /// performed (so the Finale comes last).
+    pub fn available_scenes(&self) -> Vec<SceneId> {
+        if self.phase != Phase::Story {
+            return Vec::new();
+        }
+        self.scenes
+            .iter()
+            .filter(|(id, s)| {
+                !s.performed
+                    && self.in_progress != Some(**id)
+                    && s.precursors.iter().all(|p| self.scenes[p].performed)
+            })
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// The check's pool for a scene now: one die per proposed pair, in order, then one reward
+    /// die per precursor resolved successfully.
+    pub fn pool(&self, scene: SceneId) -> Vec<PoolEntry> {
+        let Some(s) = self.scenes.get(&scene) else {
+            return Vec::new();
+        };
+        let pairs = s
+            .pairs
+            .iter()
+            .map(|p| PoolEntry::MatchingPair { pair: p.0 });
+        let rewards = s
+            .precursors
+            .iter()
+            .filter(|p| self.scenes[*p].outcome() == Some(Outcome::Success))
+            .map(|p| PoolEntry::RewardDie { precursor: p.0 });
+        pairs.chain(rewards).collect()
+    }
+
+    /// Play is paused while any text is flagged.
+    pub fn paused(&self) -> bool {
+        !self.flags.is_empty()
+    }
+
+    /// Whether a text is hidden by a flag.
+    pub fn is_flagged(&self, target: TextRef) -> bool {
+        self.flags.contains(&target)
+    }
+
+    /// What the players should know though nothing forbids it.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut warnings = Vec::new();
+        let players = self.playing().count();
+        if self.opened && !(3..=6).contains(&players) {
+            warnings.push(Warning::PlayerCount { players });
+        }
+        if self.scenes.len() > 8 {
+            warnings.push(Warning::LongOutline {
+                scenes: self.scenes.len(),
+            });
+        }
+        warnings
+    }
+
+    /// The relationship category's other character, if the aspect has one.
+    pub fn relationship_target(&self, aspect: AspectId) -> Option<ObjectId> {
+        match self.aspects.get(&aspect)?.category? {
+            AspectCategory::Relationship { with } => Some(with),
+            _ => None,
+        }
+    }
+}
