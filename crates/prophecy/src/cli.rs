@@ -53,6 +53,73 @@ pub enum Command {
     /// Outline plans (TOML files): exact odds for every scene, or the outline as a diagram.
     #[command(subcommand)]
     Outline(OutlineCommand),
+    /// The worlds and their catastrophe tables.
+    Worlds(ContentArgs),
+    /// The modules: pre-written prophecies.
+    Modules(ContentArgs),
+    /// Roll d66 on a world's catastrophe table.
+    Catastrophe(CatastropheArgs),
+    /// A stored game (one event per line, JSON) as Markdown, or its outline as a tree or diagram.
+    Export(ExportArgs),
+}
+
+/// Where worlds and modules come from.
+#[derive(Debug, Args)]
+pub struct ContentSource {
+    /// A folder with `worlds/*.toml` and `modules/*.toml` of your own, used beside the built-in
+    /// ones (format: crates/story/content/README.md).
+    #[arg(long, value_name = "DIR")]
+    pub content: Option<PathBuf>,
+}
+
+/// `prophecy worlds` and `prophecy modules`.
+#[derive(Debug, Args)]
+pub struct ContentArgs {
+    /// Show one in full, by its name (slug).
+    pub slug: Option<String>,
+    /// Content of your own.
+    #[command(flatten)]
+    pub source: ContentSource,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `prophecy catastrophe`.
+#[derive(Debug, Args)]
+pub struct CatastropheArgs {
+    /// The world, by its name (slug), e.g. vael.
+    pub world: String,
+    /// Seed of the roll (default: a fresh random seed, printed).
+    #[arg(long, short)]
+    pub seed: Option<u64>,
+    /// Content of your own.
+    #[command(flatten)]
+    pub source: ContentSource,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The whole story as Markdown.
+    Markdown,
+    /// The outline as an indented tree.
+    Tree,
+    /// The outline as a Mermaid flowchart.
+    Mermaid,
+}
+
+/// `prophecy export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The stored game: one event per line, as JSON (`{"v":"1","type":…}`).
+    pub file: PathBuf,
+    /// markdown, tree or mermaid.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
+    pub format: ExportFormat,
 }
 
 /// `prophecy outline …`.
@@ -335,5 +402,6 @@ fn parse_battle_value(text: &str) -> Result<i32, String> {
 }
 
 fn parse_ruleset(text: &str) -> Result<Ruleset, String> {
-    text.parse().map_err(|e: story::ruleset::UnknownRuleset| e.to_string())
+    text.parse()
+        .map_err(|e: story::ruleset::UnknownRuleset| e.to_string())
 }

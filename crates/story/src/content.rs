@@ -247,10 +247,14 @@ impl Library {
     }
 
     /// Worlds and modules from `(slug, text)` pairs, checking that each module's world exists.
-    pub fn from_files(
-        worlds: &[(&str, &str)],
-        modules: &[(&str, &str)],
-    ) -> Result<Library, ContentError> {
+    pub fn from_files(worlds: &[(&str, &str)], modules: &[(&str, &str)]) -> Result<Library, ContentError> {
+        let library = Library::parse(worlds, modules)?;
+        library.check_worlds()?;
+        Ok(library)
+    }
+
+    /// Parses files without checking that modules' worlds exist (they may be in another library).
+    pub fn parse(worlds: &[(&str, &str)], modules: &[(&str, &str)]) -> Result<Library, ContentError> {
         let mut library = Library {
             worlds: worlds
                 .iter()
@@ -261,11 +265,37 @@ impl Library {
                 .map(|(slug, text)| Module::from_toml(slug, text))
                 .collect::<Result<_, _>>()?,
         };
-        library.worlds.sort_by(|a, b| a.slug.cmp(&b.slug));
-        library.modules.sort_by(|a, b| a.slug.cmp(&b.slug));
-        for module in &library.modules {
+        library.sort();
+        Ok(library)
+    }
+
+    /// This library with `theirs` added: their worlds and modules replace any of the same slug.
+    pub fn merged_with(self, theirs: Library) -> Result<Library, ContentError> {
+        let mut merged = theirs;
+        for world in self.worlds {
+            if merged.world(&world.slug).is_none() {
+                merged.worlds.push(world);
+            }
+        }
+        for module in self.modules {
+            if merged.module(&module.slug).is_none() {
+                merged.modules.push(module);
+            }
+        }
+        merged.sort();
+        merged.check_worlds()?;
+        Ok(merged)
+    }
+
+    fn sort(&mut self) {
+        self.worlds.sort_by(|a, b| a.slug.cmp(&b.slug));
+        self.modules.sort_by(|a, b| a.slug.cmp(&b.slug));
+    }
+
+    fn check_worlds(&self) -> Result<(), ContentError> {
+        for module in &self.modules {
             if let Some(world) = &module.world {
-                if library.world(world).is_none() {
+                if self.world(world).is_none() {
                     return Err(ContentError {
                         file: format!("modules/{}.toml", module.slug),
                         message: format!("its world '{world}' does not exist"),
@@ -273,7 +303,7 @@ impl Library {
                 }
             }
         }
-        Ok(library)
+        Ok(())
     }
 
     /// The world with this slug.

@@ -7,6 +7,7 @@ mod odds;
 mod outline;
 mod roll;
 mod simulate;
+mod story;
 
 use crate::Failure;
 use crate::cli::{BattleCommand, ChallengeCommand, Command, OutlineCommand};
@@ -26,6 +27,10 @@ pub fn run(command: Command) -> Result<String, Failure> {
         Command::D66(args) => d66::run(args),
         Command::Outline(OutlineCommand::Odds(args)) => outline::odds(args),
         Command::Outline(OutlineCommand::Show(args)) => outline::show(args),
+        Command::Worlds(args) => story::worlds(args),
+        Command::Modules(args) => story::modules(args),
+        Command::Catastrophe(args) => story::catastrophe(args),
+        Command::Export(args) => story::export(args),
     }
 }
 

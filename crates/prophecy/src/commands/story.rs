@@ -1,0 +1,241 @@
+//! The story game's content and stored games: `worlds`, `modules`, `catastrophe`, `export`.
+
+use super::{json, seed_or_fresh};
+use crate::Failure;
+use crate::cli::{CatastropheArgs, ContentArgs, ContentSource, ExportArgs, ExportFormat};
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::Path;
+use story::content::{Library, World};
+use story::{Event, State, StoredEvent};
+
+/// Largest file read: a content file, or a stored game.
+const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a file the user named, with one-line errors.
+fn read(path: &Path) -> Result<String, Failure> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Failure::Usage(format!("{shown}: {}", io_reason(&e))))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(Failure::Usage(format!(
+            "{shown}: larger than {} MiB",
+            MAX_FILE_BYTES / 1024 / 1024
+        )));
+    }
+    std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("{shown}: {}", io_reason(&e))))
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_owned(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        std::io::ErrorKind::InvalidData => "not UTF-8 text".to_owned(),
+        _ => e.to_string(),
+    }
+}
+
+/// The built-in content, with a group's own folder beside it (theirs wins on a shared slug).
+fn library(source: &ContentSource) -> Result<Library, Failure> {
+    let builtin = Library::builtin();
+    let Some(dir) = &source.content else {
+        return Ok(builtin);
+    };
+    let (worlds, modules) = (read_folder(dir, "worlds")?, read_folder(dir, "modules")?);
+    if worlds.is_empty() && modules.is_empty() {
+        return Err(Failure::Usage(format!(
+            "{}: no worlds/*.toml or modules/*.toml inside",
+            dir.display()
+        )));
+    }
+    let problem =
+        |e: story::content::ContentError| Failure::Usage(format!("{}/{e}", dir.display()));
+    let theirs = Library::parse(&borrow(&worlds), &borrow(&modules)).map_err(problem)?;
+    builtin.merged_with(theirs).map_err(problem)
+}
+
+fn borrow(files: &[(String, String)]) -> Vec<(&str, &str)> {
+    files
+        .iter()
+        .map(|(slug, text)| (slug.as_str(), text.as_str()))
+        .collect()
+}
+
+/// `(slug, text)` of every `*.toml` in `dir/sub`; none if the folder is absent.
+fn read_folder(dir: &Path, sub: &str) -> Result<Vec<(String, String)>, Failure> {
+    let folder = dir.join(sub);
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(Failure::Usage(format!(
+                "{}: {}",
+                folder.display(),
+                io_reason(&e)
+            )));
+        }
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == "toml") {
+            let slug = path
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            found.push((slug, read(&path)?));
+        }
+    }
+    Ok(found)
+}
+
+fn find_world<'a>(library: &'a Library, slug: &str) -> Result<&'a World, Failure> {
+    library.world(slug).ok_or_else(|| {
+        let known: Vec<&str> = library.worlds.iter().map(|w| w.slug.as_str()).collect();
+        Failure::Usage(format!(
+            "no world '{slug}'; the worlds are: {}",
+            known.join(", ")
+        ))
+    })
+}
+
+#[derive(Serialize)]
+struct WorldSummary<'a> {
+    slug: &'a str,
+    name: &'a str,
+    genre: &'a str,
+    temporal: bool,
+    summary: &'a str,
+}
+
+pub fn worlds(args: ContentArgs) -> Result<String, Failure> {
+    let library = library(&args.source)?;
+    if let Some(slug) = &args.slug {
+        let world = find_world(&library, slug)?;
+        if args.json {
+            return Ok(json(world));
+        }
+        let mut out = format!(
+            "{} ({}{})\n{}\n\nCatastrophes (d66):\n",
+            world.name,
+            world.genre,
+            if world.temporal {
+                ", for Temporal Mechanics"
+            } else {
+                ""
+            },
+            world.summary
+        );
+        for roll in dice::d66::D66::all() {
+            writeln!(out, "  {roll}  {}", world.catastrophe(roll)).unwrap();
+        }
+        return Ok(out);
+    }
+    let summaries: Vec<WorldSummary> = library
+        .worlds
+        .iter()
+        .map(|w| WorldSummary {
+            slug: &w.slug,
+            name: &w.name,
+            genre: &w.genre,
+            temporal: w.temporal,
+            summary: &w.summary,
+        })
+        .collect();
+    if args.json {
+        return Ok(json(&summaries));
+    }
+    let mut out = String::new();
+    for w in &summaries {
+        let temporal = if w.temporal {
+            ", Temporal Mechanics"
+        } else {
+            ""
+        };
+        writeln!(out, "{:<18} {} ({}{temporal})", w.slug, w.name, w.genre).unwrap();
+    }
+    out.push_str(
+        "Show one with: prophecy worlds SLUG; roll on its table with: prophecy catastrophe SLUG\n",
+    );
+    Ok(out)
+}
+
+pub fn modules(args: ContentArgs) -> Result<String, Failure> {
+    let library = library(&args.source)?;
+    if let Some(slug) = &args.slug {
+        let module = library.module(slug).ok_or_else(|| {
+            let known: Vec<&str> = library.modules.iter().map(|m| m.slug.as_str()).collect();
+            Failure::Usage(format!(
+                "no module '{slug}'; the modules are: {}",
+                known.join(", ")
+            ))
+        })?;
+        if args.json {
+            return Ok(json(module));
+        }
+        return Ok(format!("{}\n\n{}\n", module.title, module.prophecy));
+    }
+    if args.json {
+        return Ok(json(&library.modules));
+    }
+    let mut out = String::new();
+    for m in &library.modules {
+        writeln!(out, "{:<22} {}: {}", m.slug, m.title, m.summary).unwrap();
+    }
+    out.push_str("Read one aloud with: prophecy modules SLUG\n");
+    Ok(out)
+}
+
+#[derive(Serialize)]
+struct CatastropheReport<'a> {
+    seed: u64,
+    world: &'a str,
+    roll: u8,
+    catastrophe: &'a str,
+}
+
+pub fn catastrophe(args: CatastropheArgs) -> Result<String, Failure> {
+    let library = library(&args.source)?;
+    let world = find_world(&library, &args.world)?;
+    let seed = seed_or_fresh(args.seed)?;
+    let roll = dice::d66::roll(seed);
+    let text = world.catastrophe(roll);
+    if args.json {
+        return Ok(json(&CatastropheReport {
+            seed: seed.0,
+            world: &world.slug,
+            roll: roll.value(),
+            catastrophe: text,
+        }));
+    }
+    Ok(format!(
+        "{} — d66 rolled {roll} (seed {seed}):\n{text}\n",
+        world.name
+    ))
+}
+
+pub fn export(args: ExportArgs) -> Result<String, Failure> {
+    let text = read(&args.file)?;
+    let shown = args.file.display();
+    let mut events: Vec<Event> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let stored: StoredEvent = serde_json::from_str(line)
+            .map_err(|e| Failure::Usage(format!("{shown}:{}: not a stored event: {e}", n + 1)))?;
+        events.push(stored.into_event());
+    }
+    if !matches!(events.first(), Some(Event::GameOpened { .. })) {
+        return Err(Failure::Usage(format!(
+            "{shown}: a stored game starts with the event that opens it"
+        )));
+    }
+    let state = State::replay(&events);
+    Ok(match args.format {
+        ExportFormat::Markdown => story::export::to_markdown(&state),
+        ExportFormat::Tree => story::views::tree(&story::export::outline_view(&state).1),
+        ExportFormat::Mermaid => story::views::mermaid(&story::export::outline_view(&state).1),
+    })
+}
