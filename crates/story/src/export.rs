@@ -354,18 +354,14 @@ impl Export<'_> {
 
     fn scene(&mut self, n: usize, id: SceneId, scene: &Scene) {
         let s = self.state;
-        let finale = if scene.parent.is_none() {
-            "The Finale: "
-        } else {
-            ""
-        };
+        let level = s.level(id);
         let outcome = match scene.outcome() {
             Some(Outcome::Success) => " — success",
             Some(Outcome::Failure) => " — failure",
             None => "",
         };
         self.line(format!(
-            "### {n}. {finale}{} (difficulty {}){outcome}",
+            "### {n}. {level}: {} (difficulty {}){outcome}",
             self.text_or_hidden(TextRef::Objective(id), &scene.objective),
             scene.difficulty
         ));

@@ -414,6 +414,25 @@ impl State {
         depth
     }
 
+    /// The scene's level in the outline: Finale, then primary, secondary, tertiary (and, under
+    /// edition 1.1's five levels, quaternary) scenes.
+    pub fn level(&self, scene: SceneId) -> &'static str {
+        match self.depth(scene) {
+            0 => "Finale",
+            1 => "Primary scene",
+            2 => "Secondary scene",
+            3 => "Tertiary scene",
+            _ => "Quaternary scene",
+        }
+    }
+
+    /// When a started scene's advisory time is up (the timer never stops play).
+    pub fn scene_deadline(&self, scene: SceneId) -> Option<crate::ids::Timestamp> {
+        let started = self.scenes.get(&scene)?.started_at?;
+        let minutes = i64::from(self.ruleset.scene_minutes());
+        Some(crate::ids::Timestamp(started.0 + minutes * 60_000))
+    }
+
     /// Scenes that may be performed now: not performed, not in progress, and every precursor
     /// performed (so the Finale comes last).
     pub fn available_scenes(&self) -> Vec<SceneId> {

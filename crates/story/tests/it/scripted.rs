@@ -295,3 +295,36 @@ fn temporal_mechanics_three_acts_with_npcs() {
     game.act(2, Action::EndGame);
     assert_eq!(game.state.phase.act(), "Resolution");
 }
+
+#[test]
+fn levels_and_the_advisory_timer() {
+    let mut game = Game::open(Ruleset::Edition11);
+    let [_, _, _] = cast_after_prophecy(&mut game);
+    game.advance(1, Phase::Outline);
+    let finale = game.finale(1, "F");
+    let mut at = finale;
+    let mut levels = vec![game.state.level(finale)];
+    for _ in 0..4 {
+        at = game.scene(1, at, "deeper");
+        levels.push(game.state.level(at));
+    }
+    assert_eq!(levels, ["Finale", "Primary scene", "Secondary scene", "Tertiary scene", "Quaternary scene"]);
+    game.advance(1, Phase::Story);
+    game.act(1, Action::StartScene { scene: at, at: story::ids::Timestamp(1_000) });
+    // Edition 1.1 scenes are ten minutes long.
+    assert_eq!(game.state.scene_deadline(at), Some(story::ids::Timestamp(1_000 + 600_000)));
+    assert_eq!(Ruleset::Edition10.scene_minutes(), 8);
+}
+
+fn cast_after_prophecy(game: &mut Game) -> [ObjectId; 3] {
+    game.join(1, "Ada");
+    game.act(1, Action::WriteProphecy { text: "Doom.".into() });
+    game.advance(1, Phase::Characters);
+    game.join(2, "Bo");
+    game.join(3, "Cy");
+    let a = game.character(1, "Wren", None);
+    let b = game.character(2, "Tamsin", Some(a));
+    let c = game.character(3, "Osric", Some(b));
+    game.relationship(1, a, c);
+    [a, b, c]
+}
