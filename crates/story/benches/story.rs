@@ -1,1 +1,341 @@
-fn main() {}
+//! Benchmarks of the story crate: `cargo bench -p story`.
+//!
+//! Aims: outline odds for an 8-scene outline under 10 µs; `f64` outline odds for a
+//! 100,000-scene tree under 100 ms.
+
+use divan::black_box;
+use story::Ruleset;
+use story::outline_odds::{PlannedScene, outline_odds, outline_odds_f64, pairs_for_even_finale};
+
+fn main() {
+    divan::main();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outline odds
+// ---------------------------------------------------------------------------------------------
+
+fn scene(parent: Option<usize>, pairs: u32) -> PlannedScene {
+    PlannedScene {
+        parent,
+        pairs,
+        outcome: None,
+    }
+}
+
+/// The seeds' example outline: a Finale, three primaries, three secondaries, one tertiary.
+fn seeds_outline() -> Vec<PlannedScene> {
+    vec![
+        scene(None, 3),
+        scene(Some(0), 2),
+        scene(Some(0), 2),
+        scene(Some(0), 3),
+        scene(Some(2), 1),
+        scene(Some(2), 2),
+        scene(Some(3), 2),
+        scene(Some(5), 1),
+    ]
+}
+
+/// A tree of `n` scenes attached breadth-first, `fan_out` precursors per scene: with 47, the
+/// 100,000 scenes fit in the four levels of Prophecy 1.0 (1 + 47 + 47² + 47³ > 100,000).
+fn wide_tree(n: usize, fan_out: usize) -> Vec<PlannedScene> {
+    (0..n)
+        .map(|i| scene(i.checked_sub(1).map(|i| i / fan_out), (i % 4) as u32))
+        .collect()
+}
+
+/// The 8-scene outline, in `f64`.
+#[divan::bench]
+fn outline_8_scenes_f64() -> Vec<f64> {
+    outline_odds_f64(Ruleset::Edition10, black_box(&seeds_outline())).unwrap()
+}
+
+/// The 8-scene outline, as exact fractions.
+#[divan::bench]
+fn outline_8_scenes_exact() -> usize {
+    outline_odds(Ruleset::Edition10, black_box(&seeds_outline()))
+        .unwrap()
+        .len()
+}
+
+/// How many pairs per scene give the 8-scene outline's Finale an even chance.
+#[divan::bench]
+fn pairs_for_even_finale_8_scenes() -> bool {
+    pairs_for_even_finale(Ruleset::Edition10, black_box(&seeds_outline())).is_ok()
+}
+
+/// A 100,000-scene tree, in `f64` (the outline is built outside the timing).
+#[divan::bench]
+fn outline_100k_scenes_f64(bencher: divan::Bencher) {
+    let tree = wide_tree(100_000, 47);
+    bencher.bench_local(|| outline_odds_f64(Ruleset::Edition10, black_box(&tree)).unwrap());
+}
+
+/// The largest plan `prophecy outline odds` accepts, exactly: 1000 scenes (a Finale, 31
+/// primaries, 968 secondaries) of 10 pairs each.
+#[divan::bench(sample_count = 10)]
+fn outline_1000_scenes_exact(bencher: divan::Bencher) {
+    let tree: Vec<PlannedScene> = wide_tree(1000, 31)
+        .into_iter()
+        .map(|s| PlannedScene { pairs: 10, ..s })
+        .collect();
+    bencher.bench_local(|| {
+        outline_odds(Ruleset::Edition10, black_box(&tree))
+            .unwrap()
+            .len()
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Replaying games
+// ---------------------------------------------------------------------------------------------
+
+/// Decides and applies one command of the scripted game; returns the newest id.
+fn act(
+    state: &mut story::State,
+    events: &mut Vec<story::Event>,
+    by: u32,
+    action: story::command::Action,
+) -> u32 {
+    let command = story::command::Command {
+        by: story::ids::PlayerId(by),
+        action,
+    };
+    let new = story::decide(state, command).expect("the scripted game is valid");
+    for e in &new {
+        *state = story::evolve(std::mem::take(state), e);
+    }
+    events.extend(new);
+    state.next_id.saturating_sub(1)
+}
+
+/// A valid game of `target` events (or a few more), made by the engine itself: four players,
+/// an eight-scene outline, every scene performed with its investigation, pairs and narration,
+/// and the rest of the log in the edits a long evening of play makes.
+fn long_game(target: usize) -> Vec<story::Event> {
+    use story::State;
+    use story::command::Action;
+    use story::ids::{AspectId, ObjectId, SceneId, Timestamp};
+    use story::model::{AspectCategory, ObjectKind, Phase};
+
+    let mut state = State::default();
+    let mut events = Vec::new();
+    act(
+        &mut state,
+        &mut events,
+        0,
+        Action::Open {
+            ruleset: Ruleset::Edition10,
+        },
+    );
+    for p in 1..=4 {
+        act(
+            &mut state,
+            &mut events,
+            p,
+            Action::Join {
+                name: format!("Player {p}"),
+            },
+        );
+    }
+    act(
+        &mut state,
+        &mut events,
+        1,
+        Action::WriteProphecy {
+            text: "The long night comes.".into(),
+        },
+    );
+    act(
+        &mut state,
+        &mut events,
+        1,
+        Action::Advance {
+            to: Phase::Characters,
+        },
+    );
+    let characters: Vec<ObjectId> = (1..=4)
+        .map(|p| {
+            ObjectId(act(
+                &mut state,
+                &mut events,
+                p,
+                Action::CreateCharacter {
+                    name: format!("Hero {p}"),
+                },
+            ))
+        })
+        .collect();
+    for (i, &me) in characters.iter().enumerate() {
+        let by = i as u32 + 1;
+        let friend = characters[(i + 1) % 4];
+        for category in [
+            AspectCategory::Occupation,
+            AspectCategory::PhysicalOrMental,
+            AspectCategory::Psychological,
+            AspectCategory::Relationship { with: friend },
+            AspectCategory::Affiliation,
+        ] {
+            act(
+                &mut state,
+                &mut events,
+                by,
+                Action::AttachAspect {
+                    object: me,
+                    text: "trait".into(),
+                    category: Some(category),
+                },
+            );
+        }
+    }
+    act(
+        &mut state,
+        &mut events,
+        1,
+        Action::Advance { to: Phase::Outline },
+    );
+    let finale = SceneId(act(
+        &mut state,
+        &mut events,
+        1,
+        Action::SketchFinale {
+            objective: "Stop the night".into(),
+        },
+    ));
+    let mut scenes = vec![finale];
+    for i in 0..7 {
+        let parent = scenes[i / 3];
+        scenes.push(SceneId(act(
+            &mut state,
+            &mut events,
+            1,
+            Action::SketchScene {
+                parent,
+                objective: format!("Scene {i}"),
+            },
+        )));
+    }
+    act(
+        &mut state,
+        &mut events,
+        1,
+        Action::Advance { to: Phase::Story },
+    );
+    // Perform the scenes deepest first, so that every scene's precursors come before it.
+    scenes.sort_by_key(|s| std::cmp::Reverse(state.depth(*s)));
+    let per_scene = target / scenes.len();
+    for (n, &scene) in scenes.iter().enumerate() {
+        act(
+            &mut state,
+            &mut events,
+            1,
+            Action::StartScene {
+                scene,
+                at: Timestamp(n as i64 * 480_000),
+            },
+        );
+        let place = ObjectId(act(
+            &mut state,
+            &mut events,
+            2,
+            Action::CreateObject {
+                name: format!("Place {n}"),
+                kind: ObjectKind::Place,
+            },
+        ));
+        act(
+            &mut state,
+            &mut events,
+            2,
+            Action::PlaceObject {
+                scene,
+                object: place,
+            },
+        );
+        let mut aspects = Vec::new();
+        for a in 0..25 {
+            aspects.push(AspectId(act(
+                &mut state,
+                &mut events,
+                3,
+                Action::AttachAspect {
+                    object: place,
+                    text: format!("aspect {a}"),
+                    category: None,
+                },
+            )));
+        }
+        for (i, &aspect) in aspects.iter().take(20).enumerate() {
+            let character = characters[i % 4];
+            let character_aspect = state.aspects_of(character).next().unwrap().0;
+            act(
+                &mut state,
+                &mut events,
+                (i % 4) as u32 + 1,
+                Action::ProposePair {
+                    scene,
+                    character_aspect,
+                    environment_aspect: aspect,
+                    justification: "fits".into(),
+                },
+            );
+        }
+        // The long tail of a real table: aspects reworded again and again.
+        let start = events.len();
+        let mut i = 0;
+        while events.len() - start < per_scene.saturating_sub(50) {
+            let aspect = aspects[20 + i % 5];
+            act(
+                &mut state,
+                &mut events,
+                4,
+                Action::EditAspect {
+                    aspect,
+                    text: format!("reworded {i}"),
+                },
+            );
+            i += 1;
+        }
+        act(
+            &mut state,
+            &mut events,
+            1,
+            Action::MakeCheck {
+                scene,
+                seed: dice::Seed(n as u64),
+                accept_empty_pool: false,
+            },
+        );
+        act(
+            &mut state,
+            &mut events,
+            2,
+            Action::Narrate {
+                scene,
+                text: "It happened.".into(),
+            },
+        );
+        act(&mut state, &mut events, 2, Action::FinishScene { scene });
+    }
+    act(
+        &mut state,
+        &mut events,
+        3,
+        Action::NarrateLongTermEffects {
+            text: "Dawn.".into(),
+        },
+    );
+    act(&mut state, &mut events, 3, Action::EndGame);
+    events
+}
+
+/// Replaying a 10,000-event game from its log (aim: under 10 ms).
+#[divan::bench(sample_count = 20)]
+fn replay_10k_events(bencher: divan::Bencher) {
+    let events = long_game(10_000);
+    assert!(events.len() >= 10_000, "{} events", events.len());
+    bencher
+        .counter(divan::counter::ItemsCount::new(events.len()))
+        .bench_local(|| story::State::replay(black_box(&events)).version);
+}

@@ -247,14 +247,20 @@ impl Library {
     }
 
     /// Worlds and modules from `(slug, text)` pairs, checking that each module's world exists.
-    pub fn from_files(worlds: &[(&str, &str)], modules: &[(&str, &str)]) -> Result<Library, ContentError> {
+    pub fn from_files(
+        worlds: &[(&str, &str)],
+        modules: &[(&str, &str)],
+    ) -> Result<Library, ContentError> {
         let library = Library::parse(worlds, modules)?;
         library.check_worlds()?;
         Ok(library)
     }
 
     /// Parses files without checking that modules' worlds exist (they may be in another library).
-    pub fn parse(worlds: &[(&str, &str)], modules: &[(&str, &str)]) -> Result<Library, ContentError> {
+    pub fn parse(
+        worlds: &[(&str, &str)],
+        modules: &[(&str, &str)],
+    ) -> Result<Library, ContentError> {
         let mut library = Library {
             worlds: worlds
                 .iter()
@@ -294,13 +300,13 @@ impl Library {
 
     fn check_worlds(&self) -> Result<(), ContentError> {
         for module in &self.modules {
-            if let Some(world) = &module.world {
-                if self.world(world).is_none() {
-                    return Err(ContentError {
-                        file: format!("modules/{}.toml", module.slug),
-                        message: format!("its world '{world}' does not exist"),
-                    });
-                }
+            if let Some(world) = &module.world
+                && self.world(world).is_none()
+            {
+                return Err(ContentError {
+                    file: format!("modules/{}.toml", module.slug),
+                    message: format!("its world '{world}' does not exist"),
+                });
             }
         }
         Ok(())

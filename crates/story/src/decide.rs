@@ -64,7 +64,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
             if let Action::Join { name } = action {
                 return join(state, by, name);
             }
-            if !state.players.get(&by).is_some_and(|p| !p.removed) {
+            if !state.is_present(by) {
                 return Err(Refusal::NotAtTable);
             }
             Rules { state, by }.decide(action)
@@ -218,7 +218,7 @@ impl Rules<'_> {
         match action {
             Action::Open { .. } | Action::Join { .. } => unreachable!("handled by `decide`"),
             Action::RemovePlayer { player } => {
-                if !state.players.get(&player).is_some_and(|p| !p.removed) {
+                if !state.is_present(player) {
                     return Err(Refusal::UnknownPlayer);
                 }
                 Ok(vec![Event::PlayerRemoved { player }])
@@ -230,7 +230,7 @@ impl Rules<'_> {
                     });
                 }
                 if let Some(p) = player {
-                    if !state.players.get(&p).is_some_and(|p| !p.removed) {
+                    if !state.is_present(p) {
                         return Err(Refusal::UnknownPlayer);
                     }
                     if state.character_of(p).is_some() {

@@ -304,10 +304,10 @@ impl State {
             }
             Event::PairWithdrawn { pair } => {
                 self.flags.remove(&TextRef::Justification(*pair));
-                if let Some(p) = self.pairs.remove(pair) {
-                    if let Some(s) = self.scenes.get_mut(&p.scene) {
-                        s.pairs.retain(|x| x != pair);
-                    }
+                if let Some(p) = self.pairs.remove(pair)
+                    && let Some(s) = self.scenes.get_mut(&p.scene)
+                {
+                    s.pairs.retain(|x| x != pair);
                 }
             }
             Event::CheckMade { scene, check } => {
@@ -344,6 +344,11 @@ impl State {
             state.apply(event);
         }
         state
+    }
+
+    /// Whether a player has joined and is still at the table.
+    pub fn is_present(&self, player: PlayerId) -> bool {
+        self.players.get(&player).is_some_and(|p| !p.removed)
     }
 
     /// Players at the table now (not removed), the moderator included.

@@ -308,17 +308,40 @@ fn levels_and_the_advisory_timer() {
         at = game.scene(1, at, "deeper");
         levels.push(game.state.level(at));
     }
-    assert_eq!(levels, ["Finale", "Primary scene", "Secondary scene", "Tertiary scene", "Quaternary scene"]);
+    assert_eq!(
+        levels,
+        [
+            "Finale",
+            "Primary scene",
+            "Secondary scene",
+            "Tertiary scene",
+            "Quaternary scene"
+        ]
+    );
     game.advance(1, Phase::Story);
-    game.act(1, Action::StartScene { scene: at, at: story::ids::Timestamp(1_000) });
+    game.act(
+        1,
+        Action::StartScene {
+            scene: at,
+            at: story::ids::Timestamp(1_000),
+        },
+    );
     // Edition 1.1 scenes are ten minutes long.
-    assert_eq!(game.state.scene_deadline(at), Some(story::ids::Timestamp(1_000 + 600_000)));
+    assert_eq!(
+        game.state.scene_deadline(at),
+        Some(story::ids::Timestamp(1_000 + 600_000))
+    );
     assert_eq!(Ruleset::Edition10.scene_minutes(), 8);
 }
 
 fn cast_after_prophecy(game: &mut Game) -> [ObjectId; 3] {
     game.join(1, "Ada");
-    game.act(1, Action::WriteProphecy { text: "Doom.".into() });
+    game.act(
+        1,
+        Action::WriteProphecy {
+            text: "Doom.".into(),
+        },
+    );
     game.advance(1, Phase::Characters);
     game.join(2, "Bo");
     game.join(3, "Cy");
