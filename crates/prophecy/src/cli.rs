@@ -35,6 +35,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the web table: players join from phones and laptops by link.
+    Serve(ServeArgs),
     /// Roll a Prophecy check: N six-sided dice, every 6 adds a die, 4–6 is a hit.
     #[command(allow_negative_numbers = true)]
     Roll(RollArgs),
@@ -164,6 +166,22 @@ pub struct OutlineShowArgs {
     /// The rules: 1.0 (Finale 4), 1.1 (Finale 5) or temporal.
     #[arg(long, default_value = "1.0", value_parser = parse_ruleset)]
     pub edition: Ruleset,
+}
+
+/// `prophecy serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where to listen. Use 0.0.0.0:8080 (or this machine's LAN address) for phones on the
+    /// same network.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: std::net::SocketAddr,
+    /// The SQLite file that keeps every table (created if missing).
+    #[arg(long, default_value = "prophecy.db")]
+    pub db: PathBuf,
+    /// The address players use, if it is not --addr (e.g. http://192.168.1.20:8080/ when
+    /// listening on 0.0.0.0); printed with a QR code.
+    #[arg(long)]
+    pub url: Option<String>,
 }
 
 /// `prophecy roll`.

@@ -17,6 +17,13 @@ use serde::Serialize;
 /// Runs one command and returns what it prints.
 pub fn run(command: Command) -> Result<String, Failure> {
     match command {
+        Command::Serve(args) => server::run(server::Config {
+            addr: args.addr,
+            db: args.db,
+            public_url: args.url,
+        })
+        .map(|()| String::new())
+        .map_err(Failure::Runtime),
         Command::Roll(args) => roll::run(args),
         Command::Odds(args) => Ok(odds::run(args)),
         Command::Simulate(args) => simulate::run(args),

@@ -1,0 +1,37 @@
+//! Embeds every file of `assets/` (the page's HTML, CSS and JavaScript) in the binary: writes
+//! `$OUT_DIR/assets.rs`, a table of (name, content type, contents).
+
+use std::fmt::Write;
+
+fn main() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("crates/server/assets exists")
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut table = String::from("&[\n");
+    for name in names {
+        let content_type = match name.rsplit_once('.').map(|(_, ext)| ext) {
+            Some("html") => "text/html; charset=utf-8",
+            Some("js") => "text/javascript; charset=utf-8",
+            Some("css") => "text/css; charset=utf-8",
+            Some("svg") => "image/svg+xml",
+            Some("json") => "application/json",
+            _ => "application/octet-stream",
+        };
+        let path = dir.join(&name);
+        writeln!(
+            table,
+            "    ({name:?}, {content_type:?}, include_str!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    table.push(']');
+    let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets.rs");
+    std::fs::write(out, table).unwrap();
+}

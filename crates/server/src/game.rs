@@ -1,0 +1,69 @@
+//! What the table layer needs from a game. The table (seats, rooms, sockets, storage) is
+//! written against this trait only; each game type adapts its pure rules crate to it (see
+//! `games/`). Later game types join the same server by implementing it.
+
+use serde_json::Value;
+
+/// What the server puts into every command, because players must not choose it.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    /// Now, in milliseconds since the epoch (the server's clock).
+    pub now: i64,
+    /// A fresh seed from the operating system, for any dice the command rolls.
+    pub seed: u64,
+}
+
+/// Why an action was not taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejection {
+    /// The message itself was wrong (unknown action, missing field, bad JSON): a client bug
+    /// or a hand-made request.
+    Malformed(String),
+    /// The rules refused it.
+    Refused {
+        /// The rule that refused (its section name).
+        rule: String,
+        /// Why, for the player.
+        message: String,
+    },
+}
+
+/// A game the web table can host.
+pub trait Game: Send + Sync + 'static {
+    /// The name stored with each table (`tables.game`).
+    const KIND: &'static str;
+    /// The state every event folds into.
+    type State: Default + Send + Sync + 'static;
+    /// What happened; stored one per log row.
+    type Event: Clone + Send + Sync + 'static;
+
+    /// The first events of a new table from the creation form's settings (e.g. the ruleset).
+    fn open(settings: &Value) -> Result<Vec<Self::Event>, Rejection>;
+    /// A newcomer takes a seat.
+    fn join(state: &Self::State, player: u32, name: &str) -> Result<Vec<Self::Event>, Rejection>;
+    /// The table's creator removes a player.
+    fn remove(state: &Self::State, player: u32) -> Result<Vec<Self::Event>, Rejection>;
+    /// A player's action, as sent by the page.
+    fn act(
+        state: &Self::State,
+        player: u32,
+        action: &Value,
+        context: &Context,
+    ) -> Result<Vec<Self::Event>, Rejection>;
+    /// Applies one event.
+    fn evolve(state: Self::State, event: &Self::Event) -> Self::State;
+
+    /// The stored text of an event.
+    fn encode(event: &Self::Event) -> String;
+    /// Reads a stored event.
+    fn decode(body: &str) -> Result<Self::Event, String>;
+    /// Events that must not record who caused them (the anonymous flag).
+    fn anonymous(event: &Self::Event) -> bool;
+
+    /// One line for the table's log, from the state before the event.
+    fn describe(before: &Self::State, event: &Self::Event) -> String;
+    /// What one player sees (flagged text left out).
+    fn view(state: &Self::State, viewer: u32, creator: u32) -> Value;
+    /// The story so far as Markdown, and its title.
+    fn markdown(state: &Self::State) -> (String, String);
+}

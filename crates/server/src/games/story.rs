@@ -1,0 +1,624 @@
+//! Prophecy, the story game, at the web table: requests from the page become engine commands
+//! (with the server's seeds and times), events become log lines, and the state becomes each
+//! player's view (see PROTOCOL.md).
+
+use crate::game::{Context, Game, Rejection};
+use dice::Seed;
+use dice::check::{Cause, Outcome, PoolEntry};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+use story::command::{Action, Command};
+use story::content::Library;
+use story::ids::{ObjectId, PlayerId, SceneId, Timestamp};
+use story::model::{AspectCategory, CATEGORY_NAMES, ObjectKind, Phase, ProphecySource, TextRef};
+use story::outline_odds::{PlannedScene, outline_odds_f64};
+use story::{Event, Refusal, Ruleset, State, StoredEvent};
+
+/// The worlds and modules offered at every table.
+static LIBRARY: LazyLock<Library> = LazyLock::new(Library::builtin);
+
+/// The story game.
+pub struct StoryGame;
+
+/// Requests whose engine command needs something the server supplies; everything else is an
+/// engine [`Action`] as it is.
+#[derive(Deserialize)]
+#[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Request {
+    RollCatastrophe {
+        world: String,
+    },
+    PickModule {
+        module: String,
+    },
+    StartScene {
+        scene: SceneId,
+    },
+    MakeCheck {
+        scene: SceneId,
+        accept_empty_pool: bool,
+    },
+    #[serde(untagged)]
+    Engine(Action),
+}
+
+fn refused(refusal: Refusal) -> Rejection {
+    Rejection::Refused {
+        rule: refusal.rule().to_owned(),
+        message: refusal.to_string(),
+    }
+}
+
+fn decide(state: &State, player: u32, action: Action) -> Result<Vec<Event>, Rejection> {
+    story::decide(
+        state,
+        Command {
+            by: PlayerId(player),
+            action,
+        },
+    )
+    .map_err(refused)
+}
+
+impl Game for StoryGame {
+    const KIND: &'static str = "story";
+    type State = State;
+    type Event = Event;
+
+    fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
+        let ruleset = match settings.get("ruleset").and_then(Value::as_str) {
+            None => Ruleset::default(),
+            Some(text) => text
+                .parse::<Ruleset>()
+                .map_err(|e| Rejection::Malformed(e.to_string()))?,
+        };
+        decide(&State::default(), 0, Action::Open { ruleset })
+    }
+
+    fn join(state: &State, player: u32, name: &str) -> Result<Vec<Event>, Rejection> {
+        decide(
+            state,
+            player,
+            Action::Join {
+                name: name.to_owned(),
+            },
+        )
+    }
+
+    fn remove(state: &State, player: u32) -> Result<Vec<Event>, Rejection> {
+        let creator = state.players.keys().next().map_or(0, |p| p.0);
+        decide(
+            state,
+            creator,
+            Action::RemovePlayer {
+                player: PlayerId(player),
+            },
+        )
+    }
+
+    fn act(
+        state: &State,
+        player: u32,
+        action: &Value,
+        context: &Context,
+    ) -> Result<Vec<Event>, Rejection> {
+        let request = Request::deserialize(action)
+            .map_err(|e| Rejection::Malformed(format!("not an action of this game: {e}")))?;
+        let action = match request {
+            Request::RollCatastrophe { world } => Action::RollCatastrophe {
+                world: LIBRARY
+                    .world(&world)
+                    .cloned()
+                    .ok_or_else(|| Rejection::Malformed(format!("no world '{world}'")))?,
+                seed: Seed(context.seed),
+            },
+            Request::PickModule { module } => Action::PickModule {
+                module: LIBRARY
+                    .module(&module)
+                    .cloned()
+                    .ok_or_else(|| Rejection::Malformed(format!("no module '{module}'")))?,
+            },
+            Request::StartScene { scene } => Action::StartScene {
+                scene,
+                at: Timestamp(context.now),
+            },
+            Request::MakeCheck {
+                scene,
+                accept_empty_pool,
+            } => Action::MakeCheck {
+                scene,
+                seed: Seed(context.seed),
+                accept_empty_pool,
+            },
+            // Seats are the table's business, and the seed- or time-bearing actions are above.
+            Request::Engine(
+                Action::Open { .. }
+                | Action::Join { .. }
+                | Action::RemovePlayer { .. }
+                | Action::RollCatastrophe { .. }
+                | Action::PickModule { .. }
+                | Action::StartScene { .. }
+                | Action::MakeCheck { .. },
+            ) => {
+                return Err(Rejection::Malformed(
+                    "that action is not available here".into(),
+                ));
+            }
+            Request::Engine(action) => action,
+        };
+        decide(state, player, action)
+    }
+
+    fn evolve(state: State, event: &Event) -> State {
+        story::evolve(state, event)
+    }
+
+    fn encode(event: &Event) -> String {
+        serde_json::to_string(&StoredEvent::from(event.clone())).expect("events always serialize")
+    }
+
+    fn decode(body: &str) -> Result<Event, String> {
+        serde_json::from_str::<StoredEvent>(body)
+            .map(StoredEvent::into_event)
+            .map_err(|e| e.to_string())
+    }
+
+    fn anonymous(event: &Event) -> bool {
+        matches!(event, Event::Flagged { .. })
+    }
+
+    fn describe(before: &State, event: &Event) -> String {
+        describe(before, event)
+    }
+
+    fn view(state: &State, viewer: u32, creator: u32) -> Value {
+        view(state, viewer, creator)
+    }
+
+    fn markdown(state: &State) -> (String, String) {
+        let markdown = story::export::to_markdown(state);
+        let title = markdown
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("# "))
+            .unwrap_or("A prophecy")
+            .to_owned();
+        (title, markdown)
+    }
+}
+
+/// A text, or `None` when it is flagged (flagged text never leaves the server).
+fn shown(state: &State, target: TextRef, text: &str) -> Value {
+    if state.is_flagged(target) {
+        Value::Null
+    } else {
+        Value::String(text.to_owned())
+    }
+}
+
+fn player_name(state: &State, player: PlayerId) -> String {
+    state
+        .players
+        .get(&player)
+        .map_or_else(|| format!("Player {}", player.0), |p| p.name.clone())
+}
+
+fn object_name(state: &State, object: ObjectId) -> String {
+    match state.objects.get(&object) {
+        Some(_) if state.is_flagged(TextRef::ObjectName(object)) => "(flagged)".to_owned(),
+        Some(o) => o.name.clone(),
+        None => "an object".to_owned(),
+    }
+}
+
+fn objective(state: &State, scene: SceneId) -> String {
+    match state.scenes.get(&scene) {
+        Some(_) if state.is_flagged(TextRef::Objective(scene)) => "(flagged)".to_owned(),
+        Some(s) => format!("\u{201c}{}\u{201d}", s.objective),
+        None => "a scene".to_owned(),
+    }
+}
+
+fn describe(before: &State, event: &Event) -> String {
+    let s = before;
+    match event {
+        Event::GameOpened { ruleset } => format!("The table opened under {ruleset}."),
+        Event::PlayerJoined { name, .. } => format!("{name} joined the table."),
+        Event::PlayerRemoved { player } => format!("{} left the table.", player_name(s, *player)),
+        Event::ModeratorChosen { player: Some(p) } => {
+            format!("{} is the moderator.", player_name(s, *p))
+        }
+        Event::ModeratorChosen { player: None } => "The table has no moderator now.".into(),
+        Event::LineAdded { text, .. } => format!("A line was drawn: {text}."),
+        Event::LineRemoved { .. } => "A line was lifted.".into(),
+        Event::Flagged { .. } => "A text was flagged; play pauses until it is replaced.".into(),
+        Event::ProphecyReceived {
+            source: ProphecySource::Catastrophe { world, roll, .. },
+            ..
+        } => {
+            format!(
+                "The dice gave {roll} on the catastrophe table of {world}: the prophecy is received."
+            )
+        }
+        Event::ProphecyReceived {
+            source: ProphecySource::Module { title },
+            ..
+        } => {
+            format!("The prophecy of {title} is received.")
+        }
+        Event::ProphecyReceived { .. } => "The players wrote the prophecy.".into(),
+        Event::ProphecyEdited { .. } => "The prophecy was changed.".into(),
+        Event::PhaseBegan { phase } => format!("{phase} begins."),
+        Event::CharacterCreated { player, name, .. } => {
+            format!("{} created {name}.", player_name(s, *player))
+        }
+        Event::ObjectCreated { name, kind, .. } => {
+            format!("A {} entered the story: {name}.", kind.label())
+        }
+        Event::ObjectRenamed { object, name } => {
+            format!("{} is now called {name}.", object_name(s, *object))
+        }
+        Event::ObjectRemoved { object } => format!("{} left the story.", object_name(s, *object)),
+        Event::AspectAttached { object, text, .. } => {
+            format!("{} gained an aspect: {text}.", object_name(s, *object))
+        }
+        Event::AspectEdited { aspect, text } => {
+            let object = s
+                .aspects
+                .get(aspect)
+                .map(|a| object_name(s, a.object))
+                .unwrap_or_default();
+            format!("An aspect of {object} changed: {text}.")
+        }
+        Event::AspectRemoved { aspect } => {
+            let object = s
+                .aspects
+                .get(aspect)
+                .map(|a| object_name(s, a.object))
+                .unwrap_or_default();
+            format!("An aspect of {object} was removed.")
+        }
+        Event::FlashbackNarrated { .. } => "The flashback was told.".into(),
+        Event::SceneSketched {
+            parent: None,
+            objective,
+            ..
+        } => format!("The Finale was sketched: \u{201c}{objective}\u{201d}."),
+        Event::SceneSketched {
+            parent: Some(p),
+            objective,
+            ..
+        } => {
+            format!(
+                "A precursor of {} was sketched: \u{201c}{objective}\u{201d}.",
+                self::objective(s, *p)
+            )
+        }
+        Event::ObjectiveEdited { scene, .. } => {
+            format!("The objective of {} changed.", objective(s, *scene))
+        }
+        Event::SceneRemoved { scene } => {
+            format!("{} was removed from the outline.", objective(s, *scene))
+        }
+        Event::SettingChanged { scene, .. } => {
+            format!("The setting of {} changed.", objective(s, *scene))
+        }
+        Event::ObjectPlaced { scene, object } => format!(
+            "{} is in {}.",
+            object_name(s, *object),
+            objective(s, *scene)
+        ),
+        Event::ObjectWithdrawn { scene, object } => {
+            format!("{} left {}.", object_name(s, *object), objective(s, *scene))
+        }
+        Event::SceneStarted { scene, .. } => {
+            format!("The scene {} began; the timer runs.", objective(s, *scene))
+        }
+        Event::PairProposed { by, .. } => format!(
+            "{} proposed a pair of matching aspects.",
+            player_name(s, *by)
+        ),
+        Event::PairWithdrawn { .. } => "A pair was withdrawn.".into(),
+        Event::CheckMade { scene, check } => {
+            let dice = check.roll.dice.len();
+            format!(
+                "The check of {}: {dice} {} rolled, {} hits against {}: {}.",
+                objective(s, *scene),
+                if dice == 1 { "die" } else { "dice" },
+                check.roll.hits(),
+                check.difficulty,
+                check.outcome
+            )
+        }
+        Event::Narrated { scene, .. } => format!(
+            "The players told what happened in {}.",
+            objective(s, *scene)
+        ),
+        Event::SceneFinished { scene } => {
+            format!("The scene {} is performed.", objective(s, *scene))
+        }
+        Event::LongTermEffectsNarrated { .. } if s.ruleset.is_temporal() => {
+            "The flashforward was told.".into()
+        }
+        Event::LongTermEffectsNarrated { .. } => "The Finale's long-term effects were told.".into(),
+        Event::GameEnded => "The story is told.".into(),
+    }
+}
+
+fn category_id(category: AspectCategory) -> &'static str {
+    match category {
+        AspectCategory::Occupation => "occupation",
+        AspectCategory::PhysicalOrMental => "physical_or_mental",
+        AspectCategory::Psychological => "psychological",
+        AspectCategory::Relationship { .. } => "relationship",
+        AspectCategory::Affiliation => "affiliation",
+    }
+}
+
+fn phase_id(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Prophecy => "prophecy",
+        Phase::Characters => "characters",
+        Phase::Outline => "outline",
+        Phase::Story => "story",
+        Phase::Ended => "ended",
+    }
+}
+
+fn ruleset_id(ruleset: Ruleset) -> &'static str {
+    match ruleset {
+        Ruleset::Edition10 => "1.0",
+        Ruleset::Edition11 => "1.1",
+        Ruleset::Temporal => "temporal",
+    }
+}
+
+fn cause(cause: Cause) -> Value {
+    match cause {
+        Cause::Pool(PoolEntry::MatchingPair { pair }) => {
+            json!({"kind": "matching_pair", "pair": pair})
+        }
+        Cause::Pool(PoolEntry::RewardDie { precursor }) => {
+            json!({"kind": "reward_die", "precursor": precursor})
+        }
+        Cause::Pool(PoolEntry::Die) => json!({"kind": "die"}),
+        Cause::ExplodedFrom(index) => json!({"kind": "exploded_from", "index": index}),
+    }
+}
+
+/// Each unperformed scene's chance with the pairs proposed so far, as a plan.
+fn outline_odds(state: &State) -> Value {
+    let ids: Vec<SceneId> = state.scenes.keys().copied().collect();
+    let index: HashMap<SceneId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let planned: Vec<PlannedScene> = ids
+        .iter()
+        .map(|id| {
+            let scene = &state.scenes[id];
+            PlannedScene {
+                parent: scene.parent.and_then(|p| index.get(&p).copied()),
+                pairs: scene.pairs.len() as u32,
+                outcome: scene.outcome(),
+            }
+        })
+        .collect();
+    match outline_odds_f64(state.ruleset, &planned) {
+        Ok(odds) => ids
+            .iter()
+            .zip(odds)
+            .filter(|(id, _)| state.scenes[id].outcome().is_none())
+            .map(|(id, p)| (id.0.to_string(), json!(p)))
+            .collect::<serde_json::Map<_, _>>()
+            .into(),
+        Err(_) => json!({}),
+    }
+}
+
+fn view(state: &State, viewer: u32, creator: u32) -> Value {
+    let s = state;
+    let you = PlayerId(viewer);
+    let available = s.available_scenes();
+    let in_pair: std::collections::HashSet<_> = s
+        .pairs
+        .values()
+        .flat_map(|p| [p.character_aspect, p.environment_aspect])
+        .collect();
+    let players: Vec<Value> = s
+        .present_players()
+        .map(|(id, p)| {
+            json!({
+                "id": id.0,
+                "name": p.name,
+                "character": s.character_of(id).map(|c| c.0),
+                "moderator": s.moderator == Some(id),
+            })
+        })
+        .collect();
+    let objects: Vec<Value> = s
+        .objects
+        .iter()
+        .map(|(id, o)| {
+            let (kind, player) = match o.kind {
+                ObjectKind::Character { player } => ("character", player),
+                ObjectKind::Npc => ("npc", None),
+                ObjectKind::Person => ("person", None),
+                ObjectKind::Place => ("place", None),
+                ObjectKind::Thing => ("thing", None),
+            };
+            let editable = match o.kind {
+                ObjectKind::Character { player: Some(p) } => p == you,
+                _ => true,
+            };
+            let aspects: Vec<Value> = s
+                .aspects_of(*id)
+                .map(|(aid, a)| {
+                    json!({
+                        "id": aid.0,
+                        "text": shown(s, TextRef::Aspect(aid), &a.text),
+                        "flagged": s.is_flagged(TextRef::Aspect(aid)),
+                        "category": a.category.map(category_id),
+                        "category_name": a.category.map(|c| c.name()),
+                        "with": match a.category { Some(AspectCategory::Relationship { with }) => Some(with.0), _ => None },
+                        "in_pair": in_pair.contains(&aid),
+                    })
+                })
+                .collect();
+            json!({
+                "id": id.0,
+                "name": shown(s, TextRef::ObjectName(*id), &o.name),
+                "name_flagged": s.is_flagged(TextRef::ObjectName(*id)),
+                "kind": kind,
+                "player": player.map(|p| p.0),
+                "yours": player == Some(you),
+                "editable": editable,
+                "missing": if o.kind.is_character() { s.missing_categories(*id) } else { Vec::new() },
+                "aspects": aspects,
+            })
+        })
+        .collect();
+    let scenes: Vec<Value> = s
+        .scenes
+        .iter()
+        .map(|(id, scene)| {
+            let status = if scene.performed {
+                "performed"
+            } else if s.in_progress == Some(*id) {
+                "in_progress"
+            } else if available.contains(id) {
+                "available"
+            } else {
+                "sketched"
+            };
+            let pool = s.pool(*id);
+            let pool_json: Vec<Value> = pool.iter().map(|e| cause(Cause::Pool(*e))).collect();
+            let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none()).then(|| {
+                let p = dice::check_odds::success_probability(pool.len() as u32, scene.difficulty);
+                json!({"dice": pool.len(), "p_success": p.to_f64(), "exact": p.to_string()})
+            });
+            let pairs: Vec<Value> = scene
+                .pairs
+                .iter()
+                .map(|pid| {
+                    let p = &s.pairs[pid];
+                    json!({
+                        "id": pid.0,
+                        "character_aspect": p.character_aspect.0,
+                        "environment_aspect": p.environment_aspect.0,
+                        "justification": shown(s, TextRef::Justification(*pid), &p.justification),
+                        "justification_flagged": s.is_flagged(TextRef::Justification(*pid)),
+                        "proposed_by": p.proposed_by.0,
+                    })
+                })
+                .collect();
+            let check = scene.check.as_ref().map(|c| {
+                json!({
+                    "difficulty": c.difficulty,
+                    "outcome": match c.outcome { Outcome::Success => "success", Outcome::Failure => "failure" },
+                    "hits": c.roll.hits(),
+                    "dice": c.roll.dice.iter().map(|d| json!({"face": d.face, "hit": d.is_hit(), "cause": cause(d.cause)})).collect::<Vec<_>>(),
+                })
+            });
+            let setting_flagged = s.is_flagged(TextRef::Setting(*id));
+            json!({
+                "id": id.0,
+                "parent": scene.parent.map(|p| p.0),
+                "objective": shown(s, TextRef::Objective(*id), &scene.objective),
+                "objective_flagged": s.is_flagged(TextRef::Objective(*id)),
+                "difficulty": scene.difficulty,
+                "level": s.level(*id),
+                "depth": s.depth(*id),
+                "precursors": scene.precursors.iter().map(|p| p.0).collect::<Vec<_>>(),
+                "time": if setting_flagged { Value::Null } else { json!(scene.setting.time) },
+                "place": if setting_flagged { Value::Null } else { json!(scene.setting.place) },
+                "setting_flagged": setting_flagged,
+                "objects": scene.setting.objects.iter().map(|o| o.0).collect::<Vec<_>>(),
+                "status": status,
+                "started_at": scene.started_at.map(|t| t.0),
+                "deadline": s.scene_deadline(*id).map(|t| t.0),
+                "pairs": pairs,
+                "pool": pool_json,
+                "odds": odds,
+                "check": check,
+                "narration": scene.narration.as_deref().map(|n| shown(s, TextRef::Narration(*id), n)),
+                "narration_flagged": s.is_flagged(TextRef::Narration(*id)),
+            })
+        })
+        .collect();
+    let prophecy = s.prophecy.as_ref().map(|p| {
+        let source = match &p.source {
+            ProphecySource::Catastrophe { world, roll, .. } => json!({"kind": "catastrophe", "world": world, "roll": roll.value(), "tens": roll.tens, "units": roll.units}),
+            ProphecySource::Module { title } => json!({"kind": "module", "title": title}),
+            ProphecySource::Written => json!({"kind": "written"}),
+        };
+        json!({
+            "text": shown(s, TextRef::Prophecy, &p.text),
+            "flagged": s.is_flagged(TextRef::Prophecy),
+            "editable": matches!(s.phase, Phase::Prophecy | Phase::Characters),
+            "source": source,
+        })
+    });
+    let (worlds, modules) = if s.phase == Phase::Prophecy {
+        (
+            LIBRARY
+                .worlds
+                .iter()
+                .map(|w| json!({"slug": w.slug, "name": w.name, "genre": w.genre, "summary": w.summary, "temporal": w.temporal}))
+                .collect::<Vec<_>>(),
+            LIBRARY
+                .modules
+                .iter()
+                .map(|m| json!({"slug": m.slug, "title": m.title, "summary": m.summary, "world": m.world, "temporal": m.temporal, "prophecy": m.prophecy}))
+                .collect::<Vec<_>>(),
+        )
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let next = s
+        .phase
+        .next()
+        .map(|p| json!({"id": phase_id(p), "name": p.to_string()}));
+    let categories: Vec<Value> = [
+        "occupation",
+        "physical_or_mental",
+        "psychological",
+        "relationship",
+        "affiliation",
+    ]
+    .iter()
+    .zip(CATEGORY_NAMES)
+    .map(|(id, name)| json!({"id": id, "name": name}))
+    .collect();
+    json!({
+        "game": StoryGame::KIND,
+        "you": viewer,
+        "creator": creator,
+        "ruleset": {
+            "id": ruleset_id(s.ruleset),
+            "name": s.ruleset.name(),
+            "finale_difficulty": s.ruleset.finale_difficulty(),
+            "scene_minutes": s.ruleset.scene_minutes(),
+            "temporal": s.ruleset.is_temporal(),
+            "moderator_allowed": s.ruleset.allows_moderator(),
+        },
+        "phase": {"id": phase_id(s.phase), "name": s.phase.to_string(), "act": s.phase.act(), "next": next},
+        "paused": s.paused(),
+        "players": players,
+        "moderator": s.moderator.map(|m| m.0),
+        "lines": s.lines.iter().map(|(id, t)| json!({"id": id.0, "text": t})).collect::<Vec<_>>(),
+        "prophecy": prophecy,
+        "worlds": worlds,
+        "modules": modules,
+        "objects": objects,
+        "categories": categories,
+        "finale": s.finale.map(|f| f.0),
+        "in_progress": s.in_progress.map(|f| f.0),
+        "scenes": scenes,
+        "flashback": s.flashback.as_deref().map(|t| shown(s, TextRef::Flashback, t)),
+        "flashback_flagged": s.is_flagged(TextRef::Flashback),
+        "long_term_effects": s.long_term_effects.as_deref().map(|t| shown(s, TextRef::LongTermEffects, t)),
+        "long_term_effects_flagged": s.is_flagged(TextRef::LongTermEffects),
+        "warnings": s.warnings().iter().map(ToString::to_string).collect::<Vec<_>>(),
+        "outline_odds": outline_odds(s),
+    })
+}

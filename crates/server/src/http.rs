@@ -1,0 +1,627 @@
+//! Pages, table creation, joining, the seat cookie, export, and security headers.
+
+use crate::game::{Game, Rejection};
+use crate::games::story::StoryGame;
+use crate::room::Request;
+use crate::{AppState, limits, random_token};
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::sync::Arc;
+use store::{Seat, Store};
+use tokio::sync::oneshot;
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+/// Every file of `assets/`, embedded: (name, content type, contents). Written by build.rs.
+const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The whole HTTP surface.
+pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
+    Router::new()
+        .route("/", get(|| async { asset("index.html") }))
+        .route(
+            "/assets/{file}",
+            get(|Path(file): Path<String>| async move { asset(&file) }),
+        )
+        .route("/tables", post(create::<S>))
+        .route("/t/{token}", get(table_page::<S>))
+        .route("/t/{token}/me", get(me::<S>))
+        .route("/t/{token}/join", post(join::<S>))
+        .route("/t/{token}/ws", get(crate::ws::upgrade::<S>))
+        .route("/t/{token}/export.md", get(export::<S>))
+        .route("/t/{token}/print", get(print::<S>))
+        .route("/t/{token}/qr.svg", get(qr::<S>))
+        .fallback(|| async {
+            failure(
+                StatusCode::NOT_FOUND,
+                false,
+                "There is nothing at this address.",
+            )
+        })
+        .layer(RequestBodyLimitLayer::new(limits::MESSAGE_BYTES))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CSP),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        // The table's token is in its URL: never send it to another site.
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .with_state(state)
+}
+
+fn asset(file: &str) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, content_type, body)) => (
+            [
+                (header::CONTENT_TYPE, *content_type),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
+    }
+}
+
+/// An error as a small page, or as JSON for JSON requests.
+pub(crate) fn failure(status: StatusCode, as_json: bool, message: &str) -> Response {
+    if as_json {
+        return (status, Json(json!({ "error": message }))).into_response();
+    }
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"stylesheet\" href=\"/assets/style.css\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
+        escape_html(message)
+    );
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        page,
+    )
+        .into_response()
+}
+
+pub(crate) fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;")
+}
+
+fn wants_json(headers: &HeaderMap) -> bool {
+    let is = |name: header::HeaderName| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.contains("application/json"))
+    };
+    is(header::CONTENT_TYPE) || is(header::ACCEPT)
+}
+
+/// A form's or a JSON body's fields.
+fn fields(headers: &HeaderMap, body: &Bytes) -> Result<Value, String> {
+    if wants_json(headers) && !body.is_empty() && body.first() == Some(&b'{') {
+        return serde_json::from_slice(body)
+            .map_err(|e| format!("the request is not valid JSON: {e}"));
+    }
+    let text = std::str::from_utf8(body).map_err(|_| "the form is not UTF-8 text".to_owned())?;
+    let mut map = serde_json::Map::new();
+    for pair in text.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        map.insert(form_decode(key), Value::String(form_decode(value)));
+    }
+    Ok(Value::Object(map))
+}
+
+/// `application/x-www-form-urlencoded` decoding: `+` is a space, `%XX` a byte.
+fn form_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let byte = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|hex| std::str::from_utf8(hex).ok())
+                    .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+                match byte {
+                    Some(byte) => {
+                        out.push(byte);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// SHA-256 of a seat secret: the database never holds the secret itself.
+pub(crate) fn secret_hash(secret: &str) -> Vec<u8> {
+    Sha256::digest(secret.as_bytes()).to_vec()
+}
+
+/// The seat cookie's value, if any.
+fn seat_secret(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|c| c.trim().split_once('='))
+        .find(|(name, _)| *name == "seat")
+        .map(|(_, value)| value.to_owned())
+        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+fn seat_cookie(token: &str, secret: &str) -> String {
+    // A year: the seat should outlive a long campaign; the cookie is scoped to this table.
+    format!("seat={secret}; Path=/t/{token}; HttpOnly; SameSite=Lax; Max-Age=31536000")
+}
+
+fn valid_token(token: &str) -> bool {
+    token.len() == 32
+        && token
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The seated player making this request, if their cookie is valid for this table.
+pub(crate) async fn seated<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    headers: &HeaderMap,
+) -> Result<Option<Seat>, String> {
+    if !valid_token(token) {
+        return Ok(None);
+    }
+    let Some(secret) = seat_secret(headers) else {
+        return Ok(None);
+    };
+    let Some(table) = state
+        .store
+        .table_by_token(token)
+        .await
+        .map_err(|e| e.to_string())?
+    else {
+        return Ok(None);
+    };
+    let seat = state
+        .store
+        .seat_by_secret(table.id, &secret_hash(&secret))
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(seat.filter(|s| !s.removed))
+}
+
+fn rejection_message(rejection: Rejection) -> String {
+    match rejection {
+        Rejection::Malformed(message) => message,
+        Rejection::Refused { message, .. } => message,
+    }
+}
+
+#[derive(Deserialize)]
+struct CreateForm {
+    name: String,
+    #[serde(default)]
+    ruleset: Option<String>,
+}
+
+async fn create<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let as_json = wants_json(&headers);
+    let form: CreateForm = match fields(&headers, &body).and_then(|v| {
+        serde_json::from_value(v).map_err(|_| "give your name and a ruleset".to_owned())
+    }) {
+        Ok(form) => form,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
+    };
+    let settings = json!({ "ruleset": form.ruleset });
+    // Check the settings and the name before a table exists.
+    let opening = match StoryGame::open(&settings) {
+        Ok(events) => events,
+        Err(rejection) => {
+            return failure(
+                StatusCode::BAD_REQUEST,
+                as_json,
+                &rejection_message(rejection),
+            );
+        }
+    };
+    let opened = opening
+        .iter()
+        .fold(story::State::default(), StoryGame::evolve);
+    if let Err(rejection) = StoryGame::join(&opened, 1, &form.name) {
+        return failure(
+            StatusCode::BAD_REQUEST,
+            as_json,
+            &rejection_message(rejection),
+        );
+    }
+    let (token, secret) = match (random_token(), random_token()) {
+        (Ok(t), Ok(s)) => (t, s),
+        _ => {
+            return failure(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                as_json,
+                "The server has no source of randomness.",
+            );
+        }
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64);
+    let table = match state.store.create_table(&token, StoryGame::KIND, now).await {
+        Ok(table) => table,
+        Err(e) => {
+            return failure(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                as_json,
+                &format!("The table could not be created: {e}"),
+            );
+        }
+    };
+    // The opening events go straight to the log; the room then loads them like any table.
+    let rows: Vec<store::NewEvent> = opening
+        .iter()
+        .map(|e| store::NewEvent {
+            at: now,
+            player: None,
+            body: StoryGame::encode(e),
+        })
+        .collect();
+    if let Err(e) = state
+        .store
+        .append(
+            table,
+            0,
+            store::Append {
+                events: rows,
+                ..Default::default()
+            },
+        )
+        .await
+    {
+        return failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            as_json,
+            &format!("The table could not be created: {e}"),
+        );
+    }
+    match take_seat(&state, &token, &form.name, &secret, true).await {
+        Ok(player) => seated_response(
+            as_json,
+            &token,
+            &secret,
+            json!({ "token": token, "url": format!("/t/{token}"), "player": player }),
+        ),
+        Err((status, message)) => failure(status, as_json, &message),
+    }
+}
+
+/// Asks the table's room for a new seat.
+async fn take_seat<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    name: &str,
+    secret: &str,
+    creator: bool,
+) -> Result<u32, (StatusCode, String)> {
+    let room = match state.room(token).await {
+        Ok(Some(room)) => room,
+        Ok(None) => {
+            return Err((
+                StatusCode::NOT_FOUND,
+                "There is no table at this link.".into(),
+            ));
+        }
+        Err(e) => return Err((StatusCode::INTERNAL_SERVER_ERROR, e)),
+    };
+    let (reply, answer) = oneshot::channel();
+    let request = Request::Join {
+        name: name.to_owned(),
+        secret_hash: secret_hash(secret),
+        creator,
+        reply,
+    };
+    if !room.send(request).await {
+        return Err((
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The table is closing; try again.".into(),
+        ));
+    }
+    match answer.await {
+        Ok(Ok(player)) => Ok(player),
+        Ok(Err(rejection)) => Err((StatusCode::BAD_REQUEST, rejection_message(rejection))),
+        Err(_) => Err((
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The table is closing; try again.".into(),
+        )),
+    }
+}
+
+fn seated_response(as_json: bool, token: &str, secret: &str, body: Value) -> Response {
+    let cookie = seat_cookie(token, secret);
+    if as_json {
+        ([(header::SET_COOKIE, cookie)], Json(body)).into_response()
+    } else {
+        (
+            [(header::SET_COOKIE, cookie)],
+            Redirect::to(&format!("/t/{token}")),
+        )
+            .into_response()
+    }
+}
+
+async fn table_page<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+) -> Response {
+    if !valid_token(&token) {
+        return failure(
+            StatusCode::NOT_FOUND,
+            false,
+            "There is no table at this link.",
+        );
+    }
+    match state.store.table_by_token(&token).await {
+        Ok(Some(_)) => asset("table.html"),
+        Ok(None) => failure(
+            StatusCode::NOT_FOUND,
+            false,
+            "There is no table at this link.",
+        ),
+        Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e.to_string()),
+    }
+}
+
+async fn me<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match seated(&state, &token, &headers).await {
+        Ok(Some(seat)) => {
+            Json(json!({ "player": seat.player, "name": seat.name, "creator": seat.creator }))
+                .into_response()
+        }
+        Ok(None) => failure(
+            StatusCode::UNAUTHORIZED,
+            true,
+            "You have no seat at this table yet: join with your name.",
+        ),
+        Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+    }
+}
+
+#[derive(Deserialize)]
+struct JoinForm {
+    name: String,
+}
+
+async fn join<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let as_json = wants_json(&headers);
+    if !valid_token(&token) {
+        return failure(
+            StatusCode::NOT_FOUND,
+            as_json,
+            "There is no table at this link.",
+        );
+    }
+    if let Ok(Some(seat)) = seated(&state, &token, &headers).await {
+        let body = json!({ "player": seat.player });
+        return if as_json {
+            Json(body).into_response()
+        } else {
+            Redirect::to(&format!("/t/{token}")).into_response()
+        };
+    }
+    let form: JoinForm = match fields(&headers, &body)
+        .and_then(|v| serde_json::from_value(v).map_err(|_| "give your name".to_owned()))
+    {
+        Ok(form) => form,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
+    };
+    let Ok(secret) = random_token() else {
+        return failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            as_json,
+            "The server has no source of randomness.",
+        );
+    };
+    match take_seat(&state, &token, &form.name, &secret, false).await {
+        Ok(player) => seated_response(as_json, &token, &secret, json!({ "player": player })),
+        Err((status, message)) => failure(status, as_json, &message),
+    }
+}
+
+/// The story so far, for seated players: (title, Markdown).
+async fn story_so_far<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    headers: &HeaderMap,
+) -> Result<(String, String), Response> {
+    match seated(state, token, headers).await {
+        Ok(Some(_)) => {}
+        Ok(None) => {
+            return Err(failure(
+                StatusCode::UNAUTHORIZED,
+                false,
+                "Only players at this table can export its story.",
+            ));
+        }
+        Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e)),
+    }
+    let room = match state.room(token).await {
+        Ok(Some(room)) => room,
+        _ => {
+            return Err(failure(
+                StatusCode::NOT_FOUND,
+                false,
+                "There is no table at this link.",
+            ));
+        }
+    };
+    let (reply, answer) = oneshot::channel();
+    if !room.send(Request::Export { reply }).await {
+        return Err(failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            false,
+            "The table is closing; try again.",
+        ));
+    }
+    answer.await.map_err(|_| {
+        failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            false,
+            "The table is closing; try again.",
+        )
+    })
+}
+
+async fn export<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match story_so_far(&state, &token, &headers).await {
+        Ok((_, markdown)) => (
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/markdown; charset=utf-8".to_owned(),
+                ),
+                (
+                    header::CONTENT_DISPOSITION,
+                    "attachment; filename=\"prophecy.md\"".to_owned(),
+                ),
+            ],
+            markdown,
+        )
+            .into_response(),
+        Err(response) => response,
+    }
+}
+
+async fn print<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let (title, markdown) = match story_so_far(&state, &token, &headers).await {
+        Ok(story) => story,
+        Err(response) => return response,
+    };
+    // The export escapes every player's text, so raw HTML cannot come from them; the parser
+    // is told to treat any HTML that remains as text anyway.
+    let parser = pulldown_cmark::Parser::new_ext(&markdown, pulldown_cmark::Options::ENABLE_TABLES)
+        .map(|event| match event {
+            pulldown_cmark::Event::Html(html) | pulldown_cmark::Event::InlineHtml(html) => {
+                pulldown_cmark::Event::Text(html)
+            }
+            other => other,
+        });
+    let mut body = String::new();
+    pulldown_cmark::html::push_html(&mut body, parser);
+    let page = format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body><main class=\"story\">{body}</main></body></html>",
+        escape_html(&title)
+    );
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+}
+
+async fn qr<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match seated(&state, &token, &headers).await {
+        Ok(Some(_)) => {}
+        _ => {
+            return failure(
+                StatusCode::UNAUTHORIZED,
+                false,
+                "Only players at this table can see its invitation.",
+            );
+        }
+    }
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let link = format!("http://{host}/t/{token}");
+    match qrcode::QrCode::new(link.as_bytes()) {
+        Ok(code) => {
+            let svg = code
+                .render::<qrcode::render::svg::Color>()
+                .min_dimensions(200, 200)
+                .build();
+            ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()
+        }
+        Err(_) => failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            false,
+            "The link is too long for a QR code.",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_decode() {
+        assert_eq!(form_decode("Ada+Lovelace%21"), "Ada Lovelace!");
+        assert_eq!(form_decode("100%"), "100%");
+        assert_eq!(form_decode("%E2%9C%93"), "✓");
+    }
+
+    #[test]
+    fn cookies_parse() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; seat=0123456789abcdef0123456789abcdef"),
+        );
+        assert_eq!(
+            seat_secret(&headers).as_deref(),
+            Some("0123456789abcdef0123456789abcdef")
+        );
+        headers.insert(header::COOKIE, HeaderValue::from_static("seat=short"));
+        assert_eq!(seat_secret(&headers), None);
+    }
+}

@@ -1,0 +1,196 @@
+//! The live web table, `prophecy serve`: tables reached by an unguessable link, seats
+//! recognised by a secret cookie, one authoritative room per table, and one WebSocket per
+//! player (see PROTOCOL.md).
+//!
+//! - [`game`]: what the table layer needs from a game; [`games`] adapts each rules crate.
+//! - `room`: the per-table task that decides, commits to the store, then broadcasts.
+//! - `http`: pages, table creation, joining, export; `ws`: the sockets.
+//!
+//! Only this crate and `store` know tokio, SQL and the wire format.
+
+pub mod game;
+pub mod games;
+mod http;
+mod room;
+mod ws;
+
+use room::RoomHandle;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use store::{SqliteStore, Store};
+use tokio::sync::{Mutex, watch};
+
+/// How to run the server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The SQLite file.
+    pub db: PathBuf,
+    /// The address players type or scan, if not the listening one (e.g. behind a proxy, or
+    /// when listening on 0.0.0.0).
+    pub public_url: Option<String>,
+}
+
+/// Limits the server enforces, each answered with a clear message.
+pub mod limits {
+    /// Largest WebSocket message and HTTP request body, in bytes.
+    pub const MESSAGE_BYTES: usize = 16 * 1024;
+    /// A WebSocket message past this closes the connection instead of being answered.
+    pub const HARD_MESSAGE_BYTES: usize = 1024 * 1024;
+    /// Requests per second a connection may make on average…
+    pub const REQUESTS_PER_SECOND: f64 = 10.0;
+    /// …and in a burst.
+    pub const REQUEST_BURST: f64 = 20.0;
+    /// Sockets one seat may hold open at once (tabs, devices).
+    pub const SOCKETS_PER_SEAT: u32 = 8;
+}
+
+/// Shared by every handler.
+pub struct AppState<S: Store> {
+    store: S,
+    rooms: Mutex<HashMap<String, RoomHandle>>,
+    /// Turns true when the server is shutting down, so sockets close and the server can stop.
+    shutdown: watch::Receiver<bool>,
+}
+
+impl<S: Store> AppState<S> {
+    /// State over a store; `shutdown` closes the sockets when it turns true.
+    pub fn new(store: S, shutdown: watch::Receiver<bool>) -> Arc<AppState<S>> {
+        Arc::new(AppState {
+            store,
+            rooms: Mutex::new(HashMap::new()),
+            shutdown,
+        })
+    }
+
+    /// The room of the table with this token, loading it from the store on first use.
+    async fn room(&self, token: &str) -> Result<Option<RoomHandle>, String> {
+        let mut rooms = self.rooms.lock().await;
+        if let Some(room) = rooms.get(token) {
+            return Ok(Some(room.clone()));
+        }
+        let Some(table) = self
+            .store
+            .table_by_token(token)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
+        let room = if table.game == <games::story::StoryGame as game::Game>::KIND {
+            room::start::<games::story::StoryGame, S>(self.store.clone(), table.id)
+                .await
+                .map_err(|e| e.0)?
+        } else {
+            return Err(format!("this server cannot host the game '{}'", table.game));
+        };
+        rooms.insert(token.to_owned(), room.clone());
+        Ok(Some(room))
+    }
+}
+
+/// Runs the server until Ctrl-C or SIGTERM, on its own tokio runtime.
+pub fn run(config: Config) -> Result<(), String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start: {e}"))?;
+    runtime.block_on(serve(config))
+}
+
+/// Serves until Ctrl-C or SIGTERM, then closes every socket and stops.
+pub async fn serve(config: Config) -> Result<(), String> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    let store = SqliteStore::open(&config.db)
+        .await
+        .map_err(|e| e.to_string())?;
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    announce(addr, &config);
+    serve_with(listener, store.clone(), stop_signal()).await?;
+    store.close().await;
+    Ok(())
+}
+
+/// Serves on `listener` until `stop` resolves, then closes every socket and returns. (Tests
+/// use it with a listener on port 0.)
+pub async fn serve_with<S: Store>(
+    listener: tokio::net::TcpListener,
+    store: S,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
+    let (stop_sockets, shutdown) = watch::channel(false);
+    let app = http::router(AppState::new(store, shutdown));
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            stop.await;
+            tracing::info!("shutting down: closing sockets");
+            let _ = stop_sockets.send(true);
+        })
+        .await
+        .map_err(|e| format!("the server failed: {e}"))
+}
+
+/// Prints where to go, and a QR code when players on the local network can reach it.
+fn announce(addr: SocketAddr, config: &Config) {
+    let url = config
+        .public_url
+        .clone()
+        .unwrap_or_else(|| format!("http://{addr}/"));
+    println!("Prophecy is at {url}");
+    println!("Tables are kept in {}", config.db.display());
+    let reachable =
+        config.public_url.is_some() || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
+    if reachable {
+        if let Ok(code) = qrcode::QrCode::new(url.as_bytes()) {
+            let picture = code
+                .render::<qrcode::render::unicode::Dense1x2>()
+                .quiet_zone(true)
+                .build();
+            println!("Scan to open it on a phone:\n{picture}");
+        }
+    } else if addr.ip().is_unspecified() {
+        println!(
+            "Listening on every interface: give players this machine's address, or pass --url to print a QR code."
+        );
+    }
+    println!("Press Ctrl-C to stop.");
+}
+
+async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
+
+/// A random 128-bit value as 32 lowercase hex characters (table tokens and seat secrets).
+fn random_token() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| format!("no randomness: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}

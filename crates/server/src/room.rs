@@ -1,0 +1,400 @@
+//! One room per table: a task that alone holds the table's state. Every request goes through
+//! its inbox in order, so two players acting at once are decided one after the other against
+//! the same state. An accepted action is committed to the store before anyone hears of it.
+
+use crate::game::{Context, Game, Rejection};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use store::{Append, NewEvent, NewSeat, Store, TableId};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+/// One line of the table's log.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct LogEntry {
+    /// The event's number.
+    pub seq: u64,
+    /// When it was accepted.
+    pub at: i64,
+    /// Who caused it (`None` for anonymous events).
+    pub by: Option<u32>,
+    /// What happened.
+    pub text: String,
+}
+
+/// What the room tells every socket at the table after a change.
+#[derive(Debug)]
+pub struct Published {
+    /// The last event number after the change.
+    pub seq: u64,
+    /// The `update` (or `presence`) message for each connected player.
+    pub messages: HashMap<u32, Arc<str>>,
+    /// A message for everyone (presence).
+    pub everyone: Option<Arc<str>>,
+    /// A player removed by this change: their sockets close.
+    pub removed: Option<u32>,
+}
+
+/// What a room is asked.
+pub enum Request {
+    /// A seated player acts.
+    Act {
+        /// Who.
+        player: u32,
+        /// The page's action.
+        action: Value,
+        /// Accepted (with the last event number after it), or why not.
+        reply: oneshot::Sender<Result<u64, Rejection>>,
+    },
+    /// Someone takes a new seat.
+    Join {
+        /// Their name.
+        name: String,
+        /// SHA-256 of their secret.
+        secret_hash: Vec<u8>,
+        /// They create the table (the first seat).
+        creator: bool,
+        /// Their player number, or why not.
+        reply: oneshot::Sender<Result<u32, Rejection>>,
+    },
+    /// A socket (re)connects or fell behind: the whole view and the log since `since`.
+    Sync {
+        /// Who.
+        player: u32,
+        /// The last event number the page has.
+        since: u64,
+        /// The last event number, and the `sync` message.
+        reply: oneshot::Sender<(u64, Arc<str>)>,
+    },
+    /// A socket of `player` opened (`+1`) or closed (`-1`).
+    Presence {
+        /// Who.
+        player: u32,
+        /// +1 or −1.
+        delta: i32,
+    },
+    /// The story so far: (title, Markdown).
+    Export {
+        /// The answer.
+        reply: oneshot::Sender<(String, String)>,
+    },
+}
+
+/// How the rest of the server reaches a room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    inbox: mpsc::Sender<Request>,
+    published: broadcast::Sender<Arc<Published>>,
+}
+
+/// Requests waiting for a busy room before senders wait too.
+const INBOX: usize = 256;
+/// Changes a slow socket may fall behind before it is resynced from the log.
+const BACKLOG: usize = 64;
+
+impl RoomHandle {
+    /// Sends a request; `false` if the room has stopped.
+    pub async fn send(&self, request: Request) -> bool {
+        self.inbox.send(request).await.is_ok()
+    }
+
+    /// Hears every change from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<Published>> {
+        self.published.subscribe()
+    }
+}
+
+/// Why a room could not be loaded.
+#[derive(Debug)]
+pub struct LoadError(pub String);
+
+struct Room<G: Game, S: Store> {
+    store: S,
+    table: TableId,
+    state: G::State,
+    seq: u64,
+    log: Vec<LogEntry>,
+    creator: u32,
+    seats: u32,
+    connections: HashMap<u32, u32>,
+    published: broadcast::Sender<Arc<Published>>,
+    game: PhantomData<G>,
+}
+
+/// Loads a table by replaying its log, and starts its room.
+pub async fn start<G: Game, S: Store>(store: S, table: TableId) -> Result<RoomHandle, LoadError> {
+    let rows = store
+        .events_after(table, 0)
+        .await
+        .map_err(|e| LoadError(e.to_string()))?;
+    let seats = store
+        .seats(table)
+        .await
+        .map_err(|e| LoadError(e.to_string()))?;
+    let mut state = G::State::default();
+    let mut log = Vec::with_capacity(rows.len());
+    let mut seq = 0;
+    for row in rows {
+        let event = G::decode(&row.body)
+            .map_err(|e| LoadError(format!("event {} of the table: {e}", row.seq)))?;
+        log.push(LogEntry {
+            seq: row.seq,
+            at: row.at,
+            by: row.player,
+            text: G::describe(&state, &event),
+        });
+        state = G::evolve(state, &event);
+        seq = row.seq;
+    }
+    let (published, _) = broadcast::channel(BACKLOG);
+    let (inbox, requests) = mpsc::channel(INBOX);
+    let room = Room::<G, S> {
+        store,
+        table,
+        state,
+        seq,
+        log,
+        creator: seats.iter().find(|s| s.creator).map_or(1, |s| s.player),
+        seats: seats.iter().map(|s| s.player).max().unwrap_or(0),
+        connections: HashMap::new(),
+        published: published.clone(),
+        game: PhantomData,
+    };
+    tokio::spawn(room.run(requests));
+    Ok(RoomHandle { inbox, published })
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+fn fresh_seed() -> u64 {
+    // The operating system's generator; if it fails, the clock still gives an unpredictable
+    // enough seed for dice (never a fixed one).
+    getrandom::u64().unwrap_or_else(|_| now() as u64 ^ 0x9e37_79b9_7f4a_7c15)
+}
+
+impl<G: Game, S: Store> Room<G, S> {
+    async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
+        while let Some(request) = requests.recv().await {
+            match request {
+                Request::Act {
+                    player,
+                    action,
+                    reply,
+                } => {
+                    let result = self.act(player, &action).await;
+                    let _ = reply.send(result);
+                }
+                Request::Join {
+                    name,
+                    secret_hash,
+                    creator,
+                    reply,
+                } => {
+                    let result = self.join(name, secret_hash, creator).await;
+                    let _ = reply.send(result);
+                }
+                Request::Sync {
+                    player,
+                    since,
+                    reply,
+                } => {
+                    let _ = reply.send((self.seq, self.sync_message(player, since)));
+                }
+                Request::Presence { player, delta } => self.presence(player, delta),
+                Request::Export { reply } => {
+                    let _ = reply.send(G::markdown(&self.state));
+                }
+            }
+        }
+    }
+
+    async fn act(&mut self, player: u32, action: &Value) -> Result<u64, Rejection> {
+        let context = Context {
+            now: now(),
+            seed: fresh_seed(),
+        };
+        if action.get("action").and_then(Value::as_str) == Some("remove_player") {
+            let target = action
+                .get("player")
+                .and_then(Value::as_u64)
+                .ok_or_else(|| Rejection::Malformed("remove_player needs a player".into()))?
+                as u32;
+            if player != self.creator {
+                return Err(Rejection::Refused {
+                    rule: "The table".into(),
+                    message: "Only the table's creator can remove a player.".into(),
+                });
+            }
+            if target == self.creator {
+                return Err(Rejection::Refused {
+                    rule: "The table".into(),
+                    message: "The table's creator cannot be removed.".into(),
+                });
+            }
+            let events = G::remove(&self.state, target)?;
+            self.commit(
+                player,
+                events,
+                Append {
+                    remove_seat: Some(target),
+                    ..Append::default()
+                },
+                Some(target),
+                context,
+            )
+            .await?;
+            return Ok(self.seq);
+        }
+        let events = G::act(&self.state, player, action, &context)?;
+        self.commit(player, events, Append::default(), None, context)
+            .await?;
+        Ok(self.seq)
+    }
+
+    async fn join(
+        &mut self,
+        name: String,
+        secret_hash: Vec<u8>,
+        creator: bool,
+    ) -> Result<u32, Rejection> {
+        let player = self.seats + 1;
+        let events = G::join(&self.state, player, &name)?;
+        let seat = NewSeat {
+            player,
+            name: name.trim().to_owned(),
+            secret_hash,
+            creator,
+        };
+        let context = Context {
+            now: now(),
+            seed: fresh_seed(),
+        };
+        self.commit(
+            player,
+            events,
+            Append {
+                new_seat: Some(seat),
+                ..Append::default()
+            },
+            None,
+            context,
+        )
+        .await?;
+        self.seats = player;
+        if creator {
+            self.creator = player;
+        }
+        Ok(player)
+    }
+
+    /// Stores, then applies, then tells everyone.
+    async fn commit(
+        &mut self,
+        player: u32,
+        events: Vec<G::Event>,
+        mut append: Append,
+        removed: Option<u32>,
+        context: Context,
+    ) -> Result<(), Rejection> {
+        append.events = events
+            .iter()
+            .map(|e| NewEvent {
+                at: context.now,
+                player: (!G::anonymous(e)).then_some(player),
+                body: G::encode(e),
+            })
+            .collect();
+        let seq = self
+            .store
+            .append(self.table, self.seq, append)
+            .await
+            .map_err(|e| {
+                tracing::error!(table = self.table.0, "cannot save: {e}");
+                Rejection::Malformed(
+                    "the table could not be saved; nothing changed, try again".into(),
+                )
+            })?;
+        let first = self.seq + 1;
+        for (i, event) in events.iter().enumerate() {
+            self.log.push(LogEntry {
+                seq: first + i as u64,
+                at: context.now,
+                by: (!G::anonymous(event)).then_some(player),
+                text: G::describe(&self.state, event),
+            });
+            self.state = G::evolve(std::mem::take(&mut self.state), event);
+        }
+        self.seq = seq;
+        self.publish(first, removed);
+        Ok(())
+    }
+
+    fn publish(&self, first: u64, removed: Option<u32>) {
+        let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
+        let messages = self
+            .connections
+            .keys()
+            .map(|&player| {
+                let message = json!({
+                    "type": "update",
+                    "seq": self.seq,
+                    "now": now(),
+                    "log": log,
+                    "view": G::view(&self.state, player, self.creator),
+                });
+                (player, Arc::from(message.to_string()))
+            })
+            .collect();
+        let _ = self.published.send(Arc::new(Published {
+            seq: self.seq,
+            messages,
+            everyone: None,
+            removed,
+        }));
+    }
+
+    fn sync_message(&self, player: u32, since: u64) -> Arc<str> {
+        let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq > since).collect();
+        Arc::from(
+            json!({
+                "type": "sync",
+                "seq": self.seq,
+                "now": now(),
+                "log": log,
+                "view": G::view(&self.state, player, self.creator),
+                "online": self.online(),
+            })
+            .to_string(),
+        )
+    }
+
+    fn online(&self) -> Vec<u32> {
+        let mut online: Vec<u32> = self.connections.keys().copied().collect();
+        online.sort_unstable();
+        online
+    }
+
+    fn presence(&mut self, player: u32, delta: i32) {
+        let count = self.connections.entry(player).or_insert(0);
+        let before = *count;
+        *count = count.saturating_add_signed(delta);
+        let after = *count;
+        if after == 0 {
+            self.connections.remove(&player);
+        }
+        if (before == 0) != (after == 0) {
+            let message = json!({"type": "presence", "online": self.online()});
+            let _ = self.published.send(Arc::new(Published {
+                seq: self.seq,
+                messages: HashMap::new(),
+                everyone: Some(Arc::from(message.to_string())),
+                removed: None,
+            }));
+        }
+    }
+}

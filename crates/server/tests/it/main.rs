@@ -1,0 +1,276 @@
+//! The web table over real HTTP and WebSockets, on a real SQLite file.
+
+// Test helpers, not an API.
+#![allow(missing_docs)]
+
+mod protocol;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
+
+/// A fresh database path.
+pub fn fresh_db() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "prophecy-server-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("tables.db")
+}
+
+/// A server on an ephemeral port.
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Server {
+    pub async fn start(db: &std::path::Path) -> Server {
+        let store = store::SqliteStore::open(db).await.unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server::serve_with(listener, store.clone(), async move {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+            store.close().await;
+        });
+        Server {
+            addr,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// Graceful stop: sockets are closed and the server returns.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(Duration::from_secs(10), self.task.take().unwrap())
+            .await
+            .expect("the server stops within 10 s even with sockets open")
+            .unwrap();
+    }
+}
+
+/// A raw HTTP/1.1 exchange: (status, headers as lowercase "name: value" lines, body).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    body: Option<Value>,
+) -> (u16, String, String) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nAccept: application/json\r\n"
+    );
+    if !body.is_empty() {
+        request.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    if let Some(cookie) = cookie {
+        request.push_str(&format!("Cookie: {cookie}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(&body);
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_ascii_lowercase(), body.to_owned())
+}
+
+/// The seat cookie a response set.
+pub fn cookie_of(headers: &str) -> String {
+    let line = headers
+        .lines()
+        .find(|l| l.starts_with("set-cookie: seat="))
+        .expect("a seat cookie");
+    line.trim_start_matches("set-cookie: ")
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+/// A table with its creator seated: (token, creator's cookie).
+pub async fn create_table(addr: SocketAddr, ruleset: &str, name: &str) -> (String, String) {
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": name, "ruleset": ruleset})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    (
+        body["token"].as_str().unwrap().to_owned(),
+        cookie_of(&headers),
+    )
+}
+
+pub async fn join(addr: SocketAddr, token: &str, name: &str) -> String {
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/join"),
+        None,
+        Some(json!({"name": name})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    cookie_of(&headers)
+}
+
+type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
+
+/// One player's open page.
+pub struct Page {
+    ws: Ws,
+    pub seq: u64,
+    pub view: Value,
+    next_req: u64,
+}
+
+impl Page {
+    pub async fn open(addr: SocketAddr, token: &str, cookie: &str, since: u64) -> Page {
+        let mut request = format!("ws://{addr}/t/{token}/ws")
+            .into_client_request()
+            .unwrap();
+        request
+            .headers_mut()
+            .insert("Cookie", cookie.parse().unwrap());
+        request
+            .headers_mut()
+            .insert("Origin", format!("http://{addr}").parse().unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        let mut page = Page {
+            ws,
+            seq: since,
+            view: Value::Null,
+            next_req: 0,
+        };
+        page.send(json!({"type": "hello", "since": since})).await;
+        let sync = page.until(|m| m["type"] == "sync").await;
+        page.seq = sync["seq"].as_u64().unwrap();
+        page.view = sync["view"].clone();
+        page
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        self.ws
+            .send(Message::text(message.to_string()))
+            .await
+            .unwrap();
+    }
+
+    pub async fn send_raw(&mut self, text: String) {
+        self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    /// The next message, within 5 s.
+    pub async fn next(&mut self) -> Value {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(5), self.ws.next())
+                .await
+                .expect("a message within 5 s")
+                .expect("the socket is open")
+                .expect("a valid frame");
+            if let Message::Text(text) = message {
+                let value: Value = serde_json::from_str(&text).unwrap();
+                if value["type"] == "update" || value["type"] == "sync" {
+                    self.seq = value["seq"].as_u64().unwrap();
+                    self.view = value["view"].clone();
+                }
+                return value;
+            }
+        }
+    }
+
+    /// Skips messages until one matches.
+    pub async fn until(&mut self, mut wanted: impl FnMut(&Value) -> bool) -> Value {
+        loop {
+            let message = self.next().await;
+            if wanted(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// Sends an action; returns the answer to it (done, refused or error).
+    pub async fn act(&mut self, action: Value) -> Value {
+        self.next_req += 1;
+        let req = self.next_req;
+        self.send(json!({"type": "act", "req": req, "action": action}))
+            .await;
+        self.until(|m| m["req"] == req).await
+    }
+
+    /// Sends an action that must be accepted.
+    pub async fn ok(&mut self, action: Value) {
+        let answer = self.act(action.clone()).await;
+        assert_eq!(answer["type"], "done", "{action} → {answer}");
+        // The update follows the answer on this socket.
+        let seq = answer["seq"].as_u64().unwrap();
+        while self.seq < seq {
+            self.next().await;
+        }
+    }
+
+    /// Whether the server closed the socket (within 5 s).
+    pub async fn closed(&mut self) -> bool {
+        loop {
+            match tokio::time::timeout(Duration::from_secs(5), self.ws.next()).await {
+                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(_))) => continue,
+                Err(_) => return false,
+            }
+        }
+    }
+}
+
+/// Upgrading without the page's own origin or without a seat is refused.
+pub async fn upgrade_status(
+    addr: SocketAddr,
+    token: &str,
+    cookie: Option<&str>,
+    origin: &str,
+) -> u16 {
+    let mut request = format!("ws://{addr}/t/{token}/ws")
+        .into_client_request()
+        .unwrap();
+    if let Some(cookie) = cookie {
+        request
+            .headers_mut()
+            .insert("Cookie", cookie.parse().unwrap());
+    }
+    request
+        .headers_mut()
+        .insert("Origin", origin.parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Ok(_) => 101,
+        Err(tungstenite::Error::Http(response)) => response.status().as_u16(),
+        Err(e) => panic!("{e}"),
+    }
+}

@@ -1,0 +1,445 @@
+//! The protocol of PROTOCOL.md: authority, ordering, refusals, limits, resync, restart.
+
+use crate::{Page, Server, create_table, fresh_db, http, join, upgrade_status};
+use serde_json::{Value, json};
+
+/// Ids of the first object whose name is `name`, and of its first aspect.
+fn object(view: &Value, name: &str) -> (u64, u64) {
+    let o = view["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == name)
+        .unwrap_or_else(|| panic!("no {name}"));
+    (
+        o["id"].as_u64().unwrap(),
+        o["aspects"][0]["id"].as_u64().unwrap_or(0),
+    )
+}
+
+/// Three players at a 1.0 table, in the story phase with the Finale's only precursor started
+/// and a place with an aspect in its setting. Returns the server, token and pages.
+async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let cy = join(addr, &token, "Cy").await;
+    let cookies = vec![ada, bo, cy];
+    let mut pages = Vec::new();
+    for cookie in &cookies {
+        pages.push(Page::open(addr, &token, cookie, 0).await);
+    }
+    let p = &mut pages[0];
+    p.ok(json!({"action": "roll_catastrophe", "world": "vael"}))
+        .await;
+    p.ok(json!({"action": "advance", "to": "characters"})).await;
+    for (i, name) in ["Wren", "Tamsin", "Osric"].iter().enumerate() {
+        pages[i]
+            .ok(json!({"action": "create_character", "name": name}))
+            .await;
+    }
+    let latest = pages[2].seq;
+    for page in pages.iter_mut() {
+        while page.seq < latest {
+            page.next().await;
+        }
+    }
+    for page in pages.iter_mut() {
+        let view = page.view.clone();
+        let me = view["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["yours"] == true)
+            .unwrap()["id"]
+            .as_u64()
+            .unwrap();
+        let friend = view["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["kind"] == "character" && o["yours"] == false)
+            .unwrap()["id"]
+            .as_u64()
+            .unwrap();
+        for category in [
+            json!("occupation"),
+            json!("physical_or_mental"),
+            json!("psychological"),
+            json!({"relationship": {"with": friend}}),
+            json!("affiliation"),
+        ] {
+            page.ok(json!({"action": "attach_aspect", "object": me, "text": format!("{category}"), "category": category})).await;
+        }
+    }
+    let p = &mut pages[0];
+    p.ok(json!({"action": "advance", "to": "outline"})).await;
+    p.ok(json!({"action": "sketch_finale", "objective": "Bind the wyrm"}))
+        .await;
+    let finale = p.view["finale"].as_u64().unwrap();
+    p.ok(json!({"action": "sketch_scene", "parent": finale, "objective": "Find the song"}))
+        .await;
+    p.ok(json!({"action": "create_object", "name": "The vault", "kind": "place"}))
+        .await;
+    let (vault, _) = object(&p.view, "The vault");
+    p.ok(
+        json!({"action": "attach_aspect", "object": vault, "text": "Unguarded", "category": null}),
+    )
+    .await;
+    let scene = p.view["scenes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["parent"] == finale)
+        .unwrap()["id"]
+        .as_u64()
+        .unwrap();
+    p.ok(json!({"action": "place_object", "scene": scene, "object": vault}))
+        .await;
+    p.ok(json!({"action": "advance", "to": "story"})).await;
+    p.ok(json!({"action": "start_scene", "scene": scene})).await;
+    (token, pages, cookies)
+}
+
+#[tokio::test]
+async fn everyone_sees_the_same_state_and_refusals_go_to_the_actor_only() {
+    let server = Server::start(&fresh_db()).await;
+    let (_token, mut pages, _) = story_table(&server).await;
+    let scene = pages[0].view["in_progress"].as_u64().unwrap();
+    let wren = pages[0].view["objects"][0]["aspects"][0]["id"]
+        .as_u64()
+        .unwrap();
+    let tamsin = pages[0].view["objects"][1]["aspects"][0]["id"]
+        .as_u64()
+        .unwrap();
+    // Two character aspects: refused, with the rule, to the sender only.
+    let answer = pages[1].act(json!({"action": "propose_pair", "scene": scene, "character_aspect": wren, "environment_aspect": tamsin, "justification": ""})).await;
+    assert_eq!(answer["type"], "refused");
+    assert_eq!(answer["rule"], "Matching Aspects");
+    assert!(
+        answer["message"]
+            .as_str()
+            .unwrap()
+            .contains("not two character aspects")
+    );
+    // An accepted action reaches every page with the same seq and view.
+    let (_, unguarded) = object(&pages[0].view, "The vault");
+    pages[1].ok(json!({"action": "propose_pair", "scene": scene, "character_aspect": wren, "environment_aspect": unguarded, "justification": "Wren <b>knows</b>"})).await;
+    let target = pages[1].seq;
+    for page in pages.iter_mut() {
+        while page.seq < target {
+            page.next().await;
+        }
+        assert_eq!(page.seq, target);
+    }
+    let pair_views: Vec<Value> = pages
+        .iter()
+        .map(|p| {
+            p.view["scenes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == scene)
+                .unwrap()["pairs"]
+                .clone()
+        })
+        .collect();
+    assert!(pair_views.windows(2).all(|w| w[0] == w[1]));
+    assert_eq!(
+        pair_views[0][0]["justification"], "Wren <b>knows</b>",
+        "text stays text"
+    );
+    // The roll: a page cannot choose the dice's seed; the server picks it.
+    let cheat = pages[2]
+        .act(json!({"action": "make_check", "scene": scene, "accept_empty_pool": false, "seed": 1}))
+        .await;
+    assert_eq!(cheat["type"], "error");
+    pages[2]
+        .ok(json!({"action": "make_check", "scene": scene, "accept_empty_pool": false}))
+        .await;
+    let target = pages[2].seq;
+    for page in pages.iter_mut() {
+        while page.seq < target {
+            page.next().await;
+        }
+    }
+    let checks: Vec<Value> = pages
+        .iter()
+        .map(|p| {
+            p.view["scenes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["id"] == scene)
+                .unwrap()["check"]
+                .clone()
+        })
+        .collect();
+    assert!(!checks[0]["dice"].as_array().unwrap().is_empty());
+    assert!(checks.windows(2).all(|w| w[0] == w[1]));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_players_acting_at_once_end_up_with_the_same_state() {
+    let server = Server::start(&fresh_db()).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    let mut b = Page::open(addr, &token, &bo, 0).await;
+    let last = b.seq + 20;
+    // Both add twenty lines as fast as they can, interleaved.
+    for i in 0..10 {
+        a.send(json!({"type": "act", "req": 100 + i, "action": {"action": "add_line", "text": format!("a{i}")}})).await;
+        b.send(json!({"type": "act", "req": 200 + i, "action": {"action": "add_line", "text": format!("b{i}")}})).await;
+    }
+    // Wait until both pages have everything.
+    while a.seq < last {
+        a.next().await;
+    }
+    while b.seq < last {
+        b.next().await;
+    }
+    assert_eq!(a.view["lines"], b.view["lines"]);
+    assert_eq!(a.view["lines"].as_array().unwrap().len(), 20);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bad_messages_are_answered_and_close_nothing() {
+    let server = Server::start(&fresh_db()).await;
+    let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
+    let mut page = Page::open(server.addr, &token, &ada, 0).await;
+    page.send_raw("{not json".into()).await;
+    let error = page.until(|m| m["type"] == "error").await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a message this table understands")
+    );
+    let unknown = page.act(json!({"action": "summon_dragon"})).await;
+    assert_eq!(unknown["type"], "error");
+    let cheat = page.act(json!({"action": "open", "ruleset": "1.1"})).await;
+    assert_eq!(cheat["type"], "error");
+    page.send_raw(format!(
+        "{{\"type\":\"act\",\"req\":1,\"action\":{{\"action\":\"add_line\",\"text\":\"{}\"}}}}",
+        "x".repeat(20_000)
+    ))
+    .await;
+    let big = page.until(|m| m["type"] == "error").await;
+    assert_eq!(
+        big["message"],
+        "That message is too large (19 KiB); the limit is 16 KiB."
+    );
+    // Still open and working.
+    let fine = page
+        .act(json!({"action": "add_line", "text": "spiders"}))
+        .await;
+    assert_eq!(fine["type"], "done");
+    let long = page
+        .act(json!({"action": "add_line", "text": "x".repeat(201)}))
+        .await;
+    assert_eq!(long["type"], "refused");
+    assert_eq!(
+        long["message"],
+        "The line can be at most 200 characters long."
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn too_many_actions_a_second_are_answered_then_allowed_again() {
+    let server = Server::start(&fresh_db()).await;
+    let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
+    let mut page = Page::open(server.addr, &token, &ada, 0).await;
+    for i in 0..30 {
+        page.send(json!({"type": "act", "req": i, "action": {"action": "add_line", "text": format!("line {i}")}})).await;
+    }
+    let mut done = 0;
+    let mut too_fast = 0;
+    while done + too_fast < 30 {
+        let m = page.next().await;
+        match m["type"].as_str() {
+            Some("done") => done += 1,
+            Some("error") => {
+                assert!(m["message"].as_str().unwrap().starts_with("Too fast"));
+                too_fast += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        done >= 20 && too_fast >= 1,
+        "{done} done, {too_fast} too fast"
+    );
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
+    assert_eq!(
+        page.act(json!({"action": "add_line", "text": "later"}))
+            .await["type"],
+        "done"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_page_resyncs_from_its_last_seq_and_a_restart_resumes_the_table() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, ada) = create_table(server.addr, "1.1", "Ada").await;
+    let mut page = Page::open(server.addr, &token, &ada, 0).await;
+    for i in 0..5 {
+        page.ok(json!({"action": "add_line", "text": format!("line {i}")}))
+            .await;
+    }
+    let seq = page.seq;
+    let view = page.view.clone();
+    // Reconnecting from seq − 2 brings exactly the two missed log entries.
+    let mut again = Page::open(server.addr, &token, &ada, seq - 2).await;
+    drop(again.view.take());
+    let sync = {
+        again.send(json!({"type": "hello", "since": seq - 2})).await;
+        again.until(|m| m["type"] == "sync").await
+    };
+    let missed: Vec<u64> = sync["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(missed, [seq - 1, seq]);
+    server.stop().await;
+
+    let server = Server::start(&db).await;
+    let page = Page::open(server.addr, &token, &ada, 0).await;
+    assert_eq!(page.seq, seq);
+    assert_eq!(
+        page.view, view,
+        "the restarted server serves the same table"
+    );
+    assert_eq!(page.view["ruleset"]["id"], "1.1");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn seats_links_and_origins_are_checked() {
+    let server = Server::start(&fresh_db()).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "temporal", "Ada").await;
+    assert_eq!(
+        upgrade_status(addr, &token, None, &format!("http://{addr}")).await,
+        401
+    );
+    assert_eq!(
+        upgrade_status(addr, &token, Some(&ada), "http://evil.example").await,
+        403
+    );
+    assert_eq!(
+        upgrade_status(addr, &token, Some(&ada), &format!("http://{addr}")).await,
+        101
+    );
+    let (status, _, body) = http(addr, "GET", &format!("/t/{token}/me"), Some(&ada), None).await;
+    assert_eq!(
+        (
+            status,
+            serde_json::from_str::<Value>(&body).unwrap()["player"].as_u64()
+        ),
+        (200, Some(1))
+    );
+    let (status, _, _) = http(
+        addr,
+        "GET",
+        &format!("/t/{}/me", "0".repeat(32)),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(status, 401, "a seat is for one table only");
+    let (status, _, _) = http(
+        addr,
+        "GET",
+        "/t/0123456789abcdef0123456789abcdef",
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 404);
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": "Ada", "ruleset": "2.0"})),
+    )
+    .await;
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            400,
+            "{\"error\":\"'2.0' is not a ruleset: use 1.0, 1.1 or temporal\"}"
+        )
+    );
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/join"),
+        None,
+        Some(json!({"name": "   "})),
+    )
+    .await;
+    assert_eq!(
+        (status, body.as_str()),
+        (400, "{\"error\":\"The name cannot be empty.\"}")
+    );
+    let (_, headers, _) = http(addr, "GET", "/", None, None).await;
+    assert!(headers.contains("content-security-policy: default-src 'self'"));
+    assert!(headers.contains("referrer-policy: no-referrer"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_creator_removes_a_player_whose_seat_then_closes() {
+    let server = Server::start(&fresh_db()).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    let mut b = Page::open(addr, &token, &bo, 0).await;
+    let refused = b.act(json!({"action": "remove_player", "player": 1})).await;
+    assert_eq!(
+        refused["message"],
+        "Only the table's creator can remove a player."
+    );
+    a.ok(json!({"action": "remove_player", "player": 2})).await;
+    let removed = b.until(|m| m["type"] == "removed").await;
+    assert_eq!(removed["message"], "You were removed from this table.");
+    assert!(b.closed().await);
+    let (status, _, _) = http(addr, "GET", &format!("/t/{token}/me"), Some(&bo), None).await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn export_and_print_need_a_seat() {
+    let server = Server::start(&fresh_db()).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada <script>").await;
+    let (status, headers, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/export.md"),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(headers.contains("content-type: text/markdown"));
+    assert!(body.contains("Ada &lt;script&gt;"), "{body}");
+    let (status, _, body) = http(addr, "GET", &format!("/t/{token}/print"), Some(&ada), None).await;
+    assert_eq!(status, 200);
+    assert!(!body.contains("<script>"));
+    let (status, _, _) = http(addr, "GET", &format!("/t/{token}/print"), None, None).await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}

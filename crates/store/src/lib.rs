@@ -1,0 +1,171 @@
+//! Where tables live: their seats (who may sit there) and their event logs.
+//!
+//! The log is the single source of truth: a table's state is rebuilt by replaying its events.
+//! [`Store`] is the interface the web table uses; [`SqliteStore`] implements it on an embedded
+//! SQLite file (WAL, one writer connection with `BEGIN IMMEDIATE`, a small reader pool).
+//! Appending names the sequence number it expects to follow, so a second writer for the same
+//! table is detected as a [`StoreError::Conflict`] instead of forking the log.
+//!
+//! The store knows nothing of games: event bodies are opaque text (JSON written by the game).
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+use std::fmt;
+use std::future::Future;
+
+/// A table's row id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TableId(pub i64);
+
+/// A table as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableRecord {
+    /// Its row id.
+    pub id: TableId,
+    /// Which game it plays (e.g. `"story"`).
+    pub game: String,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+/// Someone's seat at a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    /// Their player number at this table (1 is the creator's).
+    pub player: u32,
+    /// The name they joined with.
+    pub name: String,
+    /// They created the table.
+    pub creator: bool,
+    /// The creator removed them; their secret no longer works.
+    pub removed: bool,
+}
+
+/// A seat to add with a batch of events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSeat {
+    /// Player number.
+    pub player: u32,
+    /// Name.
+    pub name: String,
+    /// SHA-256 of their secret.
+    pub secret_hash: Vec<u8>,
+    /// They created the table.
+    pub creator: bool,
+}
+
+/// An event to append.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewEvent {
+    /// When it was accepted (milliseconds since the epoch).
+    pub at: i64,
+    /// Who caused it; `None` for anonymous events (flags).
+    pub player: Option<u32>,
+    /// The game's serialized event.
+    pub body: String,
+}
+
+/// A stored event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    /// Its number in the table's log, from 1.
+    pub seq: u64,
+    /// When it was accepted.
+    pub at: i64,
+    /// Who caused it, if known.
+    pub player: Option<u32>,
+    /// The game's serialized event.
+    pub body: String,
+}
+
+/// One atomic write: events, and the seat changes that go with them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Append {
+    /// Events, numbered from `after + 1`.
+    pub events: Vec<NewEvent>,
+    /// A seat created by this write (a player joining).
+    pub new_seat: Option<NewSeat>,
+    /// A seat closed by this write (a player removed).
+    pub remove_seat: Option<u32>,
+}
+
+/// What can go wrong.
+#[derive(Debug)]
+pub enum StoreError {
+    /// Someone else appended to this table first: reload and decide again.
+    Conflict,
+    /// The database failed.
+    Database(sqlx::Error),
+    /// The database file cannot be used (path, permissions, migrations).
+    Open(String),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Conflict => f.write_str("another write to this table came first"),
+            StoreError::Database(e) => write!(f, "database error: {e}"),
+            StoreError::Open(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        match &e {
+            sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict,
+            _ => StoreError::Database(e),
+        }
+    }
+}
+
+/// The result of a store operation.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// The web table's storage. Implementations: [`SqliteStore`] (embedded; PostgreSQL for hosting
+/// many tables on several machines is a later addition behind the same interface).
+pub trait Store: Clone + Send + Sync + 'static {
+    /// Creates a table reachable by `token`.
+    fn create_table(
+        &self,
+        token: &str,
+        game: &str,
+        now: i64,
+    ) -> impl Future<Output = Result<TableId>> + Send;
+
+    /// The table with this token.
+    fn table_by_token(
+        &self,
+        token: &str,
+    ) -> impl Future<Output = Result<Option<TableRecord>>> + Send;
+
+    /// The seat whose secret hashes to `secret_hash` at this table, removed or not.
+    fn seat_by_secret(
+        &self,
+        table: TableId,
+        secret_hash: &[u8],
+    ) -> impl Future<Output = Result<Option<Seat>>> + Send;
+
+    /// Every seat at the table, in player order.
+    fn seats(&self, table: TableId) -> impl Future<Output = Result<Vec<Seat>>> + Send;
+
+    /// Appends atomically after event `after` (the last sequence number the writer has seen);
+    /// returns the new last sequence number.
+    fn append(
+        &self,
+        table: TableId,
+        after: u64,
+        append: Append,
+    ) -> impl Future<Output = Result<u64>> + Send;
+
+    /// Events with sequence numbers above `after`, in order.
+    fn events_after(
+        &self,
+        table: TableId,
+        after: u64,
+    ) -> impl Future<Output = Result<Vec<EventRow>>> + Send;
+}

@@ -1,0 +1,202 @@
+//! The SQLite store against a real database file.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU32, Ordering};
+use store::{Append, NewEvent, NewSeat, SqliteStore, Store, StoreError};
+
+/// A fresh database path under the system's temporary folder.
+fn fresh_db() -> PathBuf {
+    static N: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "prophecy-store-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("tables.db")
+}
+
+fn event(at: i64, player: Option<u32>, body: &str) -> NewEvent {
+    NewEvent {
+        at,
+        player,
+        body: body.to_owned(),
+    }
+}
+
+#[tokio::test]
+async fn a_table_s_log_and_seats_survive_reopening_the_file() {
+    let path = fresh_db();
+    let store = SqliteStore::open(&path).await.unwrap();
+    let table = store.create_table("abc123", "story", 1_000).await.unwrap();
+    let seq = store
+        .append(
+            table,
+            0,
+            Append {
+                events: vec![
+                    event(1, Some(1), "{\"opened\":true}"),
+                    event(2, Some(1), "{\"joined\":1}"),
+                ],
+                new_seat: Some(NewSeat {
+                    player: 1,
+                    name: "Ada".into(),
+                    secret_hash: vec![1; 32],
+                    creator: true,
+                }),
+                remove_seat: None,
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(seq, 2);
+    let seq = store
+        .append(
+            table,
+            2,
+            Append {
+                events: vec![event(3, None, "{\"flag\":1}")],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(seq, 3);
+    store.close().await;
+
+    let store = SqliteStore::open(&path).await.unwrap();
+    let record = store.table_by_token("abc123").await.unwrap().unwrap();
+    assert_eq!(
+        (record.id, record.game.as_str(), record.created_at),
+        (table, "story", 1_000)
+    );
+    assert_eq!(store.table_by_token("nope").await.unwrap(), None);
+    let events = store.events_after(table, 1).await.unwrap();
+    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, [2, 3]);
+    assert_eq!(events[1].player, None, "anonymous events keep no player");
+    assert_eq!(events[0].body, "{\"joined\":1}");
+    let seat = store
+        .seat_by_secret(table, &[1; 32])
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (seat.player, seat.name.as_str(), seat.creator, seat.removed),
+        (1, "Ada", true, false)
+    );
+    assert_eq!(store.seat_by_secret(table, &[2; 32]).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
+    let store = SqliteStore::open(&fresh_db()).await.unwrap();
+    let table = store.create_table("t", "story", 0).await.unwrap();
+    store
+        .append(
+            table,
+            0,
+            Append {
+                events: vec![event(1, Some(1), "a")],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    let stale = store
+        .append(
+            table,
+            0,
+            Append {
+                events: vec![event(2, Some(2), "b")],
+                new_seat: Some(NewSeat {
+                    player: 2,
+                    name: "Bo".into(),
+                    secret_hash: vec![2; 32],
+                    creator: false,
+                }),
+                remove_seat: None,
+            },
+        )
+        .await;
+    assert!(matches!(stale, Err(StoreError::Conflict)), "{stale:?}");
+    assert_eq!(store.events_after(table, 0).await.unwrap().len(), 1);
+    assert!(
+        store.seats(table).await.unwrap().is_empty(),
+        "the seat of a refused write is not kept"
+    );
+}
+
+#[tokio::test]
+async fn removing_a_seat_marks_it() {
+    let store = SqliteStore::open(&fresh_db()).await.unwrap();
+    let table = store.create_table("t", "story", 0).await.unwrap();
+    for (after, player) in [(0, 1u32), (1, 2)] {
+        store
+            .append(
+                table,
+                after,
+                Append {
+                    events: vec![event(1, Some(player), "joined")],
+                    new_seat: Some(NewSeat {
+                        player,
+                        name: format!("P{player}"),
+                        secret_hash: vec![player as u8; 32],
+                        creator: player == 1,
+                    }),
+                    remove_seat: None,
+                },
+            )
+            .await
+            .unwrap();
+    }
+    store
+        .append(
+            table,
+            2,
+            Append {
+                events: vec![event(3, Some(1), "removed 2")],
+                new_seat: None,
+                remove_seat: Some(2),
+            },
+        )
+        .await
+        .unwrap();
+    let seats = store.seats(table).await.unwrap();
+    assert_eq!(
+        seats
+            .iter()
+            .map(|s| (s.player, s.removed))
+            .collect::<Vec<_>>(),
+        [(1, false), (2, true)]
+    );
+    // Tables are separate: the same seq numbers start again at 1 elsewhere.
+    let other = store.create_table("u", "story", 0).await.unwrap();
+    assert_eq!(
+        store
+            .append(
+                other,
+                0,
+                Append {
+                    events: vec![event(1, None, "x")],
+                    ..Append::default()
+                }
+            )
+            .await
+            .unwrap(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn an_unusable_path_is_a_clear_error() {
+    let err = SqliteStore::open(std::path::Path::new("/proc/no/such/dir/x.db"))
+        .await
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.starts_with("cannot open the database /proc/no/such/dir/x.db"),
+        "{text}"
+    );
+}
