@@ -15,8 +15,26 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::{self, Message, client::IntoClientRequest};
 
-/// A fresh database path.
-pub fn fresh_db() -> PathBuf {
+/// A fresh database file in its own temporary folder, removed when dropped.
+pub struct TempDb {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub fn fresh_db() -> TempDb {
     static N: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
         "prophecy-server-{}-{}",
@@ -25,7 +43,10 @@ pub fn fresh_db() -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("tables.db")
+    TempDb {
+        path: dir.join("tables.db"),
+        dir,
+    }
 }
 
 /// A server on an ephemeral port.

@@ -103,7 +103,8 @@ async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
 
 #[tokio::test]
 async fn everyone_sees_the_same_state_and_refusals_go_to_the_actor_only() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let (_token, mut pages, _) = story_table(&server).await;
     let scene = pages[0].view["in_progress"].as_u64().unwrap();
     let wren = pages[0].view["objects"][0]["aspects"][0]["id"]
@@ -182,7 +183,8 @@ async fn everyone_sees_the_same_state_and_refusals_go_to_the_actor_only() {
 
 #[tokio::test]
 async fn two_players_acting_at_once_end_up_with_the_same_state() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
     let bo = join(addr, &token, "Bo").await;
@@ -208,7 +210,8 @@ async fn two_players_acting_at_once_end_up_with_the_same_state() {
 
 #[tokio::test]
 async fn bad_messages_are_answered_and_close_nothing() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
     let mut page = Page::open(server.addr, &token, &ada, 0).await;
     page.send_raw("{not json".into()).await;
@@ -251,7 +254,8 @@ async fn bad_messages_are_answered_and_close_nothing() {
 
 #[tokio::test]
 async fn too_many_actions_a_second_are_answered_then_allowed_again() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
     let mut page = Page::open(server.addr, &token, &ada, 0).await;
     for i in 0..30 {
@@ -324,7 +328,8 @@ async fn a_page_resyncs_from_its_last_seq_and_a_restart_resumes_the_table() {
 
 #[tokio::test]
 async fn seats_links_and_origins_are_checked() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "temporal", "Ada").await;
     assert_eq!(
@@ -400,7 +405,8 @@ async fn seats_links_and_origins_are_checked() {
 
 #[tokio::test]
 async fn the_creator_removes_a_player_whose_seat_then_closes() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
     let bo = join(addr, &token, "Bo").await;
@@ -422,7 +428,8 @@ async fn the_creator_removes_a_player_whose_seat_then_closes() {
 
 #[tokio::test]
 async fn export_and_print_need_a_seat() {
-    let server = Server::start(&fresh_db()).await;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada <script>").await;
     let (status, headers, body) = http(

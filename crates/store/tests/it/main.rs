@@ -4,8 +4,26 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use store::{Append, NewEvent, NewSeat, SqliteStore, Store, StoreError};
 
-/// A fresh database path under the system's temporary folder.
-fn fresh_db() -> PathBuf {
+/// A fresh database file in its own temporary folder, removed when dropped.
+pub struct TempDb {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+pub fn fresh_db() -> TempDb {
     static N: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
         "prophecy-store-{}-{}",
@@ -14,7 +32,10 @@ fn fresh_db() -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir.join("tables.db")
+    TempDb {
+        path: dir.join("tables.db"),
+        dir,
+    }
 }
 
 fn event(at: i64, player: Option<u32>, body: &str) -> NewEvent {
@@ -91,7 +112,8 @@ async fn a_table_s_log_and_seats_survive_reopening_the_file() {
 
 #[tokio::test]
 async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
-    let store = SqliteStore::open(&fresh_db()).await.unwrap();
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
     let table = store.create_table("t", "story", 0).await.unwrap();
     store
         .append(
@@ -130,7 +152,8 @@ async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
 
 #[tokio::test]
 async fn removing_a_seat_marks_it() {
-    let store = SqliteStore::open(&fresh_db()).await.unwrap();
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
     let table = store.create_table("t", "story", 0).await.unwrap();
     for (after, player) in [(0, 1u32), (1, 2)] {
         store
