@@ -21,6 +21,8 @@ pub enum Rejection {
     Malformed(String),
     /// The rules refused it.
     Refused {
+        /// A stable name of the refusal, for pages that react to one in particular.
+        code: String,
         /// The rule that refused (its section name).
         rule: String,
         /// Why, for the player.
@@ -62,8 +64,9 @@ pub trait Game: Send + Sync + 'static {
 
     /// One line for the table's log, from the state before the event.
     fn describe(before: &Self::State, event: &Self::Event) -> String;
-    /// What one player sees (flagged text left out).
-    fn view(state: &Self::State, viewer: u32, creator: u32) -> Value;
+    /// What the players see (flagged text left out). The same for everyone, so it is built and
+    /// serialized once per change; each page knows which player it is.
+    fn view(state: &Self::State, creator: u32) -> Value;
     /// The story so far as Markdown, and its title.
     fn markdown(state: &Self::State) -> (String, String);
 }

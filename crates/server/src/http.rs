@@ -32,6 +32,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
             "/assets/{file}",
             get(|Path(file): Path<String>| async move { asset(&file) }),
         )
+        .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
         .route("/tables", post(create::<S>))
         .route("/t/{token}", get(table_page::<S>))
         .route("/t/{token}/me", get(me::<S>))
@@ -88,7 +89,7 @@ pub(crate) fn failure(status: StatusCode, as_json: bool, message: &str) -> Respo
         return (status, Json(json!({ "error": message }))).into_response();
     }
     let page = format!(
-        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"stylesheet\" href=\"/assets/style.css\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
+        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/style.css\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
         escape_html(message)
     );
     (
@@ -413,11 +414,8 @@ async fn me<S: Store>(
             Json(json!({ "player": seat.player, "name": seat.name, "creator": seat.creator }))
                 .into_response()
         }
-        Ok(None) => failure(
-            StatusCode::UNAUTHORIZED,
-            true,
-            "You have no seat at this table yet: join with your name.",
-        ),
+        // A newcomer, not an error: the page shows the join form.
+        Ok(None) => Json(json!({ "player": null })).into_response(),
         Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
     }
 }
@@ -557,7 +555,7 @@ async fn print<S: Store>(
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, parser);
     let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body><main class=\"story\">{body}</main></body></html>",
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body><main class=\"story\">{body}</main></body></html>",
         escape_html(&title)
     );
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
@@ -578,11 +576,16 @@ async fn qr<S: Store>(
             );
         }
     }
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("localhost");
-    let link = format!("http://{host}/t/{token}");
+    let link = match &state.public_url {
+        Some(base) => format!("{}/t/{token}", base.trim_end_matches('/')),
+        None => {
+            let host = headers
+                .get(header::HOST)
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("localhost");
+            format!("http://{host}/t/{token}")
+        }
+    };
     match qrcode::QrCode::new(link.as_bytes()) {
         Ok(code) => {
             let svg = code

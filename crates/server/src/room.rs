@@ -28,9 +28,9 @@ pub struct LogEntry {
 pub struct Published {
     /// The last event number after the change.
     pub seq: u64,
-    /// The `update` (or `presence`) message for each connected player.
-    pub messages: HashMap<u32, Arc<str>>,
-    /// A message for everyone (presence).
+    /// The `update` message, the same for everyone.
+    pub update: Option<Arc<str>>,
+    /// Another message for everyone (presence).
     pub everyone: Option<Arc<str>>,
     /// A player removed by this change: their sockets close.
     pub removed: Option<u32>,
@@ -226,12 +226,14 @@ impl<G: Game, S: Store> Room<G, S> {
                 as u32;
             if player != self.creator {
                 return Err(Rejection::Refused {
+                    code: "not_creator".into(),
                     rule: "The table".into(),
                     message: "Only the table's creator can remove a player.".into(),
                 });
             }
             if target == self.creator {
                 return Err(Rejection::Refused {
+                    code: "creator_stays".into(),
                     rule: "The table".into(),
                     message: "The table's creator cannot be removed.".into(),
                 });
@@ -336,23 +338,16 @@ impl<G: Game, S: Store> Room<G, S> {
 
     fn publish(&self, first: u64, removed: Option<u32>) {
         let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
-        let messages = self
-            .connections
-            .keys()
-            .map(|&player| {
-                let message = json!({
-                    "type": "update",
-                    "seq": self.seq,
-                    "now": now(),
-                    "log": log,
-                    "view": G::view(&self.state, player, self.creator),
-                });
-                (player, Arc::from(message.to_string()))
-            })
-            .collect();
+        let update = json!({
+            "type": "update",
+            "seq": self.seq,
+            "now": now(),
+            "log": log,
+            "view": G::view(&self.state, self.creator),
+        });
         let _ = self.published.send(Arc::new(Published {
             seq: self.seq,
-            messages,
+            update: Some(Arc::from(update.to_string())),
             everyone: None,
             removed,
         }));
@@ -366,7 +361,8 @@ impl<G: Game, S: Store> Room<G, S> {
                 "seq": self.seq,
                 "now": now(),
                 "log": log,
-                "view": G::view(&self.state, player, self.creator),
+                "you": player,
+                "view": G::view(&self.state, self.creator),
                 "online": self.online(),
             })
             .to_string(),
@@ -391,7 +387,7 @@ impl<G: Game, S: Store> Room<G, S> {
             let message = json!({"type": "presence", "online": self.online()});
             let _ = self.published.send(Arc::new(Published {
                 seq: self.seq,
-                messages: HashMap::new(),
+                update: None,
                 everyone: Some(Arc::from(message.to_string())),
                 removed: None,
             }));

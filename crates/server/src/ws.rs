@@ -70,6 +70,7 @@ pub async fn upgrade<S: Store>(
                 room,
                 player: seat.player,
                 seq: 0,
+                greeted: false,
                 bucket: Bucket::new(),
             }
             .run(socket, shutdown)
@@ -125,6 +126,8 @@ struct Connection {
     player: u32,
     /// The last event number this page was sent.
     seq: u64,
+    /// The page said `hello` (and so was sent a `sync`).
+    greeted: bool,
     bucket: Bucket,
 }
 
@@ -207,6 +210,7 @@ impl Connection {
         };
         match message {
             Incoming::Hello { since } => {
+                self.greeted = true;
                 self.seq = since;
                 self.sync(socket).await
             }
@@ -229,8 +233,12 @@ impl Connection {
                 }
                 let answer = match answer.await {
                     Ok(Ok(seq)) => json!({"type": "done", "req": req, "seq": seq}),
-                    Ok(Err(Rejection::Refused { rule, message })) => {
-                        json!({"type": "refused", "req": req, "rule": rule, "message": message})
+                    Ok(Err(Rejection::Refused {
+                        code,
+                        rule,
+                        message,
+                    })) => {
+                        json!({"type": "refused", "req": req, "code": code, "rule": rule, "message": message})
                     }
                     Ok(Err(Rejection::Malformed(message))) => {
                         json!({"type": "error", "req": req, "message": message})
@@ -251,19 +259,19 @@ impl Connection {
             .await;
             return Flow::Close;
         }
+        // Before its `hello` a page has no view: its `sync` will bring everything.
+        if !self.greeted {
+            return Flow::Continue;
+        }
         if let Some(message) = &change.everyone {
             return send_text(socket, message).await;
         }
-        if change.seq <= self.seq {
-            return Flow::Continue;
-        }
-        match change.messages.get(&self.player) {
-            Some(message) => {
+        match &change.update {
+            Some(message) if change.seq > self.seq => {
                 self.seq = change.seq;
                 send_text(socket, message).await
             }
-            // Connected after the room rendered this change: fetch it whole.
-            None => self.sync(socket).await,
+            _ => Flow::Continue,
         }
     }
 

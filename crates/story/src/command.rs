@@ -203,6 +203,13 @@ pub enum Action {
         /// Why they match (may be empty).
         justification: String,
     },
+    /// Change a pair's justification (before the check, or to replace a flagged one).
+    EditJustification {
+        /// Which.
+        pair: PairId,
+        /// The new justification (may be empty).
+        justification: String,
+    },
     /// Withdraw a proposed pair before the check.
     WithdrawPair {
         /// Which.

@@ -299,7 +299,9 @@ impl Rules<'_> {
                 }])
             }
             Action::WriteProphecy { text: prophecy } => {
-                if !matches!(state.phase, Phase::Prophecy | Phase::Characters) {
+                // A flagged text can always be replaced, or play would stay paused for good.
+                let replacing = state.is_flagged(TextRef::Prophecy);
+                if !replacing && !matches!(state.phase, Phase::Prophecy | Phase::Characters) {
                     return Err(Refusal::ProphecyLocked);
                 }
                 let text = text("prophecy", &prophecy, limits::LONG_TEXT)?;
@@ -428,11 +430,13 @@ impl Rules<'_> {
                         phase: state.phase,
                     });
                 }
-                self.only_in(
-                    &[Phase::Prophecy, Phase::Characters, Phase::Outline],
-                    "the flashback",
-                    "in the setup, before the confrontation",
-                )?;
+                if !state.is_flagged(TextRef::Flashback) {
+                    self.only_in(
+                        &[Phase::Prophecy, Phase::Characters, Phase::Outline],
+                        "the flashback",
+                        "in the setup, before the confrontation",
+                    )?;
+                }
                 self.not_moderator("narrate")?;
                 let text = text("flashback", &flashback, limits::LONG_TEXT)?;
                 Ok(vec![Event::FlashbackNarrated { text }])
@@ -482,12 +486,16 @@ impl Rules<'_> {
                 }])
             }
             Action::EditObjective { scene, objective } => {
-                self.only_in(
-                    &[Phase::Outline, Phase::Story],
-                    "editing objectives",
-                    "while writing the outline or telling the story",
-                )?;
-                self.unperformed(scene)?;
+                if state.is_flagged(TextRef::Objective(scene)) {
+                    self.scene(scene)?;
+                } else {
+                    self.only_in(
+                        &[Phase::Outline, Phase::Story],
+                        "editing objectives",
+                        "while writing the outline or telling the story",
+                    )?;
+                    self.unperformed(scene)?;
+                }
                 let objective = text("objective", &objective, limits::OBJECTIVE)?;
                 Ok(vec![Event::ObjectiveEdited { scene, objective }])
             }
@@ -503,7 +511,11 @@ impl Rules<'_> {
                 Ok(vec![Event::SceneRemoved { scene }])
             }
             Action::SetSetting { scene, time, place } => {
-                self.setting_editable(scene)?;
+                if state.is_flagged(TextRef::Setting(scene)) {
+                    self.scene(scene)?;
+                } else {
+                    self.setting_editable(scene)?;
+                }
                 let time = optional_text("time", &time, limits::SETTING)?;
                 let place = optional_text("place", &place, limits::SETTING)?;
                 Ok(vec![Event::SettingChanged { scene, time, place }])
@@ -616,6 +628,26 @@ impl Rules<'_> {
                     character_aspect,
                     environment_aspect,
                     by: self.by,
+                    justification,
+                }])
+            }
+            Action::EditJustification {
+                pair,
+                justification,
+            } => {
+                let p = state
+                    .pairs
+                    .get(&pair)
+                    .ok_or(Refusal::Unknown { what: "pair" })?;
+                if self.scene(p.scene)?.check.is_some()
+                    && !state.is_flagged(TextRef::Justification(pair))
+                {
+                    return Err(Refusal::AlreadyChecked);
+                }
+                let justification =
+                    optional_text("justification", &justification, limits::JUSTIFICATION)?;
+                Ok(vec![Event::JustificationEdited {
+                    pair,
                     justification,
                 }])
             }

@@ -127,6 +127,10 @@ pub enum Event {
     PairWithdrawn {
         pair: PairId,
     },
+    JustificationEdited {
+        pair: PairId,
+        justification: String,
+    },
     CheckMade {
         scene: SceneId,
         check: CheckRecord,

@@ -163,6 +163,63 @@ pub enum Refusal {
 }
 
 impl Refusal {
+    /// A stable machine-readable name of the refusal (the variant, in snake case), for pages
+    /// that react to one refusal in particular (e.g. `empty_pool`: offer to accept it).
+    pub fn code(&self) -> &'static str {
+        use Refusal::*;
+        match self {
+            NotOpened => "not_opened",
+            AlreadyOpened => "already_opened",
+            NotAtTable => "not_at_table",
+            AlreadyJoined => "already_joined",
+            UnknownPlayer => "unknown_player",
+            TooMany { .. } => "too_many",
+            Empty { .. } => "empty",
+            TooLong { .. } => "too_long",
+            Unknown { .. } => "unknown",
+            NotNow { .. } => "not_now",
+            GameOver => "game_over",
+            NotTheNextPhase { .. } => "not_the_next_phase",
+            NoModerator { .. } => "no_moderator",
+            ModeratorCannot { .. } => "moderator_cannot",
+            ModeratorHasCharacter => "moderator_has_character",
+            AlreadyFlagged => "already_flagged",
+            InvalidWorld { .. } => "invalid_world",
+            ProphecyLocked => "prophecy_locked",
+            NoProphecy => "no_prophecy",
+            NoPlayers => "no_players",
+            CharactersIncomplete { .. } => "characters_incomplete",
+            NoFinale => "no_finale",
+            NoFlashback => "no_flashback",
+            AlreadyHasCharacter => "already_has_character",
+            NotYourCharacter => "not_your_character",
+            UseCreateCharacter => "use_create_character",
+            NpcsOnlyInTemporal => "npcs_only_in_temporal",
+            CategoryForCharactersOnly => "category_for_characters_only",
+            RelationshipNeedsAnotherCharacter => "relationship_needs_another_character",
+            CharacterStays => "character_stays",
+            UsedInPair => "used_in_pair",
+            FinaleExists => "finale_exists",
+            TooDeep { .. } => "too_deep",
+            HasPrecursors => "has_precursors",
+            AlreadyPerformed => "already_performed",
+            Paused => "paused",
+            AnotherSceneInProgress { .. } => "another_scene_in_progress",
+            PrecursorsNotPerformed { .. } => "precursors_not_performed",
+            NotInProgress => "not_in_progress",
+            PairOfOneKind { .. } => "pair_of_one_kind",
+            DuplicatePair => "duplicate_pair",
+            NotInScene { .. } => "not_in_scene",
+            AlreadyPlaced => "already_placed",
+            AlreadyChecked => "already_checked",
+            NotChecked => "not_checked",
+            EmptyPool => "empty_pool",
+            NoNarration => "no_narration",
+            FinaleNotPerformed => "finale_not_performed",
+            NoLongTermEffects => "no_long_term_effects",
+        }
+    }
+
     /// The rule that refused, by the name of its section in the rules.
     pub fn rule(&self) -> &'static str {
         use Refusal::*;

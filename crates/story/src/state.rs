@@ -310,6 +310,15 @@ impl State {
                     s.pairs.retain(|x| x != pair);
                 }
             }
+            Event::JustificationEdited {
+                pair,
+                justification,
+            } => {
+                self.flags.remove(&TextRef::Justification(*pair));
+                if let Some(p) = self.pairs.get_mut(pair) {
+                    p.justification = justification.clone();
+                }
+            }
             Event::CheckMade { scene, check } => {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.check = Some(check.clone());

@@ -46,6 +46,7 @@ enum Request {
 
 fn refused(refusal: Refusal) -> Rejection {
     Rejection::Refused {
+        code: refusal.code().to_owned(),
         rule: refusal.rule().to_owned(),
         message: refusal.to_string(),
     }
@@ -173,8 +174,8 @@ impl Game for StoryGame {
         describe(before, event)
     }
 
-    fn view(state: &State, viewer: u32, creator: u32) -> Value {
-        view(state, viewer, creator)
+    fn view(state: &State, creator: u32) -> Value {
+        view(state, creator)
     }
 
     fn markdown(state: &State) -> (String, String) {
@@ -321,6 +322,7 @@ fn describe(before: &State, event: &Event) -> String {
             player_name(s, *by)
         ),
         Event::PairWithdrawn { .. } => "A pair was withdrawn.".into(),
+        Event::JustificationEdited { .. } => "A pair's justification changed.".into(),
         Event::CheckMade { scene, check } => {
             let dice = check.roll.dice.len();
             format!(
@@ -344,6 +346,15 @@ fn describe(before: &State, event: &Event) -> String {
         }
         Event::LongTermEffectsNarrated { .. } => "The Finale's long-term effects were told.".into(),
         Event::GameEnded => "The story is told.".into(),
+    }
+}
+
+/// The table's name: its module's title, else its world's, else whose table it is.
+fn title(state: &State, creator: u32) -> String {
+    match state.prophecy.as_ref().map(|p| &p.source) {
+        Some(ProphecySource::Module { title }) => title.clone(),
+        Some(ProphecySource::Catastrophe { world, .. }) => format!("A prophecy of {world}"),
+        _ => format!("{}\u{2019}s table", player_name(state, PlayerId(creator))),
     }
 }
 
@@ -415,9 +426,8 @@ fn outline_odds(state: &State) -> Value {
     }
 }
 
-fn view(state: &State, viewer: u32, creator: u32) -> Value {
+fn view(state: &State, creator: u32) -> Value {
     let s = state;
-    let you = PlayerId(viewer);
     let available = s.available_scenes();
     let in_pair: std::collections::HashSet<_> = s
         .pairs
@@ -446,10 +456,6 @@ fn view(state: &State, viewer: u32, creator: u32) -> Value {
                 ObjectKind::Place => ("place", None),
                 ObjectKind::Thing => ("thing", None),
             };
-            let editable = match o.kind {
-                ObjectKind::Character { player: Some(p) } => p == you,
-                _ => true,
-            };
             let aspects: Vec<Value> = s
                 .aspects_of(*id)
                 .map(|(aid, a)| {
@@ -470,8 +476,6 @@ fn view(state: &State, viewer: u32, creator: u32) -> Value {
                 "name_flagged": s.is_flagged(TextRef::ObjectName(*id)),
                 "kind": kind,
                 "player": player.map(|p| p.0),
-                "yours": player == Some(you),
-                "editable": editable,
                 "missing": if o.kind.is_character() { s.missing_categories(*id) } else { Vec::new() },
                 "aspects": aspects,
             })
@@ -591,7 +595,7 @@ fn view(state: &State, viewer: u32, creator: u32) -> Value {
     .collect();
     json!({
         "game": StoryGame::KIND,
-        "you": viewer,
+        "title": title(s, creator),
         "creator": creator,
         "ruleset": {
             "id": ruleset_id(s.ruleset),

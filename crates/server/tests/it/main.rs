@@ -63,7 +63,7 @@ impl Server {
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            server::serve_with(listener, store.clone(), async move {
+            server::serve_with(listener, store.clone(), None, async move {
                 let _ = stopped.await;
             })
             .await

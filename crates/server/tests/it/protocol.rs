@@ -44,13 +44,14 @@ async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
             page.next().await;
         }
     }
-    for page in pages.iter_mut() {
+    for (i, page) in pages.iter_mut().enumerate() {
         let view = page.view.clone();
+        let player = i as u64 + 1;
         let me = view["objects"]
             .as_array()
             .unwrap()
             .iter()
-            .find(|o| o["yours"] == true)
+            .find(|o| o["player"] == player)
             .unwrap()["id"]
             .as_u64()
             .unwrap();
@@ -58,7 +59,7 @@ async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
             .as_array()
             .unwrap()
             .iter()
-            .find(|o| o["kind"] == "character" && o["yours"] == false)
+            .find(|o| o["kind"] == "character" && o["player"] != player)
             .unwrap()["id"]
             .as_u64()
             .unwrap();
@@ -352,7 +353,7 @@ async fn seats_links_and_origins_are_checked() {
         ),
         (200, Some(1))
     );
-    let (status, _, _) = http(
+    let (status, _, body) = http(
         addr,
         "GET",
         &format!("/t/{}/me", "0".repeat(32)),
@@ -360,7 +361,11 @@ async fn seats_links_and_origins_are_checked() {
         None,
     )
     .await;
-    assert_eq!(status, 401, "a seat is for one table only");
+    assert_eq!(
+        (status, body.as_str()),
+        (200, "{\"player\":null}"),
+        "a seat is for one table only"
+    );
     let (status, _, _) = http(
         addr,
         "GET",
@@ -421,8 +426,15 @@ async fn the_creator_removes_a_player_whose_seat_then_closes() {
     let removed = b.until(|m| m["type"] == "removed").await;
     assert_eq!(removed["message"], "You were removed from this table.");
     assert!(b.closed().await);
-    let (status, _, _) = http(addr, "GET", &format!("/t/{token}/me"), Some(&bo), None).await;
-    assert_eq!(status, 401);
+    let (_, _, body) = http(addr, "GET", &format!("/t/{token}/me"), Some(&bo), None).await;
+    assert_eq!(
+        body, "{\"player\":null}",
+        "the removed seat's cookie no longer works"
+    );
+    assert_eq!(
+        upgrade_status(addr, &token, Some(&bo), &format!("http://{addr}")).await,
+        401
+    );
     server.stop().await;
 }
 

@@ -23,6 +23,7 @@ impl Drop for TempDb {
     }
 }
 
+/// A new `TempDb`.
 pub fn fresh_db() -> TempDb {
     static N: AtomicU32 = AtomicU32::new(0);
     let dir = std::env::temp_dir().join(format!(
@@ -222,4 +223,42 @@ async fn an_unusable_path_is_a_clear_error() {
         text.starts_with("cannot open the database /proc/no/such/dir/x.db"),
         "{text}"
     );
+}
+
+#[tokio::test]
+async fn concurrent_writers_to_many_tables_all_land() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let mut tasks = Vec::new();
+    for t in 0..40 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let table = store
+                .create_table(&format!("token-{t}"), "story", 0)
+                .await
+                .unwrap();
+            for after in 0..10u64 {
+                let seq = store
+                    .append(
+                        table,
+                        after,
+                        Append {
+                            events: vec![event(1, Some(1), "e")],
+                            ..Append::default()
+                        },
+                    )
+                    .await
+                    .unwrap();
+                assert_eq!(seq, after + 1);
+            }
+            table
+        }));
+    }
+    for task in tasks {
+        let table = task.await.unwrap();
+        assert_eq!(store.events_after(table, 0).await.unwrap().len(), 10);
+    }
+    store.close().await;
+    let closed = store.append(store::TableId(1), 10, Append::default()).await;
+    assert!(matches!(closed, Err(StoreError::Open(_))), "{closed:?}");
 }

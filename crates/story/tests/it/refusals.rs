@@ -787,3 +787,104 @@ fn an_empty_pool_is_a_failure_once_accepted() {
     assert!(check.roll.dice.is_empty());
     assert_eq!(check.outcome, dice::check::Outcome::Failure);
 }
+
+/// A flagged text can always be replaced, whatever the phase, or play would stay paused.
+#[test]
+fn a_flagged_text_can_be_replaced_in_any_phase() {
+    let mut f = fixture();
+    let occupation = f.game.first_aspect(f.chars[0]);
+    f.game.act(
+        1,
+        Action::ProposePair {
+            scene: f.secondary,
+            character_aspect: occupation,
+            environment_aspect: f.weak,
+            justification: "tides".into(),
+        },
+    );
+    let pair = PairId(f.game.last_id());
+    f.game.act(
+        1,
+        Action::MakeCheck {
+            scene: f.secondary,
+            seed: Seed(2),
+            accept_empty_pool: false,
+        },
+    );
+    f.game.act(
+        2,
+        Action::Narrate {
+            scene: f.secondary,
+            text: "Done.".into(),
+        },
+    );
+    f.game.act(2, Action::FinishScene { scene: f.secondary });
+    // Outside their usual phases, these are refused...
+    check(
+        &f.game,
+        1,
+        Action::WriteProphecy { text: "x".into() },
+        Refusal::ProphecyLocked,
+        "Receive the Prophecy",
+    );
+    check(
+        &f.game,
+        1,
+        Action::EditJustification {
+            pair,
+            justification: "x".into(),
+        },
+        Refusal::AlreadyChecked,
+        "Checks",
+    );
+    check(
+        &f.game,
+        1,
+        Action::EditObjective {
+            scene: f.secondary,
+            objective: "x".into(),
+        },
+        Refusal::AlreadyPerformed,
+        "Tell the Story",
+    );
+    // ...but a flag makes them a replacement, which is always possible.
+    for (target, replacement) in [
+        (
+            TextRef::Prophecy,
+            Action::WriteProphecy {
+                text: "The tide turns back.".into(),
+            },
+        ),
+        (
+            TextRef::Justification(pair),
+            Action::EditJustification {
+                pair,
+                justification: "Wren reads the water.".into(),
+            },
+        ),
+        (
+            TextRef::Objective(f.secondary),
+            Action::EditObjective {
+                scene: f.secondary,
+                objective: "Find the ringer".into(),
+            },
+        ),
+        (
+            TextRef::Setting(f.secondary),
+            Action::SetSetting {
+                scene: f.secondary,
+                time: "dawn".into(),
+                place: "the shore".into(),
+            },
+        ),
+    ] {
+        f.game.act(3, Action::Flag { target });
+        assert!(f.game.state.paused());
+        f.game.act(1, replacement);
+        assert!(!f.game.state.paused(), "{target:?} replaced");
+    }
+    assert_eq!(
+        f.game.state.pairs[&pair].justification,
+        "Wren reads the water."
+    );
+}

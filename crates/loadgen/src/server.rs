@@ -1,0 +1,248 @@
+//! The server under test: a `prophecy serve` child process on a fresh database (killed when
+//! dropped, so an error or a panic never leaves it running), or a server already running; and
+//! what `/proc` says about its CPU time and memory.
+
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A server to load.
+pub struct Server {
+    /// Where it listens (always 127.0.0.1).
+    pub addr: SocketAddr,
+    /// Its process, for CPU and memory, when known.
+    pub pid: Option<u32>,
+    child: Option<Child>,
+    /// The folder holding the database and the server's log, when we made it.
+    dir: Option<PathBuf>,
+}
+
+impl Server {
+    /// Starts `bin serve` on a free port of 127.0.0.1 with a new database in a fresh folder, and
+    /// waits until it accepts connections.
+    pub fn spawn(bin: &Path) -> Result<Server, String> {
+        if !bin.is_file() {
+            return Err(format!(
+                "no server binary at {}: build it with `cargo build --release -p prophecy`, or pass --server-bin",
+                bin.display()
+            ));
+        }
+        let port = free_port()?;
+        let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        let dir = fresh_dir()?;
+        let log = std::fs::File::create(dir.join("server.log"))
+            .map_err(|e| format!("cannot create the server's log: {e}"))?;
+        let child = Command::new(bin)
+            .arg("serve")
+            .arg("--addr")
+            .arg(addr.to_string())
+            .arg("--db")
+            .arg(dir.join("tables.db"))
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+        let mut server = Server {
+            addr,
+            pid: Some(child.id()),
+            child: Some(child),
+            dir: Some(dir),
+        };
+        server.wait_until_listening(Duration::from_secs(15))?;
+        Ok(server)
+    }
+
+    /// A server someone else started; `pid` lets the report include its CPU and memory.
+    pub fn existing(addr: SocketAddr, pid: Option<u32>) -> Result<Server, String> {
+        let mut server = Server {
+            addr,
+            pid,
+            child: None,
+            dir: None,
+        };
+        server.wait_until_listening(Duration::from_secs(5))?;
+        Ok(server)
+    }
+
+    fn wait_until_listening(&mut self, within: Duration) -> Result<(), String> {
+        let deadline = Instant::now() + within;
+        loop {
+            if std::net::TcpStream::connect_timeout(&self.addr, Duration::from_millis(200)).is_ok()
+            {
+                return Ok(());
+            }
+            if let Some(child) = &mut self.child
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                return Err(format!(
+                    "the server exited ({status}) before answering; its log: {}",
+                    self.log_path()
+                        .map_or_else(String::new, |p| p.display().to_string())
+                ));
+            }
+            if Instant::now() > deadline {
+                return Err(format!(
+                    "the server did not answer on {} within {} s",
+                    self.addr,
+                    within.as_secs()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The child's log file, when we started it.
+    pub fn log_path(&self) -> Option<PathBuf> {
+        self.dir.as_ref().map(|d| d.join("server.log"))
+    }
+
+    /// Whether the child we started is still running.
+    pub fn alive(&mut self) -> bool {
+        match &mut self.child {
+            Some(child) => matches!(child.try_wait(), Ok(None)),
+            None => true,
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        if let Some(dir) = self.dir.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+/// A port of 127.0.0.1 that was free a moment ago (bound, then released for the server).
+fn free_port() -> Result<u16, String> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .map_err(|e| format!("cannot find a free port: {e}"))?;
+    listener
+        .local_addr()
+        .map(|a| a.port())
+        .map_err(|e| e.to_string())
+}
+
+fn fresh_dir() -> Result<PathBuf, String> {
+    let nonce = getrandom::u64().unwrap_or(0);
+    let dir = std::env::temp_dir().join(format!(
+        "prophecy-loadgen-{}-{nonce:016x}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Clock ticks per second, the unit of `/proc/…/stat` times (`getconf CLK_TCK`; 100 on every
+/// usual Linux).
+pub fn clock_ticks() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|t| *t > 0.0)
+        .unwrap_or(100.0)
+}
+
+/// utime + stime of a process, in clock ticks.
+pub fn cpu_ticks(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_cpu_ticks(&stat)
+}
+
+/// utime + stime from the text of `/proc/PID/stat` (fields 14 and 15; the command name in
+/// field 2 may hold spaces and parentheses, so fields are counted after its last `)`).
+fn parse_cpu_ticks(stat: &str) -> Option<u64> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some(utime + stime)
+}
+
+/// (VmRSS, VmHWM) of a process, in MiB.
+pub fn memory_mib(pid: u32) -> (Option<f64>, Option<f64>) {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return (None, None);
+    };
+    (
+        status_kib(&status, "VmRSS:").map(|k| k / 1024.0),
+        status_kib(&status, "VmHWM:").map(|k| k / 1024.0),
+    )
+}
+
+fn status_kib(status: &str, key: &str) -> Option<f64> {
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(key))?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// The machine's CPU time so far, from the first line of `/proc/stat`, in clock ticks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct MachineTicks {
+    /// Every state together.
+    pub total: u64,
+    /// Idle, not waiting for the disk.
+    pub idle: u64,
+    /// Idle while a disk request of this CPU's was outstanding.
+    pub iowait: u64,
+}
+
+/// The machine's CPU time so far.
+pub fn machine_ticks() -> Option<MachineTicks> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    parse_machine_ticks(stat.lines().next()?)
+}
+
+fn parse_machine_ticks(line: &str) -> Option<MachineTicks> {
+    let mut fields = line.split_whitespace();
+    if fields.next()? != "cpu" {
+        return None;
+    }
+    // user nice system idle iowait irq softirq steal (guest time is already in user).
+    let values: Vec<u64> = fields
+        .take(8)
+        .map(|f| f.parse().ok())
+        .collect::<Option<_>>()?;
+    Some(MachineTicks {
+        total: values.iter().sum(),
+        idle: *values.get(3)?,
+        iowait: *values.get(4)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proc_files_parse() {
+        let stat = "4242 (tokio (rt) x) S 1 4242 4242 0 -1 4194560 1017 0 0 0 250 75 0 0 20 0 5 0 123 456 789";
+        assert_eq!(parse_cpu_ticks(stat), Some(325));
+        let status = "Name:\tprophecy\nVmHWM:\t   20480 kB\nVmRSS:\t   10240 kB\n";
+        assert_eq!(status_kib(status, "VmRSS:"), Some(10240.0));
+        assert_eq!(status_kib(status, "VmHWM:"), Some(20480.0));
+        assert_eq!(
+            parse_machine_ticks("cpu  10 1 5 100 4 0 2 0 0 0"),
+            Some(MachineTicks {
+                total: 122,
+                idle: 100,
+                iowait: 4
+            })
+        );
+        assert_eq!(parse_machine_ticks("cpu0 1 2 3 4 5 6 7 8"), None);
+    }
+}

@@ -1,0 +1,707 @@
+// The table page. Reads the token from the address, asks who we are (GET /t/{token}/me), shows
+// the join form or connects, and renders every view the server sends. The server is
+// authoritative: the page keeps only its own presentation state (selection, open editors,
+// requests in flight, the dice animation).
+//
+// data-testid hooks (for end-to-end tests; repeated ones are scoped by their card or panel):
+//   home:      create-form create-name ruleset-1.0 ruleset-1.1 ruleset-temporal create-table
+//              create-error (index.html)
+//   join:      join-form join-name join-submit join-error removed table-gone
+//   header:    table-title ruleset phase (data-phase) act invite-link copy-link show-qr qr
+//              export-md export-print
+//   banners:   reconnecting-banner paused-banner warnings
+//   players:   player (data-player-id, data-online) moderator-tag remove-player
+//              confirm-remove-player moderator-select choose-moderator moderator
+//   safety:    lines line (data-line-id) line-text add-line remove-line
+//              flag (data-flag="prophecy" | "object_name:5" | "aspect:6" | "objective:9" |
+//              "setting:9" | "narration:9" | "justification:14" | "flashback" |
+//              "long_term_effects") flagged (data-flag) replace (data-flag)
+//   prophecy:  world-select world-summary roll-d66 module-select module-summary module-text
+//              pick-module prophecy-input write-prophecy prophecy-text prophecy-source
+//              (data-kind) d66-roll (data-tens, data-units) d66-tens d66-units edit-prophecy
+//              prophecy-edit save-prophecy no-prophecy advance (data-to)
+//   cards:     character-name create-character object-card (data-object-id, data-kind,
+//              data-yours) object-name-text rename rename-text save-rename aspect-note
+//              (data-aspect-id) aspect-text-display aspect-text aspect-category
+//              aspect-relationship-with attach-aspect edit-aspect aspect-edit-text save-aspect
+//              remove-aspect missing object-name object-kind create-object remove-object
+//              confirm-remove-object
+//   outline:   outline outline-node (data-scene-id, data-status) reward-die (data-precursor)
+//              finale-objective sketch-finale scene-detail (data-scene-id) scene-status
+//              scene-objective edit-objective objective-text save-objective outline-odds
+//              sketch-objective sketch-scene remove-scene edit-setting setting-time
+//              setting-place set-setting setting-text place-object-select place-object
+//              scene-object-chip (data-object-id) withdraw-object start-scene available-scene
+//              flashback-section flashback narrate-flashback flashback-text edit-flashback
+//   scene:     scene-panel (data-scene-id) scene-timer (data-deadline) scene-object
+//              (data-object-id) scene-aspect (data-aspect-id) scene-aspect-text
+//              scene-attach-aspect scene-object-name scene-object-kind scene-object-submit
+//              pairs pair (data-pair-id) justification withdraw-pair pair-character-aspect
+//              pair-environment-aspect pair-justification propose-pair pool pool-die
+//              (data-kind) scene-odds (data-p) make-check accept-empty-pool cancel-empty-pool
+//              roll (data-scene-id) die (data-state; data-face and data-hit once landed)
+//              skip-animation check-result (data-outcome, data-hits) narration narrate
+//              narration-text edit-narration finish-scene
+//   the end:   finale-outcome long-term-effects-section long-term-effects
+//              narrate-long-term-effects long-term-effects-text edit-long-term-effects end-game
+//              the-end
+//   messages:  refusal (a `refused` answer, role=alert, data-for=its place) request-error
+//              (an `error` answer) notice toast
+//   log:       log log-entry (data-seq)
+// Debug hook: window.prophecy = { seq(), view(), online(), connected() }.
+
+import { h, patch, delegate } from './dom.js';
+import { Connection } from './net.js';
+import { renderTable, tableTitle } from './view.js';
+import { timeline } from './dice.js';
+import { sceneById } from './ui.js';
+import { timerText } from './scenes.js';
+
+const root = document.getElementById('app');
+const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
+const token = match ? match[1] : null;
+const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+
+const state = {
+  screen: 'loading', // loading | join | table | removed | gone
+  me: null,
+  view: null,
+  seq: 0,
+  lastLogSeq: 0,
+  log: [],
+  logSeqs: new Set(),
+  online: new Set(),
+  connected: false,
+  offset: 0, // server clock − local clock
+  removedMessage: '',
+  joinError: '',
+  joinPending: false,
+};
+
+const ui = {
+  selected: null,
+  selectFinale: false,
+  pending: new Map(), // place key → req
+  msgs: new Map(), // place key → {kind, rule, text}
+  editing: new Set(),
+  confirm: null,
+  confirmEmpty: null,
+  cat: new Map(),
+  open: new Set(),
+  world: null,
+  module: null,
+  anim: null,
+  seenChecks: new Set(),
+  holdLogFrom: null,
+  freshRoll: false,
+  toasts: [],
+  copied: false,
+  focusNext: null,
+  scrollToDetail: false,
+  placeAfterCreate: null,
+  centerOutline: true, // scroll a wide outline to the selected scene (or the Finale) once
+};
+
+const reqs = new Map(); // req → {key, opts}
+let conn = null;
+let animTimer = null;
+let toastId = 0;
+
+window.prophecy = {
+  seq: () => state.seq,
+  view: () => state.view,
+  online: () => Array.from(state.online),
+  connected: () => state.connected,
+};
+
+delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle', 'focus']);
+
+// ---------------------------------------------------------------- rendering
+
+function serverNow() {
+  return Date.now() + state.offset;
+}
+
+const ctx = {
+  get view() {
+    return state.view;
+  },
+  get online() {
+    return state.online;
+  },
+  get connected() {
+    return state.connected;
+  },
+  get log() {
+    return state.log;
+  },
+  ui,
+  token,
+  act,
+  rerender: render,
+  serverNow,
+  skipAnimation: endAnimation,
+  copyLink,
+  goToFlag,
+  toggled: (key, open) => {
+    const was = ui.open.has(key);
+    if (open) ui.open.add(key);
+    else ui.open.delete(key);
+    if (was !== open) render();
+  },
+  dismissToast: (id) => {
+    ui.toasts = ui.toasts.filter((t) => t.id !== id);
+    render();
+  },
+};
+
+function render() {
+  switch (state.screen) {
+    case 'loading':
+      patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('p', { role: 'status' }, state.connected === false && state.everTried ? 'Connecting… (retrying)' : 'Connecting…'), state.everTried && !state.connected ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner' }, 'Reconnecting…') : null));
+      return;
+    case 'join':
+      patch(root, joinScreen());
+      return;
+    case 'removed':
+      patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', null, 'You left this table'), h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
+      return;
+    case 'gone':
+      patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', null, 'No such table'), h('p', { role: 'alert', testid: 'table-gone' }, state.goneMessage || 'This link does not lead to a table. Check the link, or start a new table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
+      return;
+    default:
+      break;
+  }
+  const logEl = document.getElementById('log');
+  const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
+  const focusPath = keyPath(document.activeElement);
+  patch(root, renderTable(ctx));
+  document.title = `${tableTitle(state.view)} — Prophecy`;
+  if (focusPath && (!document.activeElement || document.activeElement === document.body)) refocus(focusPath);
+  afterRender(atBottom);
+}
+
+/** The data-key values from the root down to `el`, if `el` is in the page. */
+function keyPath(el) {
+  if (!el || el === document.body || !root.contains(el)) return null;
+  const path = [];
+  for (let n = el; n && n !== root; n = n.parentElement) {
+    const k = n.getAttribute('data-key');
+    if (k !== null) path.unshift(k);
+  }
+  return path;
+}
+
+/**
+ * The focused control went away in a re-render (a closed editor, a finished request): focus the
+ * nearest surviving place instead of dropping the keyboard user at the top of the page. Never a
+ * flag button: a stray Enter there would hide someone's text.
+ */
+function refocus(path) {
+  let el = root;
+  for (const k of path) {
+    const next = Array.from(el.querySelectorAll('[data-key]')).find((n) => n.getAttribute('data-key') === k);
+    if (!next) break;
+    el = next;
+  }
+  if (el === root) return;
+  const focusable = 'button:not([disabled]):not(.flag), input:not([type=hidden]), select, textarea, a[href], [tabindex]';
+  const target = el.matches(focusable) ? el : el.querySelector(focusable);
+  if (target) target.focus({ preventScroll: true });
+}
+
+function afterRender(logAtBottom) {
+  // The sticky side column sits below the sticky banners.
+  const banners = root.querySelector('.banners');
+  const bh = banners ? banners.offsetHeight : 0;
+  if (bh !== afterRender.bannersHeight) {
+    afterRender.bannersHeight = bh;
+    document.documentElement.style.setProperty('--banners-h', bh + 'px');
+  }
+  const logEl = document.getElementById('log');
+  if (logEl && logAtBottom) logEl.scrollTop = logEl.scrollHeight;
+  // A message whose place is gone becomes a toast.
+  for (const [key, m] of Array.from(ui.msgs)) {
+    if (!root.querySelector(`[data-for="${CSS.escape(key)}"]`)) {
+      ui.msgs.delete(key);
+      toast(m.kind, m.text, m.rule);
+    }
+  }
+  if (ui.focusNext) {
+    const f = root.querySelector(`form[data-form="${CSS.escape(ui.focusNext)}"]`);
+    ui.focusNext = null;
+    const field = f && f.querySelector('input:not([type=hidden]), textarea, select');
+    if (field) field.focus();
+  }
+  if (ui.centerOutline) {
+    const box = root.querySelector('.outline-scroll');
+    // Only a tree wider than its box needs it (a phone); wait until then.
+    if (box && box.scrollWidth > box.clientWidth) {
+      ui.centerOutline = false;
+      const v = state.view;
+      const id = ui.selected !== null ? ui.selected : v.finale;
+      const node = id !== null && id !== undefined ? box.querySelector(`[data-testid="outline-node"][data-scene-id="${id}"]`) : null;
+      if (node) {
+        const n = node.getBoundingClientRect();
+        const b = box.getBoundingClientRect();
+        box.scrollLeft += n.left + n.width / 2 - (b.left + b.width / 2);
+      }
+    }
+  }
+  if (ui.scrollToDetail) {
+    ui.scrollToDetail = false;
+    const d = document.getElementById('scene-detail');
+    if (d) d.scrollIntoView({ block: 'nearest', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+  }
+}
+
+function toast(kind, text, rule) {
+  const id = ++toastId;
+  ui.toasts.push({ id, kind, text, rule });
+  if (ui.toasts.length > 4) ui.toasts.shift();
+  setTimeout(() => {
+    if (ui.toasts.some((t) => t.id === id)) ctx.dismissToast(id);
+  }, 10000);
+  render();
+}
+
+// ---------------------------------------------------------------- requests
+
+/**
+ * Sends `action` for the place `key`. opts: reset (reset the form on success),
+ * resetFields (names of fields to clear on success), onDone, onRefused(msg).
+ */
+function act(key, action, opts = {}) {
+  ui.msgs.delete(key);
+  const req = conn ? conn.act(action) : null;
+  if (req === null) {
+    ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.', at: Date.now() });
+    render();
+    return;
+  }
+  ui.pending.set(key, req);
+  reqs.set(req, { key, opts });
+  render();
+}
+
+function answered(msg) {
+  const r = reqs.get(msg.req);
+  reqs.delete(msg.req);
+  if (!r) {
+    if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
+    return;
+  }
+  const { key, opts } = r;
+  if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
+  const hadFocus = document.activeElement && root.contains(document.activeElement) && document.activeElement !== document.body;
+  const formEl = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
+  if (msg.type === 'done') {
+    ui.msgs.delete(key);
+    if (formEl && opts.reset) formEl.reset();
+    if (formEl && opts.resetFields) {
+      for (const name of opts.resetFields) {
+        const el = formEl.elements[name];
+        if (el) el.value = el.defaultValue;
+      }
+    }
+    if (opts.onDone) opts.onDone();
+  } else if (msg.type === 'refused') {
+    ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message, at: Date.now() });
+    if (opts.onRefused) opts.onRefused(msg);
+  } else {
+    ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.', at: Date.now() });
+  }
+  render();
+  // The button was disabled while pending, which drops focus: give it back to the form.
+  if (!hadFocus || document.activeElement === document.body) {
+    const f = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
+    if (f && msg.type !== 'done') {
+      const b = f.querySelector('button[type=submit]');
+      if (b) b.focus();
+    } else if (f) {
+      const field = f.querySelector('input:not([type=hidden]), textarea');
+      if (field) field.focus();
+    } else {
+      const b = root.querySelector(`[data-key="btn:${CSS.escape(key)}"]`);
+      if (b && !b.disabled) b.focus();
+    }
+  }
+}
+
+function lost(list) {
+  for (const req of list) {
+    const r = reqs.get(req);
+    reqs.delete(req);
+    if (!r) continue;
+    if (ui.pending.get(r.key) === req) ui.pending.delete(r.key);
+    ui.msgs.set(r.key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.', at: Date.now() });
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- messages
+
+/** Adds the entries not seen yet (by seq), keeping the log in seq order: none twice, none lost. */
+function applyLog(entries) {
+  let added = false;
+  for (const e of entries || []) {
+    if (typeof e.seq !== 'number' || state.logSeqs.has(e.seq)) continue;
+    state.logSeqs.add(e.seq);
+    state.log.push(e);
+    added = true;
+    if (e.seq > state.lastLogSeq) state.lastLogSeq = e.seq;
+  }
+  if (added) state.log.sort((a, b) => a.seq - b.seq);
+}
+
+function clock(msg) {
+  if (typeof msg.now === 'number') state.offset = msg.now - Date.now();
+}
+
+// The server sends one view for everyone; which player this page is comes from `/me` (and
+// `you` in each `sync`), and what follows from it is worked out here.
+function personalize(view, you) {
+  view.you = you;
+  for (const o of view.objects || []) {
+    o.yours = o.kind === 'character' && o.player === you;
+    o.editable = o.kind !== 'character' || o.player === null || o.player === you;
+  }
+  return view;
+}
+
+function onSync(msg) {
+  clock(msg);
+  if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
+  state.view = personalize(msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
+  applyLog(msg.log);
+  state.seq = Math.max(state.seq, msg.seq || 0);
+  if (Array.isArray(msg.online)) state.online = new Set(msg.online);
+  // Results that are already there are shown at once, never replayed.
+  for (const s of state.view.scenes || []) if (s.check) ui.seenChecks.add(s.id);
+  if (state.screen !== 'table') {
+    state.screen = 'table';
+    if (ui.selected === null) ui.selected = defaultSelection();
+  }
+  afterView();
+  render();
+}
+
+function onUpdate(msg) {
+  if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
+  clock(msg);
+  const prev = state.view;
+  state.view = personalize(msg.view, state.me && state.me.player);
+  const firstNew = (msg.log || []).reduce((m, e) => (e.seq > state.lastLogSeq ? Math.min(m, e.seq) : m), Infinity);
+  applyLog(msg.log);
+  state.seq = msg.seq;
+  for (const s of state.view.scenes || []) {
+    if (s.check && !ui.seenChecks.has(s.id)) {
+      ui.seenChecks.add(s.id);
+      if (!reducedMotion.matches) startAnimation(s.id, Number.isFinite(firstNew) ? firstNew : null);
+    }
+  }
+  const src = state.view.prophecy && state.view.prophecy.source;
+  const prevSrc = prev && prev.prophecy && prev.prophecy.source;
+  if (src && src.kind === 'catastrophe' && JSON.stringify(src) !== JSON.stringify(prevSrc) && !reducedMotion.matches) {
+    ui.freshRoll = true;
+    setTimeout(() => {
+      ui.freshRoll = false;
+      render();
+    }, 1200);
+  }
+  // Answers about the last phase no longer apply.
+  if (prev && prev.phase && state.view.phase && prev.phase.id !== state.view.phase.id) ui.msgs.clear();
+  afterView();
+  render();
+}
+
+/** Page-side follow-ups of a new view: selection, a new object to place in the scene. */
+function afterView() {
+  const v = state.view;
+  if (ui.selectFinale && v.finale !== null && v.finale !== undefined) {
+    ui.selected = v.finale;
+    ui.selectFinale = false;
+  }
+  if (ui.selected !== null && !sceneById(v, ui.selected)) ui.selected = null;
+  const p = ui.placeAfterCreate;
+  if (p) {
+    const o = (v.objects || []).find((x) => !p.known.has(x.id) && x.name === p.name);
+    if (o) {
+      ui.placeAfterCreate = null;
+      const s = sceneById(v, p.scene);
+      if (s && !(s.objects || []).includes(o.id)) act(`create-object-here:${p.scene}`, { action: 'place_object', scene: p.scene, object: o.id });
+    }
+  }
+}
+
+function defaultSelection() {
+  const v = state.view;
+  if (v.phase && v.phase.id === 'outline' && v.finale !== null && v.finale !== undefined) return v.finale;
+  return null;
+}
+
+// ---------------------------------------------------------------- the dice animation
+
+function startAnimation(sceneId, holdFrom) {
+  const s = sceneById(state.view, sceneId);
+  if (!s || !s.check) return;
+  clearTimeout(animTimer);
+  ui.anim = { scene: sceneId, start: performance.now(), elapsed: 0, times: timeline(s.check.dice || []) };
+  ui.holdLogFrom = holdFrom;
+  scheduleTick();
+}
+
+function scheduleTick() {
+  const a = ui.anim;
+  if (!a) return;
+  const points = [...a.times.throwAt, ...a.times.land, a.times.result].filter((t) => t > a.elapsed);
+  if (!points.length) {
+    endAnimation();
+    return;
+  }
+  const next = Math.min(...points);
+  animTimer = setTimeout(() => {
+    if (!ui.anim) return;
+    ui.anim.elapsed = performance.now() - ui.anim.start;
+    if (ui.anim.elapsed >= ui.anim.times.result) {
+      endAnimation();
+      return;
+    }
+    render();
+    scheduleTick();
+  }, Math.max(0, next - a.elapsed) + 5);
+}
+
+function endAnimation() {
+  clearTimeout(animTimer);
+  const wasFocused = document.activeElement && document.activeElement.getAttribute('data-testid') === 'skip-animation';
+  ui.anim = null;
+  ui.holdLogFrom = null;
+  render();
+  if (wasFocused) {
+    const r = root.querySelector('[data-testid="check-result"]');
+    if (r) {
+      r.setAttribute('tabindex', '-1');
+      r.focus();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- small page actions
+
+async function copyLink(url) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(url);
+      ok = true;
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const el = document.getElementById('invite-link');
+    if (el) {
+      el.focus();
+      el.select();
+      try {
+        ok = document.execCommand('copy');
+      } catch {
+        ok = false;
+      }
+    }
+  }
+  ui.copied = ok;
+  if (!ok) toast('info', 'Select the link and copy it by hand.');
+  render();
+  setTimeout(() => {
+    ui.copied = false;
+    render();
+  }, 2500);
+}
+
+function goToFlag(f) {
+  if (f.scene !== undefined) {
+    ui.selected = f.scene;
+    ui.centerOutline = true;
+  }
+  render();
+  const id = 'flagged-' + f.key.replace(':', '-');
+  const el = document.getElementById(id);
+  if (el) {
+    el.scrollIntoView({ block: 'center', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+    const b = el.querySelector('button');
+    if (b) b.focus({ preventScroll: true });
+  }
+}
+
+const MESSAGE_MS = 20000; // a refusal or error stays this long beside the control (or until dismissed)
+
+setInterval(() => {
+  let stale = false;
+  for (const [key, m] of Array.from(ui.msgs)) {
+    if (m.at && Date.now() - m.at > MESSAGE_MS && !root.querySelector(`[data-for="${CSS.escape(key)}"]:focus-within`)) {
+      ui.msgs.delete(key);
+      stale = true;
+    }
+  }
+  if (stale && state.screen === 'table') render();
+  for (const el of root.querySelectorAll('[data-deadline]')) {
+    const t = timerText(Number(el.getAttribute('data-deadline')), serverNow());
+    const text = el.querySelector('.timer-text');
+    if (text && text.textContent !== t.text) text.textContent = t.text;
+    el.classList.toggle('overtime', t.over);
+  }
+}, 1000);
+
+// ---------------------------------------------------------------- joining and connecting
+
+function joinScreen() {
+  return h(
+    'main',
+    { class: 'center-screen join', id: 'main' },
+    h('p', { class: 'brand' }, 'Prophecy'),
+    h('h1', null, 'Join this table'),
+    h('p', null, 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.'),
+    h(
+      'form',
+      {
+        class: 'form join-form',
+        testid: 'join-form',
+        method: 'post',
+        action: `/t/${token}/join`,
+        'aria-busy': state.joinPending ? 'true' : null,
+        novalidate: true,
+        onsubmit: (e, f) => join(f),
+      },
+      h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), h('input', { id: 'join-name', name: 'name', type: 'text', required: true, maxlength: 80, autocomplete: 'nickname', testid: 'join-name', 'data-key': 'join-name' })),
+      h('button', { type: 'submit', class: 'btn primary', testid: 'join-submit', disabled: state.joinPending }, state.joinPending ? 'Joining…' : 'Join the table'),
+      state.joinError ? h('p', { class: 'message error', role: 'alert', testid: 'join-error' }, state.joinError) : null,
+    ),
+  );
+}
+
+async function join(f) {
+  const name = f.elements.name.value.trim();
+  if (!name) {
+    state.joinError = 'Type your name first.';
+    render();
+    f.elements.name.focus();
+    return;
+  }
+  state.joinPending = true;
+  state.joinError = '';
+  render();
+  try {
+    const r = await fetch(`/t/${token}/join`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ name }),
+      credentials: 'same-origin',
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+    state.me = { player: body.player, name };
+    state.joinPending = false;
+    state.screen = 'loading';
+    render();
+    connect();
+  } catch (e) {
+    state.joinPending = false;
+    state.joinError = e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
+    render();
+    const input = document.getElementById('join-name');
+    if (input) input.focus();
+  }
+}
+
+function connect() {
+  if (conn) conn.stop();
+  conn = new Connection(
+    token,
+    {
+      sync: onSync,
+      update: onUpdate,
+      answer: answered,
+      presence: (m) => {
+        state.online = new Set(m.online || []);
+        render();
+      },
+      removed: (m) => {
+        state.screen = 'removed';
+        state.removedMessage = m.message;
+        render();
+      },
+      status: (c) => {
+        state.connected = c;
+        if (!c) state.everTried = true;
+        render();
+      },
+      lost,
+      unauthorized: (status) => {
+        if (status === 404) {
+          state.screen = 'gone';
+        } else {
+          state.screen = 'join';
+          state.view = null;
+        }
+        render();
+      },
+    },
+    () => state.seq,
+  );
+  state.everTried = false;
+  conn.start();
+  // If the first connection does not come up, show that we are retrying.
+  setTimeout(() => {
+    if (!state.connected) {
+      state.everTried = true;
+      render();
+    }
+  }, 1500);
+}
+
+async function boot() {
+  if (!token) {
+    state.screen = 'gone';
+    render();
+    return;
+  }
+  render();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await fetch(`/t/${token}/me`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (r.ok) {
+        const me = await r.json();
+        // A server may also say "no seat" with 200 and no player (no 401 in the console).
+        if (me && me.player !== null && me.player !== undefined) {
+          state.me = me;
+          connect();
+        } else {
+          state.screen = 'join';
+          render();
+        }
+        return;
+      }
+      if (r.status === 401 || r.status === 403) {
+        state.screen = 'join';
+        render();
+        return;
+      }
+      if (r.status === 404) {
+        const body = await r.json().catch(() => ({}));
+        state.screen = 'gone';
+        state.goneMessage = body.error;
+        render();
+        return;
+      }
+    } catch {
+      // unreachable: retry below
+    }
+    state.everTried = true;
+    render();
+    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+  }
+}
+
+boot();

@@ -1,0 +1,195 @@
+// A check's roll, die by die: the pool, then each wave of explosions, each die with its cause.
+// The animation is presentation only: the faces come from the view; the timeline below says when
+// each die lands, and the page reveals the result when the last one has.
+
+import { h } from './dom.js';
+import { pips, aspectById, aspectText, sceneById, objective } from './ui.js';
+
+/** A cause in one shape whatever the server's serialization: {kind, pair|precursor|index}. */
+export function normCause(c) {
+  if (!c) return { kind: 'die' };
+  if (c.kind) return c;
+  if (c.pool) return normCause(c.pool);
+  if (c.exploded_from !== undefined) {
+    const v = c.exploded_from;
+    return { kind: 'exploded_from', index: typeof v === 'object' ? v.index : v };
+  }
+  return { kind: 'die' };
+}
+
+/** The wave of every die: 0 for the pool, n + 1 for a die added by a six of wave n. */
+export function waves(dice) {
+  const w = [];
+  dice.forEach((d, i) => {
+    const c = normCause(d.cause);
+    w[i] = c.kind === 'exploded_from' && c.index < i ? w[c.index] + 1 : 0;
+  });
+  return w;
+}
+
+/**
+ * When each die lands and when the result shows, in ms from the start. Dice of a wave are
+ * thrown together, tumble, then land one after the other; the next wave is thrown after.
+ */
+export function timeline(dice) {
+  const w = waves(dice);
+  const n = dice.length;
+  const step = Math.max(110, Math.min(320, 2600 / Math.max(n, 1)));
+  const tumble = 650;
+  const land = [];
+  const throwAt = [];
+  let t = 250;
+  const maxWave = n ? Math.max(...w) : -1;
+  for (let wave = 0; wave <= maxWave; wave++) {
+    const start = t;
+    let k = 0;
+    dice.forEach((d, i) => {
+      if (w[i] === wave) {
+        throwAt[i] = start;
+        land[i] = start + tumble + k * step;
+        k++;
+        t = land[i];
+      }
+    });
+    t += 450;
+  }
+  return { throwAt, land, result: (n ? t : 400) + 150 };
+}
+
+function causeText(view, scene, cause) {
+  const c = normCause(cause);
+  if (c.kind === 'matching_pair') {
+    const pair = (scene.pairs || []).find((p) => p.id === c.pair);
+    if (!pair) return 'a matching pair';
+    const ca = aspectById(view, pair.character_aspect);
+    const ea = aspectById(view, pair.environment_aspect);
+    return `pair: ${ca ? aspectText(ca.aspect) : '?'} + ${ea ? aspectText(ea.aspect) : '?'}`;
+  }
+  if (c.kind === 'reward_die') return `reward die: ${objective(sceneById(view, c.precursor))}`;
+  if (c.kind === 'exploded_from') return `exploded from die #${c.index + 1}`;
+  return 'a die';
+}
+
+/** One die: `state` is hidden (not thrown yet), rolling, or landed. */
+export function die(face, hit, state, label, extra = {}) {
+  const landed = state === 'landed';
+  return h(
+    'span',
+    {
+      class: ['die', landed ? (hit ? 'hit' : 'miss') : state, landed && face === 6 ? 'six' : null, extra.class],
+      testid: extra.testid || 'die',
+      'data-face': landed ? face : null,
+      'data-hit': landed ? String(hit) : null,
+      'data-state': state,
+      role: 'img',
+      'aria-label': landed ? label : 'a die, rolling',
+      'aria-hidden': state === 'hidden' ? 'true' : null,
+    },
+    landed ? pips(face) : h('span', { class: 'die-q', 'aria-hidden': 'true' }, '?'),
+  );
+}
+
+/** A d66: two dice read as tens and units. */
+export function d66(roll, fresh) {
+  let tens;
+  let units;
+  if (typeof roll === 'number') {
+    tens = Math.floor(roll / 10);
+    units = roll % 10;
+  } else if (roll && typeof roll === 'object') {
+    tens = roll.tens;
+    units = roll.units;
+  } else if (typeof roll === 'string' && /^\d\d$/.test(roll)) {
+    tens = Number(roll[0]);
+    units = Number(roll[1]);
+  }
+  if (!tens || !units) return null;
+  return h(
+    'span',
+    { class: ['d66', fresh ? 'fresh' : null], testid: 'd66-roll', 'data-tens': tens, 'data-units': units, 'data-key': 'd66' },
+    die(tens, false, 'landed', `tens die: ${tens}`, { class: 'plain', testid: 'd66-tens' }),
+    die(units, false, 'landed', `units die: ${units}`, { class: 'plain', testid: 'd66-units' }),
+    h('span', { class: 'd66-value' }, `= ${tens}${units}`),
+  );
+}
+
+/**
+ * The roll of a scene's check. `anim` is null (show everything) or {elapsed, times} while the
+ * animation runs; `onSkip` ends it.
+ */
+export function rollView(view, scene, anim, onSkip) {
+  const check = scene.check;
+  const dice = check.dice || [];
+  const w = waves(dice);
+  const running = !!anim && anim.elapsed < anim.times.result;
+  const stateOf = (i) => {
+    if (!running) return 'landed';
+    if (anim.elapsed < anim.times.throwAt[i]) return 'hidden';
+    if (anim.elapsed < anim.times.land[i]) return 'rolling';
+    return 'landed';
+  };
+  const maxWave = dice.length ? Math.max(...w) : -1;
+  const groups = [];
+  for (let wave = 0; wave <= maxWave; wave++) {
+    const items = [];
+    dice.forEach((d, i) => {
+      if (w[i] !== wave) return;
+      const st = stateOf(i);
+      if (st === 'hidden') return;
+      const hit = d.hit !== undefined ? d.hit : d.face >= 4;
+      const cause = causeText(view, scene, d.cause);
+      const label = `Die #${i + 1}: ${d.face}, ${hit ? 'hit' : 'miss'}${d.face === 6 ? ', explodes' : ''} (${cause})`;
+      items.push(
+        h(
+          'li',
+          { class: 'die-item', 'data-key': 'd' + i, 'data-index': i },
+          die(d.face, hit, st, label),
+          h(
+            'span',
+            { class: 'die-caption', 'aria-hidden': 'true' },
+            h('span', { class: 'die-no' }, '#' + (i + 1)),
+            st === 'landed' ? h('span', { class: 'die-hit' }, hit ? (d.face === 6 ? 'hit · explodes' : 'hit') : 'miss') : null,
+            h('span', { class: 'die-cause' }, cause),
+          ),
+        ),
+      );
+    });
+    if (!items.length) continue;
+    groups.push(
+      h(
+        'div',
+        { class: 'wave', 'data-key': 'w' + wave },
+        h('h4', null, wave === 0 ? 'The pool' : `Explosions, wave ${wave}`),
+        h('ol', { class: 'dice' }, items),
+      ),
+    );
+  }
+  const hits = check.hits !== undefined ? check.hits : dice.filter((d) => d.face >= 4).length;
+  const success = check.outcome === 'success';
+  return h(
+    'div',
+    { class: ['roll', running ? 'running' : 'settled'], testid: 'roll', 'data-scene-id': scene.id, 'data-key': 'roll' + scene.id },
+    dice.length ? groups : h('p', { class: 'muted' }, 'No dice were rolled: the players accepted an empty pool.'),
+    running
+      ? h(
+          'div',
+          { class: 'roll-status', 'data-key': 'status' },
+          h('span', { class: 'rolling-label', role: 'status' }, 'Rolling…'),
+          h('button', { type: 'button', class: 'btn secondary small', testid: 'skip-animation', onclick: onSkip }, 'Skip'),
+        )
+      : h(
+          'p',
+          {
+            class: ['check-result', success ? 'success' : 'failure'],
+            testid: 'check-result',
+            'data-outcome': check.outcome,
+            'data-hits': hits,
+            'data-key': 'result',
+            role: 'status',
+          },
+          h('span', { class: 'result-hits' }, `${hits} ${hits === 1 ? 'hit' : 'hits'} against difficulty ${check.difficulty}`),
+          h('span', { class: 'visually-hidden' }, ': '),
+          h('span', { class: 'result-outcome' }, success ? 'Success' : 'Failure'),
+        ),
+  );
+}

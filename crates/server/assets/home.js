@@ -1,0 +1,40 @@
+// The home page: create a table. Without JavaScript the form posts and the server answers 303;
+// with it, the page posts JSON and goes to the table's address.
+
+const form = document.querySelector('[data-testid="create-form"]');
+const error = document.querySelector('[data-testid="create-error"]');
+const button = document.querySelector('[data-testid="create-table"]');
+
+function showError(text) {
+  error.textContent = text;
+  error.hidden = !text;
+}
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const name = form.elements.name.value.trim();
+  const ruleset = form.elements.ruleset.value;
+  if (!name) {
+    showError('Type your name first.');
+    form.elements.name.focus();
+    return;
+  }
+  showError('');
+  button.disabled = true;
+  button.textContent = 'Creating…';
+  try {
+    const r = await fetch('/tables', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ name, ruleset }),
+      credentials: 'same-origin',
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+    location.assign(body.url || `/t/${body.token}`);
+  } catch (err) {
+    button.disabled = false;
+    button.textContent = 'Create the table';
+    showError(err.message && err.message !== 'Failed to fetch' ? err.message : 'Could not reach the server. Try again.');
+  }
+});

@@ -1,0 +1,179 @@
+// The WebSocket to the table: hello with the last seq seen, reconnection with backoff, and
+// requests numbered with `req` so that each answer finds the place where the player acted.
+
+const BACKOFF_START_MS = 500;
+const BACKOFF_MAX_MS = 5000;
+// A quiet socket is pinged; one that stays silent this long after is presumed dead (a laptop
+// that slept, a phone that changed networks) and reopened.
+const PING_EVERY_MS = 25000;
+const SILENCE_MS = 60000;
+
+export class Connection {
+  /**
+   * @param {string} token the table's token
+   * @param {object} on callbacks: sync(msg), update(msg), answer(msg) for done/refused/error,
+   *   presence(msg), removed(msg), status(connected: boolean), lost(pendingReqs),
+   *   unauthorized() when the seat is gone
+   * @param {() => number} since the last seq the page has applied
+   */
+  constructor(token, on, since) {
+    this.token = token;
+    this.on = on;
+    this.since = since;
+    this.ws = null;
+    this.nextReq = 1;
+    this.pending = new Map(); // req → action, until answered
+    this.backoff = BACKOFF_START_MS;
+    this.timer = null;
+    this.stopped = false;
+    this.connected = false;
+  }
+
+  url() {
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${scheme}//${location.host}/t/${this.token}/ws`;
+  }
+
+  start() {
+    this.stopped = false;
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      ws.onclose = null;
+      ws.close();
+    }
+  }
+
+  open() {
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    // Until this socket's first sync, updates are dropped: the room may broadcast a change
+    // before it has read our hello, and that sync carries everything since our last seq anyway.
+    this.synced = false;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: 'hello', since: this.since() }));
+      this.heard = Date.now();
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);
+    };
+    ws.onmessage = (e) => {
+      this.heard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      this.handle(msg);
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.setConnected(false);
+      this.failPending();
+      if (!this.stopped) this.retry();
+    };
+    ws.onerror = () => {
+      // onclose follows; nothing else to do.
+    };
+  }
+
+  heartbeat(ws) {
+    if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.heard > SILENCE_MS) {
+      ws.close();
+      // onclose may take long on a dead network: act now.
+      ws.onclose();
+      return;
+    }
+    ws.send(JSON.stringify({ type: 'ping' }));
+  }
+
+  setConnected(c) {
+    if (this.connected !== c) {
+      this.connected = c;
+      this.on.status(c);
+    }
+  }
+
+  failPending() {
+    if (this.pending.size) {
+      const reqs = Array.from(this.pending.keys());
+      this.pending.clear();
+      this.on.lost(reqs);
+    }
+  }
+
+  async retry() {
+    clearTimeout(this.timer);
+    const wait = this.backoff;
+    this.backoff = Math.min(this.backoff * 2, BACKOFF_MAX_MS);
+    this.timer = setTimeout(async () => {
+      if (this.stopped) return;
+      // A closed socket may mean the seat is gone (removed, or cookie lost): ask before retrying.
+      try {
+        const r = await fetch(`/t/${this.token}/me`, { headers: { Accept: 'application/json' } });
+        if (r.status === 401 || r.status === 403 || r.status === 404) {
+          this.stopped = true;
+          this.on.unauthorized(r.status);
+          return;
+        }
+      } catch {
+        // The server is unreachable: keep trying.
+      }
+      if (!this.stopped) this.open();
+    }, wait);
+  }
+
+  handle(msg) {
+    switch (msg.type) {
+      case 'sync':
+        this.synced = true;
+        this.backoff = BACKOFF_START_MS;
+        this.setConnected(true);
+        this.on.sync(msg);
+        break;
+      case 'update':
+        if (this.synced) this.on.update(msg);
+        break;
+      case 'done':
+      case 'refused':
+      case 'error':
+        if (msg.req !== undefined && msg.req !== null) this.pending.delete(msg.req);
+        this.on.answer(msg);
+        break;
+      case 'presence':
+        this.on.presence(msg);
+        break;
+      case 'removed':
+        this.stopped = true;
+        this.on.removed(msg);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Sends an action; returns its req, or null when not connected. */
+  act(action) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.connected) return null;
+    const req = this.nextReq++;
+    this.pending.set(req, action);
+    this.ws.send(JSON.stringify({ type: 'act', req, action }));
+    return req;
+  }
+}

@@ -1,0 +1,243 @@
+// The outline as a tree diagram: the Finale on top, precursors below. Only the layout is
+// computed here; every fact shown (status, difficulty, odds, outcomes) comes from the view.
+
+import { h } from './dom.js';
+import { percent } from './ui.js';
+
+const W = 196; // node width
+const H = 118; // node height
+const GAP_X = 18;
+const GAP_Y = 46;
+const PAD = 14;
+const TEXT_WIDTH = W - 20; // the objective's room inside a node, in px
+const FONT_PX = 13; // the objective's font size (style.css: .node-objective)
+const LINES = 3;
+
+let measureCtx = null;
+
+/** Width of `text` in px at the objective's font; a character estimate without a canvas. */
+function textWidth(text) {
+  if (measureCtx === null) {
+    try {
+      const c = document.createElement('canvas').getContext('2d');
+      const family = getComputedStyle(document.body).fontFamily || 'sans-serif';
+      c.font = `${FONT_PX}px ${family}`;
+      measureCtx = c;
+    } catch {
+      measureCtx = false;
+    }
+  }
+  return measureCtx ? measureCtx.measureText(text).width : text.length * FONT_PX * 0.56;
+}
+
+/** Word-wraps `text` into at most `max` lines that fit `width` px (the last ends with … if cut). */
+export function wrap(text, width = TEXT_WIDTH, max = LINES) {
+  const fits = (t) => textWidth(t) <= width;
+  const words = String(text).replace(/\s+/g, ' ').trim().split(' ');
+  const lines = [];
+  let line = '';
+  for (let word of words) {
+    // A word too long for a line is cut with a hyphen.
+    while (!fits(word)) {
+      if (line) {
+        lines.push(line);
+        line = '';
+      }
+      let n = word.length - 1;
+      while (n > 1 && !fits(word.slice(0, n) + '-')) n--;
+      lines.push(word.slice(0, n) + '-');
+      word = word.slice(n);
+    }
+    if (!line) line = word;
+    else if (fits(line + ' ' + word)) line += ' ' + word;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  if (lines.length > max) {
+    const kept = lines.slice(0, max);
+    let last = kept[max - 1];
+    while (last.length > 1 && !fits(last + '…')) last = last.slice(0, -1);
+    kept[max - 1] = last.replace(/[\s,.;:-]+$/, '') + '…';
+    return kept;
+  }
+  return lines;
+}
+
+/** Positions: x of each node's left edge and y of its top, by scene id. */
+export function layout(scenes) {
+  const byId = new Map(scenes.map((s) => [s.id, s]));
+  const roots = scenes.filter((s) => s.parent === null || s.parent === undefined || !byId.has(s.parent));
+  const pos = new Map();
+  let slot = 0;
+  let maxDepth = 0;
+  const place = (s, depth, seen) => {
+    if (seen.has(s.id)) return null;
+    seen.add(s.id);
+    maxDepth = Math.max(maxDepth, depth);
+    const kids = (s.precursors || []).map((id) => byId.get(id)).filter(Boolean);
+    let x;
+    const xs = kids.map((k) => place(k, depth + 1, seen)).filter((v) => v !== null);
+    if (!xs.length) {
+      x = slot * (W + GAP_X);
+      slot++;
+    } else {
+      x = (xs[0] + xs[xs.length - 1]) / 2;
+    }
+    pos.set(s.id, { x: x + PAD, y: depth * (H + GAP_Y) + PAD, depth });
+    return x;
+  };
+  const seen = new Set();
+  for (const r of roots) place(r, 0, seen);
+  const width = Math.max(slot, 1) * (W + GAP_X) - GAP_X + 2 * PAD;
+  const height = (maxDepth + 1) * (H + GAP_Y) - GAP_Y + 2 * PAD;
+  return { pos, width, height };
+}
+
+const STATUS = {
+  sketched: 'sketched',
+  available: 'available',
+  in_progress: 'in progress',
+  performed: 'performed',
+};
+
+/** What a node says about its status (the outcome once performed). */
+export function statusText(s) {
+  if (s.status === 'performed') {
+    const o = s.check && s.check.outcome;
+    return o === 'success' ? 'success' : o === 'failure' ? 'failure' : 'performed';
+  }
+  return STATUS[s.status] || s.status;
+}
+
+function odds(view, s) {
+  const p = view.outline_odds && view.outline_odds[String(s.id)];
+  return p === undefined || p === null ? null : p;
+}
+
+/** The whole tree, or an empty placeholder. */
+export function outlineTree(view, ui, onSelect) {
+  const scenes = view.scenes || [];
+  if (!scenes.length) {
+    return h('div', { class: 'outline-empty paper' }, h('p', null, 'The outline is empty: sketch the Finale first.'));
+  }
+  const { pos, width, height } = layout(scenes);
+  const byId = new Map(scenes.map((s) => [s.id, s]));
+  const edges = [];
+  for (const s of scenes) {
+    const a = pos.get(s.id);
+    const p = byId.get(s.parent);
+    if (!a || !p) continue;
+    const b = pos.get(p.id);
+    const x1 = a.x + W / 2;
+    const y1 = a.y;
+    const x2 = b.x + W / 2;
+    const y2 = b.y + H;
+    const my = (y1 + y2) / 2;
+    const won = s.status === 'performed' && s.check && s.check.outcome === 'success';
+    edges.push(
+      h('svg:path', {
+        d: `M${x1},${y1} C${x1},${my} ${x2},${my} ${x2},${y2}`,
+        class: ['edge', won ? 'edge-reward' : null],
+        'data-key': 'e' + s.id,
+      }),
+    );
+  }
+  const nodes = scenes
+    .filter((s) => pos.has(s.id))
+    .map((s) => node(view, ui, s, pos.get(s.id), byId, onSelect));
+  const label = `The outline: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the Finale on top. Select a scene to see it and act on it.`;
+  return h(
+    'div',
+    { class: 'outline-scroll paper', testid: 'outline', 'data-key': 'outline-tree' },
+    h(
+      'svg:svg',
+      {
+        class: 'outline-svg',
+        width,
+        height,
+        viewBox: `0 0 ${width} ${height}`,
+        role: 'group',
+        'aria-label': label,
+      },
+      h('svg:g', { class: 'edges', 'aria-hidden': 'true' }, edges),
+      h('svg:g', { class: 'nodes' }, nodes),
+    ),
+  );
+}
+
+/** "PRIMARY · DIFFICULTY 3", shortened when the level's name is long ("QUATERNARY · DIFF. 1"). */
+function bandLabel(level, difficulty) {
+  const name = level === 'Finale' ? 'FINALE' : level.replace(/ scene$/i, '').toUpperCase();
+  const full = `${name} · DIFFICULTY ${difficulty}`;
+  return full.length > 24 ? `${name} · DIFF. ${difficulty}` : full;
+}
+
+function node(view, ui, s, p, byId, onSelect) {
+  const selected = ui.selected === s.id;
+  const flaggedObjective = s.objective_flagged || s.objective === null;
+  const text = flaggedObjective ? 'flagged — hidden until replaced' : s.objective;
+  const lines = wrap(text);
+  const st = statusText(s);
+  const o = s.status === 'performed' ? null : odds(view, s);
+  // A reward die sits on this scene for each precursor resolved successfully.
+  const rewards = (s.precursors || [])
+    .map((id) => byId.get(id))
+    .filter((k) => k && k.status === 'performed' && k.check && k.check.outcome === 'success');
+  const level = s.level || (s.parent ? 'Scene' : 'Finale');
+  const aria = [
+    `${level}, difficulty ${s.difficulty}`,
+    st,
+    o !== null ? `${percent(o)} chance of success` : null,
+    rewards.length ? `${rewards.length} reward ${rewards.length === 1 ? 'die' : 'dice'}` : null,
+    flaggedObjective ? 'objective flagged, hidden until replaced' : s.objective,
+  ]
+    .filter(Boolean)
+    .join('. ');
+  const outcome = s.status === 'performed' && s.check ? s.check.outcome : null;
+  const activate = () => onSelect(s.id);
+  return h(
+    'svg:g',
+    {
+      class: ['node', 'status-' + s.status, outcome ? 'outcome-' + outcome : null, selected ? 'selected' : null, s.parent == null ? 'finale' : null],
+      transform: `translate(${p.x},${p.y})`,
+      role: 'button',
+      tabindex: 0,
+      testid: 'outline-node',
+      'data-scene-id': s.id,
+      'data-status': s.status,
+      'data-key': 'n' + s.id,
+      'aria-pressed': selected ? 'true' : 'false',
+      'aria-label': aria,
+      onclick: activate,
+      onkeydown: (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          activate();
+        }
+      },
+    },
+    h('svg:title', null, flaggedObjective ? 'Objective flagged — hidden until replaced' : s.objective),
+    h('svg:rect', { class: 'node-card', width: W, height: H, rx: 5 }),
+    h('svg:rect', { class: 'node-band', width: W, height: 24, rx: 5 }),
+    h('svg:rect', { class: 'node-band', y: 12, width: W, height: 12 }),
+    h('svg:text', { class: 'node-level', x: 10, y: 16 }, bandLabel(level, s.difficulty)),
+    rewards.map((k, i) =>
+      h(
+        'svg:g',
+        { class: 'reward-die', transform: `translate(${W - 20 - i * 17},5)`, testid: 'reward-die', 'data-precursor': k.id, 'data-key': 'r' + k.id },
+        h('svg:rect', { width: 14, height: 14, rx: 3 }),
+        h('svg:circle', { cx: 7, cy: 7, r: 2 }),
+      ),
+    ),
+    h(
+      'svg:text',
+      { class: ['node-objective', flaggedObjective ? 'is-flagged' : null], x: 10, y: 44 },
+      lines.map((l, i) => h('svg:tspan', { x: 10, dy: i === 0 ? 0 : 17 }, l)),
+    ),
+    h('svg:text', { class: 'node-status', x: 10, y: H - 11 }, st),
+    o !== null ? h('svg:text', { class: 'node-odds', x: W - 10, y: H - 11, 'text-anchor': 'end' }, percent(o)) : null,
+  );
+}

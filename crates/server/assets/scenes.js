@@ -1,0 +1,682 @@
+// Scenes: the outline section (tree, the selected scene and what can be done with it), the
+// scene being performed (setting, pairs, pool, odds, check, narration, timer), the flashback and
+// the long-term effects.
+
+import { h, paragraphs } from './dom.js';
+import {
+  form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
+  button, actionButton, percent, objectById, sceneById, aspectById, aspectText, objectName, objective,
+  playerById, pending,
+} from './ui.js';
+import { outlineTree, statusText } from './outline.js';
+import { rollView } from './dice.js';
+import { card, createObjectForm, terms } from './cards.js';
+
+const phaseId = (view) => view.phase && view.phase.id;
+
+function moderatorIsMe(view) {
+  return view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
+}
+
+/** The outline: the tree, sketching the Finale, the selected scene. */
+export function outlineSection(ctx) {
+  const { view, ui } = ctx;
+  const phase = phaseId(view);
+  const scenes = view.scenes || [];
+  const selected = ui.selected !== null ? sceneById(view, ui.selected) : null;
+  return h(
+    'section',
+    { class: 'panel outline', id: 'outline', 'aria-labelledby': 'outline-h', 'data-key': 'outline' },
+    h('h2', { id: 'outline-h' }, view.ruleset && view.ruleset.temporal ? 'The story tree' : 'The outline'),
+    phase === 'outline' && (view.finale === null || view.finale === undefined) ? sketchFinaleForm(ctx) : null,
+    outlineTree(view, ui, (id) => {
+      ui.selected = ui.selected === id ? null : id;
+      ui.scrollToDetail = ui.selected !== null;
+      ctx.rerender();
+    }),
+    scenes.length
+      ? h(
+          'p',
+          { class: 'legend small' },
+          'Select a scene (click, or Tab then Enter) to see it. ',
+          h('span', { class: 'legend-die', 'aria-hidden': 'true' }),
+          ' a reward die from a successful precursor; the percentage is the chance of success with the pairs proposed so far.',
+        )
+      : null,
+    selected && !(selected.status === 'in_progress' && phase === 'story') ? sceneDetail(ctx, selected) : null,
+    selected && selected.status === 'in_progress' && phase === 'story'
+      ? h('p', { class: 'muted' }, 'This scene is being performed: see the scene above.')
+      : null,
+  );
+}
+
+function sketchFinaleForm(ctx) {
+  const key = 'sketch-finale';
+  const d = ctx.view.ruleset ? ctx.view.ruleset.finale_difficulty : null;
+  return form(
+    ctx,
+    key,
+    {
+      class: 'sketch-finale',
+      onsubmit: (f) => {
+        // Selected as soon as it shows up in a view (which may come before the `done`).
+        ctx.ui.selectFinale = true;
+        ctx.act(key, { action: 'sketch_finale', objective: f.elements.objective.value }, {
+          reset: true,
+          onRefused: () => {
+            ctx.ui.selectFinale = false;
+          },
+        });
+      },
+    },
+    h('p', null, `Start with the Finale${d ? ` (difficulty ${d})` : ''}: how will the characters prevent the catastrophe?`),
+    labelled('finale-objective', 'The Finale’s objective', textarea('finale-objective', 'objective', '', { testid: 'finale-objective', rows: 2, maxlength: 300 })),
+    submit(ctx, key, 'Sketch the Finale', 'sketch-finale'),
+  );
+}
+
+/** Objective with its flag and editor. */
+function objectiveBlock(ctx, s, canEdit) {
+  const key = `objective:${s.id}`;
+  const target = { text: 'objective', id: s.id };
+  const isFlagged = s.objective_flagged || s.objective === null;
+  if (editing(ctx, key)) {
+    return form(
+      ctx,
+      key,
+      {
+        class: 'objective-form',
+        onsubmit: (f) => ctx.act(key, { action: 'edit_objective', scene: s.id, objective: f.elements.objective.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+      },
+      labelled(`objective-${s.id}`, 'Objective', textarea(`objective-${s.id}`, 'objective', s.objective || '', { testid: 'objective-text', rows: 2, maxlength: 300 })),
+      h('div', { class: 'row' }, submit(ctx, key, 'Save', 'save-objective'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
+    );
+  }
+  return h(
+    'div',
+    { class: 'objective' },
+    isFlagged
+      ? flagged(ctx, target, canEdit ? { onclick: () => toggleEditor(ctx, key, true) } : null)
+      : h('p', { class: 'objective-text', testid: 'scene-objective' }, s.objective),
+    !isFlagged ? flagButton(ctx, target, 'this objective') : null,
+    canEdit && !isFlagged ? button('Edit', () => toggleEditor(ctx, key, true), { class: 'small ghost', testid: 'edit-objective' }) : null,
+  );
+}
+
+/** Time and place, with the flag and editor. */
+function settingBlock(ctx, s, canEdit) {
+  const key = `setting:${s.id}`;
+  const target = { text: 'setting', id: s.id };
+  const isFlagged = s.setting_flagged || s.time === null || s.place === null;
+  if (editing(ctx, key)) {
+    return form(
+      ctx,
+      key,
+      {
+        class: 'setting-form',
+        onsubmit: (f) => ctx.act(key, { action: 'set_setting', scene: s.id, time: f.elements.time.value, place: f.elements.place.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+      },
+      h(
+        'div',
+        { class: 'row wrap' },
+        labelled(`time-${s.id}`, 'Time', input(`time-${s.id}`, 'time', { value: s.time || '', testid: 'setting-time', maxlength: 120, placeholder: 'e.g. 2 a.m., the night of the storm' })),
+        labelled(`place-${s.id}`, 'Place', input(`place-${s.id}`, 'place', { value: s.place || '', testid: 'setting-place', maxlength: 120, placeholder: 'e.g. the control room' })),
+      ),
+      h('div', { class: 'row' }, submit(ctx, key, 'Save', 'set-setting'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
+    );
+  }
+  const empty = !isFlagged && !s.time && !s.place;
+  return h(
+    'div',
+    { class: 'setting' },
+    h('span', { class: 'label' }, 'Setting: '),
+    isFlagged
+      ? flagged(ctx, target, canEdit ? { onclick: () => toggleEditor(ctx, key, true) } : null)
+      : empty
+        ? h('span', { class: 'muted' }, 'no time or place yet')
+        : h(
+            'span',
+            { class: 'setting-text', testid: 'setting-text' },
+            s.time ? h('span', { class: 'time' }, s.time) : null,
+            s.time && s.place ? ' · ' : null,
+            s.place ? h('span', { class: 'place' }, s.place) : null,
+          ),
+    !isFlagged && !empty ? flagButton(ctx, target, 'this setting') : null,
+    canEdit && !isFlagged ? button(empty ? 'Set time and place' : 'Edit', () => toggleEditor(ctx, key, true), { class: 'small ghost', testid: 'edit-setting' }) : null,
+  );
+}
+
+/** Objects present, as chips; with a select to place another. */
+function objectsPresent(ctx, s, canEdit) {
+  const { view } = ctx;
+  const ids = s.objects || [];
+  const placeKey = `place:${s.id}`;
+  const candidates = (view.objects || []).filter((o) => !ids.includes(o.id));
+  const chips = ids.map((id) => {
+    const o = objectById(view, id);
+    const wKey = `withdraw:${s.id}:${id}`;
+    return h(
+      'li',
+      { class: 'chip', 'data-key': 'o' + id, testid: 'scene-object-chip', 'data-object-id': id },
+      h('span', null, objectName(o)),
+      canEdit
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'icon',
+              testid: 'withdraw-object',
+              'aria-label': `Take ${objectName(o)} out of this scene`,
+              title: 'Take out of the scene',
+              disabled: pending(ctx, wKey),
+              onclick: () => ctx.act(wKey, { action: 'withdraw_object', scene: s.id, object: id }),
+            },
+            h('span', { 'aria-hidden': 'true' }, '×'),
+          )
+        : null,
+      msg(ctx, wKey),
+    );
+  });
+  return h(
+    'div',
+    { class: 'present' },
+    h('span', { class: 'label' }, 'Present: '),
+    ids.length ? h('ul', { class: 'chips' }, chips) : h('span', { class: 'muted' }, 'nobody and nothing yet'),
+    canEdit && candidates.length
+      ? form(
+          ctx,
+          placeKey,
+          {
+            class: 'inline-form place-form',
+            onsubmit: (f) => ctx.act(placeKey, { action: 'place_object', scene: s.id, object: Number(f.elements.object.value) }),
+          },
+          labelled(
+            `place-${s.id}-select`,
+            'Place in this scene',
+            select(
+              `place-${s.id}-select`,
+              'object',
+              groupObjects(view, candidates),
+              candidates.find((o) => o.kind !== 'character')?.id ?? candidates[0].id,
+              { testid: 'place-object-select' },
+            ),
+          ),
+          submit(ctx, placeKey, 'Place', 'place-object', { class: 'secondary' }),
+        )
+      : null,
+  );
+}
+
+function groupObjects(view, objs) {
+  const env = objs.filter((o) => o.kind !== 'character');
+  const chars = objs.filter((o) => o.kind === 'character');
+  const t = terms(view);
+  const out = [];
+  if (env.length) out.push({ group: 'People, places and things', options: env.map((o) => ({ value: o.id, label: `${objectName(o)} (${o.kind === 'npc' ? 'NPC' : o.kind})` })) });
+  if (chars.length) out.push({ group: t.characters, options: chars.map((o) => ({ value: o.id, label: objectName(o) })) });
+  return out;
+}
+
+function oddsLine(view, s) {
+  if (s.odds) {
+    const o = s.odds;
+    return h(
+      'p',
+      { class: 'odds', testid: 'scene-odds', 'data-p': o.p_success },
+      h('strong', null, percent(o.p_success)),
+      ` chance of success: ${o.dice} ${o.dice === 1 ? 'die' : 'dice'} against difficulty ${s.difficulty}`,
+      o.exact ? h('span', { class: 'exact' }, ` (exactly ${o.exact})`) : null,
+    );
+  }
+  const p = view.outline_odds && view.outline_odds[String(s.id)];
+  if (p !== undefined && p !== null && s.status !== 'performed') {
+    return h('p', { class: 'odds', testid: 'outline-odds' }, h('strong', null, percent(p)), ' chance of success with the pairs proposed so far (a plan, not a promise)');
+  }
+  return null;
+}
+
+/** The selected scene: everything about it, and the actions of the current phase. */
+export function sceneDetail(ctx, s) {
+  const { view } = ctx;
+  const phase = phaseId(view);
+  const unperformed = s.status !== 'performed';
+  const canEdit = (phase === 'outline' || phase === 'story') && unperformed;
+  const precursors = (s.precursors || []).map((id) => sceneById(view, id)).filter(Boolean);
+  const parent = s.parent !== null && s.parent !== undefined ? sceneById(view, s.parent) : null;
+  const minDifficulty = 1;
+  const sketchKey = `sketch:${s.id}`;
+  const removeKey = `remove-scene:${s.id}`;
+  const startKey = `start:${s.id}`;
+  return h(
+    'article',
+    { class: 'scene-detail card-like', testid: 'scene-detail', 'data-scene-id': s.id, id: 'scene-detail', 'data-key': 'detail' + s.id, tabindex: -1, 'aria-labelledby': 'scene-detail-h' },
+    h(
+      'header',
+      { class: 'scene-head' },
+      h('h3', { id: 'scene-detail-h' }, `${s.level || 'Scene'} · difficulty ${s.difficulty}`),
+      h('span', { class: ['status-pill', 'status-' + s.status, s.check ? 'outcome-' + s.check.outcome : null], testid: 'scene-status' }, statusText(s)),
+      button('Close', () => { ctx.ui.selected = null; ctx.rerender(); }, { class: 'ghost small', aria: 'Close the scene' }),
+    ),
+    objectiveBlock(ctx, s, canEdit),
+    parent ? h('p', { class: 'small muted' }, 'A precursor of: ', objective(parent)) : null,
+    oddsLine(view, s),
+    settingBlock(ctx, s, canEdit),
+    objectsPresent(ctx, s, canEdit),
+    precursors.length
+      ? h(
+          'div',
+          { class: 'precursors' },
+          h('span', { class: 'label' }, 'Precursors: '),
+          h('ul', null, precursors.map((p) => h('li', { 'data-key': 'p' + p.id }, objective(p), ' — ', statusText(p)))),
+        )
+      : null,
+    phase === 'outline' && s.difficulty > minDifficulty
+      ? form(
+          ctx,
+          sketchKey,
+          {
+            class: 'sketch-scene',
+            onsubmit: (f) => ctx.act(sketchKey, { action: 'sketch_scene', parent: s.id, objective: f.elements.objective.value }, { reset: true }),
+          },
+          labelled(`sketch-${s.id}`, `Add a precursor (difficulty ${s.difficulty - 1}): a scene that makes this one easier`, textarea(`sketch-${s.id}`, 'objective', '', { testid: 'sketch-objective', rows: 2, maxlength: 300 })),
+          submit(ctx, sketchKey, 'Add precursor', 'sketch-scene'),
+        )
+      : null,
+    phase === 'outline' && s.difficulty <= minDifficulty
+      ? h('p', { class: 'small muted' }, 'This scene is as deep as the outline goes: its difficulty is 1.')
+      : null,
+    phase === 'outline' && !precursors.length
+      ? h('div', { class: 'row' }, actionButton(ctx, removeKey, 'Remove this scene', { action: 'remove_scene', scene: s.id }, { class: 'ghost danger', testid: 'remove-scene', onDone: () => { ctx.ui.selected = null; } }))
+      : null,
+    phase === 'story' && s.status === 'available'
+      ? h('div', { class: 'row' }, actionButton(ctx, startKey, 'Start scene', { action: 'start_scene', scene: s.id }, { class: 'primary', testid: 'start-scene' }))
+      : null,
+    phase === 'story' && s.status === 'sketched'
+      ? h('p', { class: 'small muted' }, 'Perform its precursors first.')
+      : null,
+    s.status === 'performed' && s.check ? h('div', { class: 'performed' }, rollView(view, s, null, null), narrationBlock(ctx, s, false)) : null,
+  );
+}
+
+/** The scene being performed. */
+export function scenePanel(ctx, s) {
+  const { view, ui } = ctx;
+  const checked = !!s.check;
+  const anim = ui.anim && ui.anim.scene === s.id ? ui.anim : null;
+  const animating = !!anim && anim.elapsed < anim.times.result;
+  const objs = (s.objects || []).map((id) => objectById(view, id)).filter(Boolean);
+  const env = objs.filter((o) => o.kind !== 'character');
+  return h(
+    'section',
+    { class: 'panel scene-panel', id: 'scene-panel', testid: 'scene-panel', 'data-scene-id': s.id, 'aria-labelledby': 'scene-panel-h', 'data-key': 'scene-panel' + s.id },
+    h(
+      'header',
+      { class: 'scene-head' },
+      h('h2', { id: 'scene-panel-h' }, `Now playing: ${s.level || 'scene'} · difficulty ${s.difficulty}`),
+      timer(ctx, s),
+    ),
+    objectiveBlock(ctx, s, !checked),
+    settingBlock(ctx, s, true),
+    h(
+      'div',
+      { class: 'investigate' },
+      h('h3', null, '1. Investigate'),
+      h('p', { class: 'small muted' }, 'Who and what is here? Add objects to the scene and give them aspects.'),
+      objectsPresent(ctx, s, true),
+      env.length
+        ? h('div', { class: 'cards compact' }, env.map((o) => card(ctx, o, { compact: true, where: 'scene' })))
+        : null,
+      createObjectForm(ctx, `create-object-here:${s.id}`, {
+        label: 'New object in this scene',
+        button: 'Add to scene',
+        prefix: 'scene-object',
+        // Placed in the scene as soon as the new object shows up in a view.
+        onSubmit: (name) => {
+          ui.placeAfterCreate = { scene: s.id, name, known: new Set((view.objects || []).map((o) => o.id)) };
+        },
+        onRefused: () => {
+          ui.placeAfterCreate = null;
+        },
+      }),
+    ),
+    h(
+      'div',
+      { class: 'pairs-block' },
+      h('h3', null, '2. Match aspects'),
+      pairsList(ctx, s, !checked),
+      !checked ? proposeForm(ctx, s, env) : null,
+    ),
+    h(
+      'div',
+      { class: 'check-block' },
+      h('h3', null, '3. The check'),
+      poolList(ctx, s),
+      !checked ? oddsLine(view, s) : null,
+      !checked ? checkControls(ctx, s) : rollView(view, s, anim, () => ctx.skipAnimation()),
+    ),
+    checked && !animating
+      ? h(
+          'div',
+          { class: 'interpret' },
+          h('h3', null, '4. Interpret'),
+          narrationBlock(ctx, s, true),
+          h('div', { class: 'row' }, actionButton(ctx, `finish:${s.id}`, 'Finish scene', { action: 'finish_scene', scene: s.id }, { class: 'primary', testid: 'finish-scene' })),
+        )
+      : null,
+  );
+}
+
+/** The advisory timer: counts down to the deadline, then counts the overtime. Never blocks. */
+function timer(ctx, s) {
+  if (s.deadline === null || s.deadline === undefined) return null;
+  const t = timerText(s.deadline, ctx.serverNow());
+  return h(
+    'p',
+    {
+      class: ['timer', t.over ? 'overtime' : null],
+      testid: 'scene-timer',
+      role: 'timer',
+      'data-deadline': s.deadline,
+      'aria-label': 'Scene timer (advisory)',
+    },
+    h('span', { class: 'timer-icon', 'aria-hidden': 'true' }),
+    h('span', { class: 'timer-text' }, t.text),
+  );
+}
+
+export function timerText(deadline, now) {
+  const ms = deadline - now;
+  const fmt = (v) => {
+    const s = Math.floor(Math.abs(v) / 1000);
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+  };
+  if (ms > 0) return { text: `${fmt(ms + 999)} left`, over: false };
+  return { text: `Time’s up · ${fmt(-ms)} over`, over: true };
+}
+
+function pairLabel(view, pair) {
+  const ca = aspectById(view, pair.character_aspect);
+  const ea = aspectById(view, pair.environment_aspect);
+  return {
+    char: ca ? `${objectName(ca.object)}: ${aspectText(ca.aspect)}` : 'a removed aspect',
+    env: ea ? `${objectName(ea.object)}: ${aspectText(ea.aspect)}` : 'a removed aspect',
+  };
+}
+
+function pairsList(ctx, s, open) {
+  const { view } = ctx;
+  const pairs = s.pairs || [];
+  if (!pairs.length) return h('p', { class: 'muted small' }, 'No pairs proposed yet.');
+  return h(
+    'ul',
+    { class: 'pairs', testid: 'pairs' },
+    pairs.map((p) => {
+      const l = pairLabel(view, p);
+      const by = playerById(view, p.proposed_by);
+      const jFlagged = p.justification_flagged || p.justification === null;
+      const key = `withdraw-pair:${p.id}`;
+      const target = { text: 'justification', id: p.id };
+      return h(
+        'li',
+        { class: 'pair', testid: 'pair', 'data-pair-id': p.id, 'data-key': 'pair' + p.id },
+        h('span', { class: 'pair-aspects' }, h('span', { class: 'pair-char' }, l.char), h('span', { class: 'pair-link', 'aria-hidden': 'true' }, ' ⇄ '), h('span', { class: 'visually-hidden' }, ' matched with '), h('span', { class: 'pair-env' }, l.env)),
+        jFlagged
+          ? h('span', { class: 'pair-just' }, flagged(ctx, target, open ? { onclick: () => ctx.act(key, { action: 'withdraw_pair', pair: p.id }), label: 'Withdraw the pair' } : null))
+          : p.justification
+            ? h('span', { class: 'pair-just' }, h('q', { testid: 'justification' }, p.justification), flagButton(ctx, target, 'this justification'))
+            : null,
+        by ? h('span', { class: 'pair-by small muted' }, `proposed by ${by.name}`) : null,
+        open ? actionButton(ctx, key, 'Withdraw', { action: 'withdraw_pair', pair: p.id }, { class: 'ghost small', testid: 'withdraw-pair' }) : null,
+      );
+    }),
+  );
+}
+
+function proposeForm(ctx, s, env) {
+  const { view } = ctx;
+  const key = `propose:${s.id}`;
+  const chars = (view.objects || []).filter((o) => o.kind === 'character');
+  const charOptions = chars
+    .map((c) => ({
+      group: objectName(c) + (c.yours ? ' (yours)' : ''),
+      options: (c.aspects || []).filter((a) => !a.flagged && a.text !== null).map((a) => ({ value: a.id, label: a.text })),
+    }))
+    .filter((g) => g.options.length);
+  const envOptions = env
+    .map((o) => ({ group: objectName(o), options: (o.aspects || []).filter((a) => !a.flagged && a.text !== null).map((a) => ({ value: a.id, label: a.text })) }))
+    .filter((g) => g.options.length);
+  const mine = chars.find((c) => c.yours);
+  const firstChar = mine && (mine.aspects || []).find((a) => !a.flagged) ? mine.aspects.find((a) => !a.flagged).id : charOptions[0]?.options[0]?.value;
+  const ready = charOptions.length && envOptions.length;
+  return form(
+    ctx,
+    key,
+    {
+      class: 'propose-form',
+      onsubmit: (f) => {
+        const ca = f.elements.character_aspect ? f.elements.character_aspect.value : '';
+        const ea = f.elements.environment_aspect ? f.elements.environment_aspect.value : '';
+        ctx.act(key, {
+          action: 'propose_pair',
+          scene: s.id,
+          character_aspect: ca === '' ? null : Number(ca),
+          environment_aspect: ea === '' ? null : Number(ea),
+          justification: f.elements.justification.value,
+        }, { resetFields: ['justification'] });
+      },
+    },
+    h('p', { class: 'small muted' }, 'A pair is one character aspect and one aspect of an object in the scene that together work the scene to the characters’ advantage. The table decides whether it matches.'),
+    h(
+      'div',
+      { class: 'row wrap' },
+      labelled(`pair-char-${s.id}`, 'Character aspect', charOptions.length
+        ? select(`pair-char-${s.id}`, 'character_aspect', charOptions, firstChar, { testid: 'pair-character-aspect' })
+        : h('span', { class: 'muted small', testid: 'pair-character-aspect' }, 'No character aspects')),
+      labelled(`pair-env-${s.id}`, 'Environment aspect (in this scene)', envOptions.length
+        ? select(`pair-env-${s.id}`, 'environment_aspect', envOptions, envOptions[0].options[0].value, { testid: 'pair-environment-aspect' })
+        : h('span', { class: 'muted small', testid: 'pair-environment-aspect' }, 'Place an object with aspects in the scene first')),
+    ),
+    labelled(`pair-just-${s.id}`, 'Why they match (optional)', input(`pair-just-${s.id}`, 'justification', { testid: 'pair-justification', maxlength: 300 })),
+    submit(ctx, key, 'Propose pair', 'propose-pair', { class: ready ? 'primary' : 'secondary' }),
+  );
+}
+
+function poolList(ctx, s) {
+  const { view } = ctx;
+  const pool = s.pool || [];
+  if (!pool.length) {
+    return h('p', { class: 'pool-empty', testid: 'pool' }, s.check ? 'The pool was empty.' : 'The pool is empty: no pairs, no reward dice. A check with no dice is zero hits, a failure.');
+  }
+  return h(
+    'ol',
+    { class: 'pool', testid: 'pool', 'aria-label': `The pool: ${pool.length} ${pool.length === 1 ? 'die' : 'dice'}` },
+    pool.map((e, i) => {
+      let text;
+      if (e.kind === 'matching_pair') {
+        const p = (s.pairs || []).find((x) => x.id === e.pair);
+        if (p) {
+          const l = pairLabel(view, p);
+          text = `pair: ${l.char} ⇄ ${l.env}`;
+        } else text = 'a matching pair';
+      } else if (e.kind === 'reward_die') {
+        text = `reward die: “${objective(sceneById(view, e.precursor))}” succeeded`;
+      } else text = 'a die';
+      return h(
+        'li',
+        { class: ['pool-die', e.kind], testid: 'pool-die', 'data-kind': e.kind, 'data-key': 'pd' + i },
+        h('span', { class: 'mini-die', 'aria-hidden': 'true' }),
+        h('span', null, text),
+      );
+    }),
+  );
+}
+
+function checkControls(ctx, s) {
+  const { ui } = ctx;
+  const key = `check:${s.id}`;
+  const emptyPool = !(s.pool || []).length;
+  const confirmEmpty = ui.confirmEmpty === s.id;
+  const busy = pending(ctx, key);
+  return h(
+    'div',
+    { class: 'check-controls' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: ['btn', 'primary', 'big'],
+        testid: 'make-check',
+        disabled: busy,
+        onclick: () =>
+          ctx.act(key, { action: 'make_check', scene: s.id, accept_empty_pool: false }, {
+            onRefused: (m) => {
+              // The server refuses an empty pool until the players accept the failure.
+              if (m.code === 'empty_pool') ui.confirmEmpty = s.id;
+            },
+          }),
+      },
+      busy ? 'Rolling…' : 'Make the check',
+    ),
+    msg(ctx, key),
+    confirmEmpty
+      ? h(
+          'div',
+          { class: 'confirm', role: 'group', 'aria-label': 'Accept an empty pool' },
+          h('span', null, 'Roll no dice and accept the failure?'),
+          actionButton(ctx, `${key}:empty`, 'Yes, accept the failure', { action: 'make_check', scene: s.id, accept_empty_pool: true }, { class: 'danger small', testid: 'accept-empty-pool', onDone: () => { ui.confirmEmpty = null; ctx.ui.msgs.delete(key); } }),
+          button('No, find a pair', () => { ui.confirmEmpty = null; ctx.ui.msgs.delete(key); ctx.rerender(); }, { class: 'ghost small', testid: 'cancel-empty-pool' }),
+        )
+      : null,
+  );
+}
+
+/** A scene's narration; with its editor when `open`. */
+function narrationBlock(ctx, s, open) {
+  const { view } = ctx;
+  const key = `narrate:${s.id}`;
+  const target = { text: 'narration', id: s.id };
+  const isFlagged = !!s.narration_flagged;
+  const has = s.narration !== null && s.narration !== undefined;
+  const mod = moderatorIsMe(view);
+  const canWrite = open && !mod;
+  const show = has
+    ? h('blockquote', { class: 'narration-text', testid: 'narration-text' }, paragraphs(s.narration), flagButton(ctx, target, 'this narration'))
+    : isFlagged
+      ? flagged(ctx, target, canWrite && !editing(ctx, key) ? { onclick: () => toggleEditor(ctx, key, true) } : null)
+      : null;
+  if (!open) return show ? h('div', { class: 'narration' }, h('h4', null, 'What happened'), show) : null;
+  if (mod) return h('div', { class: 'narration' }, show, h('p', { class: 'muted small' }, 'The players narrate; the moderator asks questions.'));
+  // Nothing told yet: the box is open. Told (or flagged): open on request.
+  const editorOpen = (!has && !isFlagged) || editing(ctx, key);
+  return h(
+    'div',
+    { class: 'narration' },
+    editorOpen && !isFlagged ? null : show,
+    editorOpen
+      ? form(
+          ctx,
+          key,
+          {
+            class: 'narrate-form',
+            onsubmit: (f) => ctx.act(key, { action: 'narrate', scene: s.id, text: f.elements.text.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+          },
+          labelled(`narration-${s.id}`, s.check && s.check.outcome === 'success' ? 'Tell how the characters succeed' : 'Tell how the characters fail', textarea(`narration-${s.id}`, 'text', s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000 })),
+          h('div', { class: 'row' }, submit(ctx, key, has || isFlagged ? 'Save narration' : 'Record narration', 'narrate'), has || isFlagged ? button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' }) : null),
+        )
+      : has
+        ? button('Edit the narration', () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-narration' })
+        : null,
+  );
+}
+
+/** Temporal Mechanics' flashback: the catastrophe as it happened. */
+export function flashbackSection(ctx) {
+  const { view } = ctx;
+  const phase = phaseId(view);
+  const open = ['prophecy', 'characters', 'outline'].includes(phase) && !moderatorIsMe(view);
+  return longText(ctx, {
+    id: 'flashback',
+    title: 'The flashback',
+    intro: 'Narrate the catastrophe as it happened, in the future the characters come from.',
+    text: view.flashback,
+    isFlagged: view.flashback_flagged,
+    target: { text: 'flashback' },
+    action: (text) => ({ action: 'narrate_flashback', text }),
+    open,
+    testid: 'flashback',
+  });
+}
+
+/** After the Finale: its long-term effects (Temporal Mechanics' flashforward); then the end. */
+export function longTermSection(ctx) {
+  const { view } = ctx;
+  const temporal = view.ruleset && view.ruleset.temporal;
+  const phase = phaseId(view);
+  const open = phase === 'story' && !moderatorIsMe(view);
+  const has = view.long_term_effects !== null && view.long_term_effects !== undefined;
+  return h(
+    'div',
+    { 'data-key': 'lte-wrap' },
+    finaleOutcome(view),
+    longText(ctx, {
+      id: 'long-term-effects',
+      title: temporal ? 'The flashforward' : 'Long-term effects',
+      intro: temporal
+        ? 'Back in the future: narrate how the timeline has changed.'
+        : 'The Finale is performed. Tell its long-term effects: what became of the world and the characters.',
+      text: view.long_term_effects,
+      isFlagged: view.long_term_effects_flagged,
+      target: { text: 'long_term_effects' },
+      action: (text) => ({ action: 'narrate_long_term_effects', text }),
+      open,
+      testid: 'long-term-effects',
+    }),
+    phase === 'story'
+      ? h(
+          'div',
+          { class: 'panel end-game' },
+          h('p', null, has ? 'When the table is done, end the game. The story stays here to read and export.' : 'Once the long-term effects are told, the game can end.'),
+          actionButton(ctx, 'end-game', 'End the game', { action: 'end_game' }, { class: has ? 'primary' : 'secondary', testid: 'end-game' }),
+        )
+      : null,
+  );
+}
+
+function finaleOutcome(view) {
+  const f = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
+  if (!f || !f.check) return null;
+  const ok = f.check.outcome === 'success';
+  return h(
+    'p',
+    { class: ['finale-outcome', ok ? 'success' : 'failure'], testid: 'finale-outcome', 'data-key': 'finale-outcome' },
+    ok ? 'The Finale succeeded: the characters defied the prophecy.' : 'The Finale failed: the prophecy comes true.',
+  );
+}
+
+function longText(ctx, o) {
+  const key = o.id;
+  const has = o.text !== null && o.text !== undefined;
+  const editorOpen = o.open && (!has || editing(ctx, key)) && !o.isFlagged;
+  const submitForm = (f) => ctx.act(key, o.action(f.elements.text.value), { onDone: () => toggleEditor(ctx, key, false) });
+  return h(
+    'section',
+    { class: 'panel long-text', id: o.id, 'aria-labelledby': o.id + '-h', testid: o.testid + '-section', 'data-key': o.id },
+    h('h2', { id: o.id + '-h' }, o.title),
+    o.intro && (o.open || has) ? h('p', { class: 'muted small' }, o.intro) : null,
+    has && !editorOpen
+      ? h('blockquote', { class: 'read-aloud', testid: o.testid + '-text' }, paragraphs(o.text), flagButton(ctx, o.target, `the ${o.title.toLowerCase()}`))
+      : null,
+    o.isFlagged && !editing(ctx, key) ? flagged(ctx, o.target, o.open ? { onclick: () => toggleEditor(ctx, key, true) } : null) : null,
+    editorOpen || (o.isFlagged && editing(ctx, key))
+      ? form(
+          ctx,
+          key,
+          { class: 'long-form', onsubmit: submitForm },
+          labelled(o.id + '-input', o.title, textarea(o.id + '-input', 'text', o.text || '', { testid: o.testid, rows: 5, maxlength: 4000 })),
+          h('div', { class: 'row' }, submit(ctx, key, has ? 'Save' : 'Record', 'narrate-' + o.id), has || o.isFlagged ? button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' }) : null),
+        )
+      : null,
+    has && o.open && !editorOpen ? button('Edit', () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-' + o.id }) : null,
+    !has && !o.isFlagged && !o.open ? h('p', { class: 'muted' }, 'Not told.') : null,
+  );
+}

@@ -1,0 +1,277 @@
+// Building blocks shared by the views: forms that know their pending request and show the
+// answer beside them, flag (X-card) buttons, flagged-text placeholders, small dice.
+
+import { h } from './dom.js';
+
+/**
+ * The context every render function receives:
+ *   view   the server's view (never changed by the page)
+ *   ui     the page's own state (selection, open editors, pending requests, messages)
+ *   act(key, action, opts)  sends an action; `key` names the place where the player acted
+ *   rerender()              renders again after a change to `ui`
+ */
+
+/** Message area for the place `key`: the refusal or error of its last request. */
+export function msg(ctx, key) {
+  const m = ctx.ui.msgs.get(key);
+  if (!m) return null;
+  const refused = m.kind === 'refused';
+  return h(
+    'p',
+    {
+      class: ['message', refused ? 'refused' : m.kind === 'error' ? 'error' : 'info'],
+      role: 'alert',
+      testid: refused ? 'refusal' : m.kind === 'error' ? 'request-error' : 'notice',
+      'data-for': key,
+      'data-key': 'msg',
+    },
+    m.rule ? h('strong', null, m.rule + ': ') : null,
+    m.text,
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon dismiss',
+        'aria-label': 'Dismiss this message',
+        onclick: () => {
+          ctx.ui.msgs.delete(key);
+          ctx.rerender();
+        },
+      },
+    ),
+  );
+}
+
+export function pending(ctx, key) {
+  return ctx.ui.pending.has(key);
+}
+
+/** A form for the place `key`; `onsubmit(form)` sends its action. */
+export function form(ctx, key, props, ...children) {
+  const { onsubmit, class: cls, ...rest } = props || {};
+  return h(
+    'form',
+    {
+      ...rest,
+      class: ['form', cls],
+      'data-form': key,
+      'data-key': 'form:' + key,
+      'aria-busy': pending(ctx, key) ? 'true' : null,
+      novalidate: true,
+      onsubmit: (e, el) => onsubmit(el),
+    },
+    children,
+    msg(ctx, key),
+  );
+}
+
+/** The submit button of the form `key`, disabled while its request is pending. */
+export function submit(ctx, key, label, testid, props) {
+  const busy = pending(ctx, key);
+  return h(
+    'button',
+    {
+      type: 'submit',
+      class: ['btn', (props && props.class) || 'primary'],
+      testid,
+      disabled: busy,
+      'data-key': 'submit',
+      ...(props && props.aria ? { 'aria-label': props.aria } : {}),
+    },
+    busy ? label + '…' : label,
+  );
+}
+
+/** A button that sends one action, with its message right after it. */
+export function actionButton(ctx, key, label, action, props = {}) {
+  const busy = pending(ctx, key);
+  const { class: cls, testid, aria, onDone, ...rest } = props;
+  return [
+    h(
+      'button',
+      {
+        type: 'button',
+        class: ['btn', cls || 'secondary'],
+        testid,
+        disabled: busy,
+        'aria-label': aria,
+        'data-key': 'btn:' + key,
+        ...rest,
+        onclick: () => ctx.act(key, typeof action === 'function' ? action() : action, { onDone }),
+      },
+      label,
+    ),
+    msg(ctx, key),
+  ];
+}
+
+/** A plain button that runs `fn`. */
+export function button(label, fn, props = {}) {
+  const { class: cls, testid, aria, ...rest } = props;
+  return h(
+    'button',
+    { type: 'button', class: ['btn', cls || 'secondary'], testid, 'aria-label': aria, ...rest, onclick: fn },
+    label,
+  );
+}
+
+export function labelled(id, label, control, props = {}) {
+  return h('div', { class: ['field', props.class] }, h('label', { for: id }, label), control);
+}
+
+export function input(id, name, props = {}) {
+  const { testid, value, ...rest } = props;
+  return h('input', { id, name, type: 'text', autocomplete: 'off', testid, value, 'data-key': id, ...rest });
+}
+
+export function textarea(id, name, value, props = {}) {
+  const { testid, ...rest } = props;
+  return h('textarea', { id, name, testid, rows: 4, 'data-key': id, ...rest }, value || '');
+}
+
+export function select(id, name, options, selected, props = {}) {
+  const { testid, ...rest } = props;
+  return h(
+    'select',
+    { id, name, testid, 'data-key': id, ...rest },
+    options.map((o) =>
+      o.group
+        ? h(
+            'optgroup',
+            { label: o.group, 'data-key': 'g:' + o.group },
+            o.options.map((p) => option(p, selected)),
+          )
+        : option(o, selected),
+    ),
+  );
+}
+
+function option(o, selected) {
+  return h(
+    'option',
+    { value: o.value, selected: String(o.value) === String(selected), disabled: o.disabled, 'data-key': 'o:' + o.value },
+    o.label,
+  );
+}
+
+/** The wire form of a flag target, and a string naming it. */
+export function flagKey(target) {
+  return target.id === undefined ? target.text : `${target.text}:${target.id}`;
+}
+
+/** The X-card: anyone may flag a text, anonymously, without a reason. */
+export function flagButton(ctx, target, what) {
+  const key = 'flag:' + flagKey(target);
+  return [
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'icon flag',
+        testid: 'flag',
+        'data-flag': flagKey(target),
+        'aria-label': `Flag ${what}: hide it until it is replaced (no reason needed)`,
+        title: `Flag ${what} (X-card)`,
+        disabled: pending(ctx, key),
+        'data-key': key,
+        onclick: () => ctx.act(key, { action: 'flag', target }),
+      },
+      h('span', { 'aria-hidden': 'true' }, '⚑'),
+    ),
+    msg(ctx, key),
+  ];
+}
+
+/** What a flagged text shows instead of itself, with the way to replace it (if there is one). */
+export function flagged(ctx, target, replace) {
+  return h(
+    'span',
+    { class: 'flagged', testid: 'flagged', 'data-flag': flagKey(target), id: 'flagged-' + flagKey(target).replace(':', '-') },
+    h('span', { class: 'flagged-label' }, 'flagged — hidden until replaced'),
+    replace
+      ? h(
+          'button',
+          {
+            type: 'button',
+            class: 'btn small secondary',
+            testid: 'replace',
+            'data-flag': flagKey(target),
+            onclick: replace.onclick,
+          },
+          replace.label || 'Replace',
+        )
+      : null,
+  );
+}
+
+/** Opens or closes the editor `key`. */
+export function toggleEditor(ctx, key, open) {
+  if (open === undefined) open = !ctx.ui.editing.has(key);
+  if (open) ctx.ui.editing.add(key);
+  else ctx.ui.editing.delete(key);
+  ctx.ui.msgs.delete(key);
+  ctx.ui.focusNext = open ? key : null;
+  ctx.rerender();
+}
+
+export function editing(ctx, key) {
+  return ctx.ui.editing.has(key);
+}
+
+/** A die face drawn with pips (CSS). */
+export function pips(face) {
+  const layout = {
+    1: [5],
+    2: [1, 9],
+    3: [1, 5, 9],
+    4: [1, 3, 7, 9],
+    5: [1, 3, 5, 7, 9],
+    6: [1, 3, 4, 6, 7, 9],
+  }[face] || [];
+  return layout.map((p) => h('span', { class: 'pip p' + p, 'aria-hidden': 'true' }));
+}
+
+export function percent(p) {
+  if (p === null || p === undefined || Number.isNaN(p)) return '–';
+  if (p <= 0) return '0%';
+  if (p >= 1) return '100%';
+  const v = p * 100;
+  if (v < 0.1) return '<0.1%';
+  if (v > 99.9) return '>99.9%';
+  return (v < 10 || v > 90 ? v.toFixed(1) : v.toFixed(0)) + '%';
+}
+
+/** An object of the view by id. */
+export function objectById(view, id) {
+  return (view.objects || []).find((o) => o.id === id) || null;
+}
+
+export function sceneById(view, id) {
+  return (view.scenes || []).find((s) => s.id === id) || null;
+}
+
+export function aspectById(view, id) {
+  for (const o of view.objects || []) {
+    for (const a of o.aspects || []) if (a.id === id) return { aspect: a, object: o };
+  }
+  return null;
+}
+
+export function playerById(view, id) {
+  return (view.players || []).find((p) => p.id === id) || null;
+}
+
+/** A player's typed name, or a placeholder when hidden. */
+export function objectName(o) {
+  if (!o) return 'an object that is gone';
+  return o.name_flagged || o.name === null ? '(flagged name)' : o.name;
+}
+
+export function aspectText(a) {
+  return a.flagged || a.text === null ? '(flagged aspect)' : a.text;
+}
+
+export function objective(s) {
+  if (!s) return 'a scene that is gone';
+  return s.objective_flagged || s.objective === null ? '(flagged objective)' : s.objective;
+}

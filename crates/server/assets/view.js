@@ -1,0 +1,590 @@
+// The table page: header, banners, players, safety, the prophecy, and the sections of each
+// phase. Renders the server's view as it is; nothing here decides what the rules allow.
+
+import { h, paragraphs } from './dom.js';
+import {
+  form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
+  button, actionButton, objectName, objectById, sceneById, playerById, flagKey,
+} from './ui.js';
+import { d66 } from './dice.js';
+import { charactersSection, objectsSection } from './cards.js';
+import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
+
+const phaseId = (view) => view.phase && view.phase.id;
+
+/** A title for the table: the view has none of its own, so the source of its prophecy. */
+export function tableTitle(view) {
+  if (view.title) return view.title;
+  const src = view.prophecy && view.prophecy.source;
+  if (src && src.kind === 'module' && src.title) return src.title;
+  if (src && src.kind === 'catastrophe' && src.world) return src.world;
+  const creator = playerById(view, view.creator);
+  return creator ? `${creator.name}’s table` : 'A Prophecy table';
+}
+
+export function renderTable(ctx) {
+  const { view } = ctx;
+  const phase = phaseId(view);
+  return [
+    header(ctx),
+    banners(ctx),
+    h(
+      'div',
+      { class: 'layout', 'data-key': 'layout' },
+      h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, warnings(view), phaseContent(ctx, phase)),
+      h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, playersSection(ctx), safetySection(ctx), logSection(ctx)),
+    ),
+    toasts(ctx),
+  ];
+}
+
+function header(ctx) {
+  const { view, ui } = ctx;
+  const r = view.ruleset || {};
+  const p = view.phase || {};
+  const url = `${location.origin}/t/${ctx.token}`;
+  return h(
+    'header',
+    { class: 'topbar', 'data-key': 'topbar' },
+    h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
+    h(
+      'div',
+      { class: 'title-block' },
+      h('p', { class: 'brand' }, 'Prophecy'),
+      h('h1', { class: 'table-title', testid: 'table-title' }, tableTitle(view)),
+      h(
+        'p',
+        { class: 'meta' },
+        h('span', { class: 'badge ruleset', testid: 'ruleset' }, r.name || r.id || ''),
+        h('span', { class: 'badge phase', testid: 'phase', 'data-phase': p.id }, p.name || p.id || ''),
+        r.temporal && p.act ? h('span', { class: 'badge act', testid: 'act' }, `Act: ${p.act}`) : null,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'invite' },
+      h('label', { for: 'invite-link' }, 'Invite link'),
+      h(
+        'div',
+        { class: 'row' },
+        h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e) => e.target.select() }),
+        h('button', { type: 'button', class: 'btn secondary', testid: 'copy-link', onclick: () => ctx.copyLink(url) }, ui.copied ? 'Copied' : 'Copy link'),
+      ),
+      h('span', { class: 'visually-hidden', role: 'status' }, ui.copied ? 'Link copied to the clipboard' : ''),
+      h(
+        'details',
+        { class: 'qr', open: ui.open.has('qr'), ontoggle: (e) => ctx.toggled('qr', e.target.open) },
+        h('summary', { testid: 'show-qr' }, 'QR code for phones'),
+        ui.open.has('qr') ? h('img', { src: `/t/${ctx.token}/qr.svg`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
+      ),
+    ),
+    h(
+      'nav',
+      { class: 'exports', 'aria-label': 'Export the story' },
+      h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy.md', testid: 'export-md' }, 'Markdown'),
+      h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
+    ),
+  );
+}
+
+function banners(ctx) {
+  const { view, connected } = ctx;
+  const flaggedList = flaggedTexts(view);
+  return h(
+    'div',
+    { class: 'banners', 'data-key': 'banners' },
+    !connected
+      ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…')
+      : null,
+    view.paused
+      ? h(
+          'div',
+          { class: 'banner paused', role: 'alert', testid: 'paused-banner', 'data-key': 'paused' },
+          h('strong', null, 'Play is paused. '),
+          'A text was flagged and is hidden until someone replaces it. ',
+          flaggedList.length
+            ? h(
+                'span',
+                { class: 'flag-list' },
+                'Flagged: ',
+                flaggedList.map((f, i) => [
+                  i ? ', ' : null,
+                  h('button', { type: 'button', class: 'linkish', 'data-key': 'f' + i, onclick: () => ctx.goToFlag(f) }, f.label),
+                ]),
+                '.',
+              )
+            : null,
+        )
+      : null,
+  );
+}
+
+/** Advice from the rules (player count, outline length): shown, never enforced. */
+function warnings(view) {
+  return (view.warnings || []).length
+    ? h('ul', { class: 'warnings', testid: 'warnings', 'data-key': 'warnings', 'aria-label': 'Advice' }, view.warnings.map((w, i) => h('li', { 'data-key': 'w' + i }, w)))
+    : null;
+}
+
+/** Every flagged text in the view, to list under the paused banner. */
+function flaggedTexts(view) {
+  const out = [];
+  if (view.prophecy && view.prophecy.flagged) out.push({ target: { text: 'prophecy' }, label: 'the prophecy' });
+  for (const o of view.objects || []) {
+    if (o.name_flagged) out.push({ target: { text: 'object_name', id: o.id }, label: `a ${o.kind === 'character' ? 'character' : 'object'}’s name` });
+    for (const a of o.aspects || []) {
+      if (a.flagged) out.push({ target: { text: 'aspect', id: a.id }, label: `an aspect of ${objectName(o)}` });
+    }
+  }
+  for (const s of view.scenes || []) {
+    if (s.objective_flagged) out.push({ target: { text: 'objective', id: s.id }, label: 'a scene’s objective', scene: s.id });
+    if (s.setting_flagged) out.push({ target: { text: 'setting', id: s.id }, label: 'a scene’s setting', scene: s.id });
+    if (s.narration_flagged) out.push({ target: { text: 'narration', id: s.id }, label: 'a scene’s narration', scene: s.id });
+    for (const p of s.pairs || []) {
+      if (p.justification_flagged) out.push({ target: { text: 'justification', id: p.id }, label: 'a pair’s justification', scene: s.id });
+    }
+  }
+  if (view.flashback_flagged) out.push({ target: { text: 'flashback' }, label: 'the flashback' });
+  if (view.long_term_effects_flagged) out.push({ target: { text: 'long_term_effects' }, label: 'the long-term effects' });
+  return out.map((f) => ({ ...f, key: flagKey(f.target) }));
+}
+
+function phaseContent(ctx, phase) {
+  const { view } = ctx;
+  const temporal = view.ruleset && view.ruleset.temporal;
+  const inProgress = view.in_progress !== null && view.in_progress !== undefined ? sceneById(view, view.in_progress) : null;
+  const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
+  const finaleDone = finale && finale.status === 'performed';
+  switch (phase) {
+    case 'prophecy':
+      return [prophecySection(ctx), temporal ? flashbackSection(ctx) : null, advanceBar(ctx)];
+    case 'characters':
+      return [phaseIntro(view), charactersSection(ctx), objectsSection(ctx), advanceBar(ctx), prophecySection(ctx), temporal && view.flashback ? flashbackSection(ctx) : null];
+    case 'outline':
+      return [phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx), charactersSection(ctx), objectsSection(ctx), prophecySection(ctx)];
+    case 'story':
+      return [
+        phaseIntro(view),
+        inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx),
+        finaleDone ? longTermSection(ctx) : null,
+        outlineSection(ctx),
+        charactersSection(ctx),
+        objectsSection(ctx),
+        prophecySection(ctx),
+        temporal ? flashbackSection(ctx) : null,
+      ];
+    case 'ended':
+      return [theEnd(ctx), prophecySection(ctx), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), storySoFar(ctx), longTermSection(ctx), charactersSection(ctx), objectsSection(ctx)];
+    default:
+      return [prophecySection(ctx)];
+  }
+}
+
+const INTROS = {
+  characters: 'Each player creates a character and gives it one aspect in each of the five categories. Anyone can add people, places and things.',
+  outline: 'Sketch the Finale, then precursors: scenes that make their parent easier. Keep it to about eight scenes.',
+  story: 'Perform the scenes, precursors before their parents, the Finale last. Each scene: investigate, match aspects, make the check, then tell what happened.',
+};
+
+const TEMPORAL_INTROS = {
+  characters: 'Each player creates a PC with one trait in each of the five categories. NPCs, people, places and things belong to everyone.',
+  outline: 'Setup, in the future: narrate the flashback, then build the story tree from the climactic scene down.',
+  story: 'Confrontation, in the present: play the story scenes — investigate, influence (the check), interpret.',
+};
+
+function phaseIntro(view) {
+  const t = view.ruleset && view.ruleset.temporal ? TEMPORAL_INTROS : INTROS;
+  const text = t[phaseId(view)];
+  return text ? h('p', { class: 'phase-intro', 'data-key': 'intro' }, text) : null;
+}
+
+function nextSceneHint(ctx) {
+  const { view, ui } = ctx;
+  const available = (view.scenes || []).filter((s) => s.status === 'available');
+  const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
+  if (finale && finale.status === 'performed') return null;
+  return h(
+    'section',
+    { class: 'panel next-scene', 'data-key': 'next-scene', 'aria-labelledby': 'next-h' },
+    h('h2', { id: 'next-h' }, 'Choose the next scene'),
+    available.length
+      ? h(
+          'ul',
+          { class: 'available' },
+          available.map((s) =>
+            h(
+              'li',
+              { 'data-key': 's' + s.id },
+              h(
+                'button',
+                {
+                  type: 'button',
+                  class: ['linkish', ui.selected === s.id ? 'current' : null],
+                  testid: 'available-scene',
+                  'data-scene-id': s.id,
+                  onclick: () => {
+                    ui.selected = s.id;
+                    ui.scrollToDetail = true;
+                    ui.centerOutline = true;
+                    ctx.rerender();
+                  },
+                },
+                `${s.level || 'Scene'} (difficulty ${s.difficulty}): `,
+                s.objective_flagged ? '(flagged objective)' : s.objective,
+              ),
+            ),
+          ),
+        )
+      : h('p', { class: 'muted' }, 'No scene is available right now.'),
+    h('p', { class: 'small muted' }, 'Select a scene here or in the outline, then start it.'),
+  );
+}
+
+function advanceBar(ctx) {
+  const { view } = ctx;
+  const next = view.phase && view.phase.next;
+  if (!next || phaseId(view) === 'story') return null;
+  const key = 'advance';
+  return h(
+    'div',
+    { class: 'advance-bar', 'data-key': 'advance-bar' },
+    actionButton(ctx, key, `Next: ${next.name}`, { action: 'advance', to: next.id }, { class: 'primary', testid: 'advance', 'data-to': next.id }),
+  );
+}
+
+// ---------------------------------------------------------------- the prophecy
+
+function prophecySection(ctx) {
+  const { view } = ctx;
+  const phase = phaseId(view);
+  const p = view.prophecy;
+  const choosing = phase === 'prophecy';
+  return h(
+    'section',
+    { class: ['panel', 'prophecy', choosing ? 'choosing' : 'settled'], id: 'prophecy', 'aria-labelledby': 'prophecy-h', 'data-key': 'prophecy' },
+    h('h2', { id: 'prophecy-h' }, 'The Prophecy'),
+    p ? prophecyCard(ctx, p) : h('p', { class: 'muted', testid: 'no-prophecy' }, 'No prophecy yet. Roll on a world’s catastrophe table, pick a module, or write your own.'),
+    choosing ? prophecyChoices(ctx, !!p) : null,
+  );
+}
+
+function sourceLine(ctx, src) {
+  if (!src) return null;
+  if (src.kind === 'catastrophe') {
+    return h(
+      'p',
+      { class: 'source', testid: 'prophecy-source', 'data-kind': 'catastrophe' },
+      h('span', null, `Rolled d66 on the catastrophe table of ${src.world}: `),
+      d66(src.roll, ctx.ui.freshRoll),
+    );
+  }
+  if (src.kind === 'module') return h('p', { class: 'source', testid: 'prophecy-source', 'data-kind': 'module' }, `From the module “${src.title}” — read it aloud:`);
+  return h('p', { class: 'source', testid: 'prophecy-source', 'data-kind': 'written' }, 'Written by the table.');
+}
+
+function prophecyCard(ctx, p) {
+  const key = 'edit-prophecy';
+  const target = { text: 'prophecy' };
+  const isFlagged = p.flagged || p.text === null;
+  const editor = editing(ctx, key) && p.editable;
+  return h(
+    'div',
+    { class: 'prophecy-card' },
+    sourceLine(ctx, p.source),
+    editor
+      ? form(
+          ctx,
+          key,
+          {
+            class: 'prophecy-form',
+            onsubmit: (f) => ctx.act(key, { action: 'write_prophecy', text: f.elements.text.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+          },
+          labelled('prophecy-edit', 'The prophecy', textarea('prophecy-edit', 'text', p.text || '', { testid: 'prophecy-edit', rows: 8, maxlength: 4000 })),
+          h('div', { class: 'row' }, submit(ctx, key, 'Save the prophecy', 'save-prophecy'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
+        )
+      : isFlagged
+        ? flagged(ctx, target, p.editable ? { onclick: () => toggleEditor(ctx, key, true) } : null)
+        : h('blockquote', { class: 'read-aloud', testid: 'prophecy-text' }, paragraphs(p.text)),
+    !editor
+      ? h(
+          'div',
+          { class: 'row tools' },
+          !isFlagged ? flagButton(ctx, target, 'the prophecy') : null,
+          p.editable && !isFlagged ? button('Edit the prophecy', () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-prophecy' }) : null,
+          isFlagged && !p.editable ? h('span', { class: 'small muted' }, 'The prophecy can no longer be changed.') : null,
+        )
+      : null,
+  );
+}
+
+function prophecyChoices(ctx, have) {
+  const { view, ui } = ctx;
+  const temporal = view.ruleset && view.ruleset.temporal;
+  const sortFor = (list) => [...list].sort((a, b) => (temporal ? Number(b.temporal) - Number(a.temporal) : Number(a.temporal) - Number(b.temporal)));
+  const worlds = sortFor(view.worlds || []);
+  const modules = sortFor(view.modules || []);
+  const world = worlds.find((w) => w.slug === ui.world) || worlds[0];
+  const mod = modules.find((m) => m.slug === ui.module) || modules[0];
+  const rollKey = 'roll-d66';
+  const modKey = 'pick-module';
+  const writeKey = 'write-prophecy';
+  const tmLabel = (x) => (x.temporal ? ' — Temporal Mechanics' : '');
+  return h(
+    'div',
+    { class: 'choices', 'data-key': 'choices' },
+    have ? h('p', { class: 'small muted' }, 'Not this one? Choose again below, or edit it, then move on.') : null,
+    h(
+      'div',
+      { class: 'choice-grid' },
+      form(
+        ctx,
+        rollKey,
+        { class: 'choice', onsubmit: (f) => ctx.act(rollKey, { action: 'roll_catastrophe', world: f.elements.world.value }) },
+        h('h3', null, 'Roll on a world’s table'),
+        worlds.length
+          ? [
+              labelled('world-select', 'World', select('world-select', 'world', worlds.map((w) => ({ value: w.slug, label: `${w.name} (${w.genre})${tmLabel(w)}` })), world && world.slug, {
+                testid: 'world-select',
+                onchange: (e) => {
+                  ui.world = e.target.value;
+                  ctx.rerender();
+                },
+              })),
+              world ? h('p', { class: 'summary', testid: 'world-summary' }, world.summary) : null,
+              submit(ctx, rollKey, 'Roll d66', 'roll-d66'),
+              h(
+                'details',
+                { class: 'all-worlds', open: ui.open.has('all-worlds'), 'data-open-key': 'all-worlds', ontoggle: (e) => ctx.toggled('all-worlds', e.target.open) },
+                h('summary', null, 'All worlds'),
+                h('dl', null, worlds.map((w) => [h('dt', { 'data-key': 't' + w.slug }, `${w.name} (${w.genre})${tmLabel(w)}`), h('dd', { 'data-key': 'd' + w.slug }, w.summary)])),
+              ),
+            ]
+          : h('p', { class: 'muted' }, 'No worlds.'),
+      ),
+      form(
+        ctx,
+        modKey,
+        { class: 'choice', onsubmit: (f) => ctx.act(modKey, { action: 'pick_module', module: f.elements.module.value }) },
+        h('h3', null, 'Pick a module'),
+        modules.length
+          ? [
+              labelled('module-select', 'Module', select('module-select', 'module', modules.map((m) => ({ value: m.slug, label: `${m.title}${tmLabel(m)}` })), mod && mod.slug, {
+                testid: 'module-select',
+                onchange: (e) => {
+                  ui.module = e.target.value;
+                  ctx.rerender();
+                },
+              })),
+              mod ? h('p', { class: 'summary', testid: 'module-summary' }, mod.summary) : null,
+              mod && mod.prophecy
+                ? h(
+                    'details',
+                    { class: 'all-worlds', open: ui.open.has('module-text'), ontoggle: (e) => ctx.toggled('module-text', e.target.open) },
+                    h('summary', null, 'Read the prophecy'),
+                    h('div', { class: 'module-text', testid: 'module-text' }, paragraphs(mod.prophecy)),
+                  )
+                : null,
+              submit(ctx, modKey, 'Use this prophecy', 'pick-module'),
+            ]
+          : h('p', { class: 'muted' }, 'No modules.'),
+      ),
+      form(
+        ctx,
+        writeKey,
+        { class: 'choice', onsubmit: (f) => ctx.act(writeKey, { action: 'write_prophecy', text: f.elements.text.value }, { reset: true }) },
+        h('h3', null, 'Write your own'),
+        labelled('prophecy-input', 'The catastrophe, and the sign that it is coming', textarea('prophecy-input', 'text', '', { testid: 'prophecy-input', rows: 5, maxlength: 4000 })),
+        submit(ctx, writeKey, 'Use this prophecy', 'write-prophecy'),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- players, safety, log
+
+function playersSection(ctx) {
+  const { view, online } = ctx;
+  const players = (view.players || []).filter((p) => !p.removed);
+  const creator = view.creator === view.you;
+  const r = view.ruleset || {};
+  return h(
+    'section',
+    { class: ['panel', 'players', ctx.connected ? null : 'stale'], id: 'players', 'aria-labelledby': 'players-h', 'data-key': 'players' },
+    h('h2', { id: 'players-h' }, 'Players'),
+    ctx.connected ? null : h('p', { class: 'small muted' }, 'Who is online is unknown until the connection is back.'),
+    h(
+      'ul',
+      { class: 'player-list' },
+      players.map((p) => {
+        const on = online.has(p.id);
+        const character = p.character !== null && p.character !== undefined ? objectById(view, p.character) : null;
+        const isMod = p.moderator || view.moderator === p.id;
+        const rmKey = `remove-player:${p.id}`;
+        return h(
+          'li',
+          { class: ['player', on ? 'online' : 'offline'], testid: 'player', 'data-player-id': p.id, 'data-online': String(on), 'data-key': 'p' + p.id },
+          h('span', { class: 'dot', role: 'img', 'aria-label': on ? 'online' : 'offline', title: on ? 'online' : 'offline' }),
+          h('span', { class: 'player-name' }, p.name),
+          p.id === view.you ? h('span', { class: 'tag' }, 'you') : null,
+          p.id === view.creator ? h('span', { class: 'tag' }, 'host') : null,
+          isMod ? h('span', { class: 'tag moderator', testid: 'moderator-tag' }, 'moderator') : null,
+          creator && p.id !== view.you
+            ? ctx.ui.confirm === rmKey
+              ? h(
+                  'span',
+                  { class: 'confirm', role: 'group', 'aria-label': `Confirm removing ${p.name}` },
+                  actionButton(ctx, rmKey, `Remove ${p.name}`, { action: 'remove_player', player: p.id }, { class: 'danger small', testid: 'confirm-remove-player', onDone: () => { ctx.ui.confirm = null; } }),
+                  button('Keep', () => { ctx.ui.confirm = null; ctx.rerender(); }, { class: 'ghost small' }),
+                )
+              : h('button', { type: 'button', class: 'icon remove', testid: 'remove-player', 'aria-label': `Remove ${p.name} from the table`, title: 'Remove from the table', onclick: () => { ctx.ui.confirm = rmKey; ctx.rerender(); } }, h('span', { 'aria-hidden': 'true' }, '×'))
+            : null,
+          character ? h('span', { class: 'player-character small muted' }, objectName(character)) : null,
+        );
+      }),
+    ),
+    r.moderator_allowed ? moderatorControls(ctx, players, creator) : null,
+  );
+}
+
+function moderatorControls(ctx, players, creator) {
+  const { view } = ctx;
+  const mod = view.moderator !== null && view.moderator !== undefined ? playerById(view, view.moderator) : null;
+  if (!creator) {
+    return h('p', { class: 'small muted', testid: 'moderator' }, mod ? `Moderator: ${mod.name} (asks questions, keeps time, never narrates).` : 'No moderator.');
+  }
+  const key = 'choose-moderator';
+  const options = [{ value: '', label: 'No moderator' }].concat(players.map((p) => ({ value: p.id, label: p.name + (p.character !== null && p.character !== undefined ? ' (has a character)' : '') })));
+  return form(
+    ctx,
+    key,
+    {
+      class: 'inline-form moderator-form',
+      onsubmit: (f) => {
+        const v = f.elements.player.value;
+        ctx.act(key, { action: 'choose_moderator', player: v === '' ? null : Number(v) });
+      },
+    },
+    labelled('moderator-select', 'Moderator (optional: asks questions and keeps time)', select('moderator-select', 'player', options, mod ? mod.id : '', { testid: 'moderator-select' })),
+    submit(ctx, key, 'Choose', 'choose-moderator', { class: 'secondary small' }),
+  );
+}
+
+function safetySection(ctx) {
+  const { view } = ctx;
+  const key = 'add-line';
+  const lines = view.lines || [];
+  return h(
+    'section',
+    { class: 'panel safety', id: 'safety', 'aria-labelledby': 'safety-h', 'data-key': 'safety' },
+    h('h2', { id: 'safety-h' }, 'Safety'),
+    h('p', { class: 'small muted' }, 'Lines: content the table leaves out. Anyone can flag a text with ', h('span', { 'aria-hidden': 'true' }, '⚑'), ' (no reason needed): it is hidden and play pauses until someone replaces it.'),
+    lines.length
+      ? h(
+          'ul',
+          { class: 'lines', testid: 'lines' },
+          lines.map((l) => {
+            const rk = `remove-line:${l.id}`;
+            return h(
+              'li',
+              { class: 'line', testid: 'line', 'data-line-id': l.id, 'data-key': 'l' + l.id },
+              h('span', { class: 'line-text' }, l.text),
+              h('button', { type: 'button', class: 'icon', testid: 'remove-line', 'aria-label': `Remove the line “${l.text}”`, title: 'Remove', disabled: ctx.ui.pending.has(rk), onclick: () => ctx.act(rk, { action: 'remove_line', line: l.id }) }, h('span', { 'aria-hidden': 'true' }, '×')),
+              msg(ctx, rk),
+            );
+          }),
+        )
+      : h('p', { class: 'small muted' }, 'No lines yet.'),
+    form(
+      ctx,
+      key,
+      { class: 'inline-form', onsubmit: (f) => ctx.act(key, { action: 'add_line', text: f.elements.text.value }, { reset: true }) },
+      labelled('line-text', 'Add a line', input('line-text', 'text', { testid: 'line-text', maxlength: 200, placeholder: 'e.g. spiders' })),
+      submit(ctx, key, 'Add', 'add-line', { class: 'secondary small' }),
+    ),
+  );
+}
+
+function logSection(ctx) {
+  const { ui } = ctx;
+  const entries = ctx.log.filter((e) => ui.holdLogFrom === null || e.seq < ui.holdLogFrom);
+  return h(
+    'section',
+    { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
+    h('h2', { id: 'log-h' }, 'Log'),
+    h(
+      'ol',
+      { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },
+      entries.map((e) =>
+        h(
+          'li',
+          { 'data-key': 's' + e.seq, 'data-seq': e.seq, testid: 'log-entry' },
+          h('time', { datetime: new Date(e.at).toISOString() }, formatTime(e.at)),
+          ' ',
+          h('span', { class: 'log-text' }, e.text),
+        ),
+      ),
+    ),
+  );
+}
+
+function formatTime(ms) {
+  try {
+    return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  } catch {
+    return '';
+  }
+}
+
+function toasts(ctx) {
+  return h(
+    'div',
+    { class: 'toasts', 'aria-live': 'polite', 'data-key': 'toasts' },
+    ctx.ui.toasts.map((t) =>
+      h(
+        'div',
+        { class: ['toast', t.kind], role: t.kind === 'info' ? 'status' : 'alert', testid: t.kind === 'refused' ? 'refusal' : 'toast', 'data-key': 't' + t.id },
+        t.rule ? h('strong', null, t.rule + ': ') : null,
+        t.text,
+        h('button', { type: 'button', class: 'icon dismiss', 'aria-label': 'Dismiss', onclick: () => ctx.dismissToast(t.id) }),
+      ),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- the end
+
+function theEnd(ctx) {
+  return h(
+    'section',
+    { class: 'panel the-end', 'data-key': 'the-end', testid: 'the-end' },
+    h('h2', null, 'The story is told'),
+    h('p', null, 'Read it back below, or keep it: ', h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy.md' }, 'download it as Markdown'), ' or open the ', h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener' }, 'printable page'), '.'),
+  );
+}
+
+function storySoFar(ctx) {
+  const { view } = ctx;
+  const performed = (view.scenes || []).filter((s) => s.status === 'performed');
+  // Order: precursors before parents (the order they could be played), deepest first.
+  performed.sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0) || a.id - b.id);
+  return h(
+    'section',
+    { class: 'panel story', 'data-key': 'story', 'aria-labelledby': 'story-h' },
+    h('h2', { id: 'story-h' }, 'The scenes'),
+    performed.length
+      ? h(
+          'ol',
+          { class: 'scene-list' },
+          performed.map((s) =>
+            h(
+              'li',
+              { 'data-key': 's' + s.id },
+              h('h3', null, `${s.level || 'Scene'}: `, s.objective_flagged ? '(flagged objective)' : s.objective),
+              s.check ? h('p', { class: ['outcome', s.check.outcome] }, `${s.check.hits} hits against difficulty ${s.check.difficulty}: ${s.check.outcome}`) : null,
+              s.narration ? h('blockquote', null, paragraphs(s.narration)) : s.narration_flagged ? h('p', { class: 'flagged' }, 'flagged — hidden until replaced') : null,
+            ),
+          ),
+        )
+      : h('p', { class: 'muted' }, 'No scene was performed.'),
+  );
+}
