@@ -4,6 +4,7 @@ mod errors;
 mod odds;
 mod outline;
 mod rolls;
+mod serve;
 mod story;
 
 use std::process::Command;
