@@ -24,12 +24,25 @@ export function freePort() {
   });
 }
 
+// Servers still running when this process exits (a test that timed out or threw before its
+// cleanup) are killed, and their folders removed, so that no run leaves anything behind.
+const live = new Set();
+process.on('exit', () => {
+  for (const server of live) server.cleanup();
+});
+
 /** The server process on `db` (a fresh one unless given), answering at `url`. */
 export class Server {
   static async start(db) {
     const dir = db ? null : mkdtempSync(join(tmpdir(), 'prophecy-e2e-'));
     const server = new Server(db ?? join(dir, 'tables.db'), dir, await freePort());
-    await server.launch();
+    live.add(server);
+    try {
+      await server.launch();
+    } catch (e) {
+      server.cleanup();
+      throw e;
+    }
     return server;
   }
 
@@ -79,7 +92,8 @@ export class Server {
   }
 
   cleanup() {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    live.delete(this);
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
     if (this.dir) rmSync(this.dir, { recursive: true, force: true });
   }
 }

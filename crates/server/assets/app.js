@@ -36,7 +36,8 @@
 //   scene:     scene-panel (data-scene-id) scene-timer (data-deadline) scene-object
 //              (data-object-id) scene-aspect (data-aspect-id) scene-aspect-text
 //              scene-attach-aspect scene-object-name scene-object-kind scene-object-submit
-//              pairs pair (data-pair-id) justification withdraw-pair pair-character-aspect
+//              pairs pair (data-pair-id) justification justification-edit save-justification
+//              withdraw-pair pair-character-aspect
 //              pair-environment-aspect pair-justification propose-pair pool pool-die
 //              (data-kind) scene-odds (data-p) make-check accept-empty-pool cancel-empty-pool
 //              roll (data-scene-id) die (data-state; data-face and data-hit once landed)

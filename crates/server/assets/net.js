@@ -36,11 +36,23 @@ export class Connection {
 
   start() {
     this.stopped = false;
+    // A browser that goes offline keeps its sockets "open" for minutes (Chrome does not close
+    // them): drop ours at once, so the page says so, and try again as soon as it is back online.
+    if (!this.onNetwork) {
+      this.onNetwork = (e) => (e.type === 'offline' ? this.dropNow() : this.retryNow());
+      window.addEventListener('offline', this.onNetwork);
+      window.addEventListener('online', this.onNetwork);
+    }
     this.open();
   }
 
   stop() {
     this.stopped = true;
+    if (this.onNetwork) {
+      window.removeEventListener('offline', this.onNetwork);
+      window.removeEventListener('online', this.onNetwork);
+      this.onNetwork = null;
+    }
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     if (this.ws) {
@@ -92,12 +104,25 @@ export class Connection {
     };
   }
 
+  /** Gives up on the current socket now (its close may take long on a dead network). */
+  dropNow() {
+    const ws = this.ws;
+    if (!ws || this.stopped) return;
+    ws.close();
+    if (ws.onclose) ws.onclose();
+  }
+
+  /** The network is back: reconnect after the first step of the backoff, not the last. */
+  retryNow() {
+    if (this.stopped || this.ws) return;
+    this.backoff = BACKOFF_START_MS;
+    this.retry();
+  }
+
   heartbeat(ws) {
     if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.heard > SILENCE_MS) {
-      ws.close();
-      // onclose may take long on a dead network: act now.
-      ws.onclose();
+      this.dropNow();
       return;
     }
     ws.send(JSON.stringify({ type: 'ping' }));
@@ -127,15 +152,18 @@ export class Connection {
       // A closed socket may mean the seat is gone (removed, or cookie lost): ask before retrying.
       try {
         const r = await fetch(`/t/${this.token}/me`, { headers: { Accept: 'application/json' } });
-        if (r.status === 401 || r.status === 403 || r.status === 404) {
+        // The server also says "no seat" with 200 and `{"player": null}` (see app.js boot).
+        const seatless = r.ok && (await r.json().catch(() => ({}))).player == null;
+        if (seatless || r.status === 401 || r.status === 403 || r.status === 404) {
           this.stopped = true;
-          this.on.unauthorized(r.status);
+          this.on.unauthorized(seatless ? 401 : r.status);
           return;
         }
       } catch {
         // The server is unreachable: keep trying.
       }
-      if (!this.stopped) this.open();
+      // Not when another attempt (the network coming back) has opened one meanwhile.
+      if (!this.stopped && !this.ws) this.open();
     }, wait);
   }
 

@@ -14,6 +14,11 @@ import { card, createObjectForm, terms } from './cards.js';
 
 const phaseId = (view) => view.phase && view.phase.id;
 
+/** A flagged text can be replaced in any phase but the end (the server allows it). */
+function canReplace(view) {
+  return phaseId(view) !== 'ended';
+}
+
 function moderatorIsMe(view) {
   return view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
 }
@@ -80,6 +85,7 @@ function objectiveBlock(ctx, s, canEdit) {
   const key = `objective:${s.id}`;
   const target = { text: 'objective', id: s.id };
   const isFlagged = s.objective_flagged || s.objective === null;
+  if (isFlagged && canReplace(ctx.view)) canEdit = true;
   if (editing(ctx, key)) {
     return form(
       ctx,
@@ -108,6 +114,7 @@ function settingBlock(ctx, s, canEdit) {
   const key = `setting:${s.id}`;
   const target = { text: 'setting', id: s.id };
   const isFlagged = s.setting_flagged || s.time === null || s.place === null;
+  if (isFlagged && canReplace(ctx.view)) canEdit = true;
   if (editing(ctx, key)) {
     return form(
       ctx,
@@ -294,7 +301,7 @@ export function sceneDetail(ctx, s) {
     phase === 'story' && s.status === 'sketched'
       ? h('p', { class: 'small muted' }, 'Perform its precursors first.')
       : null,
-    s.status === 'performed' && s.check ? h('div', { class: 'performed' }, rollView(view, s, null, null), narrationBlock(ctx, s, false)) : null,
+    s.status === 'performed' && s.check ? h('div', { class: 'performed' }, (s.pairs || []).length ? pairsList(ctx, s, false) : null, rollView(view, s, null, null), narrationBlock(ctx, s, false)) : null,
   );
 }
 
@@ -415,16 +422,26 @@ function pairsList(ctx, s, open) {
       const by = playerById(view, p.proposed_by);
       const jFlagged = p.justification_flagged || p.justification === null;
       const key = `withdraw-pair:${p.id}`;
+      const jKey = `justification:${p.id}`;
       const target = { text: 'justification', id: p.id };
       return h(
         'li',
         { class: 'pair', testid: 'pair', 'data-pair-id': p.id, 'data-key': 'pair' + p.id },
         h('span', { class: 'pair-aspects' }, h('span', { class: 'pair-char' }, l.char), h('span', { class: 'pair-link', 'aria-hidden': 'true' }, ' ⇄ '), h('span', { class: 'visually-hidden' }, ' matched with '), h('span', { class: 'pair-env' }, l.env)),
-        jFlagged
-          ? h('span', { class: 'pair-just' }, flagged(ctx, target, open ? { onclick: () => ctx.act(key, { action: 'withdraw_pair', pair: p.id }), label: 'Withdraw the pair' } : null))
-          : p.justification
-            ? h('span', { class: 'pair-just' }, h('q', { testid: 'justification' }, p.justification), flagButton(ctx, target, 'this justification'))
-            : null,
+        editing(ctx, jKey)
+          ? form(
+              ctx,
+              jKey,
+              { class: 'inline-form justification-form', onsubmit: (f) => ctx.act(jKey, { action: 'edit_justification', pair: p.id, justification: f.elements.justification.value }, { onDone: () => toggleEditor(ctx, jKey, false) }) },
+              labelled(`justification-${p.id}`, 'Why they match', input(`justification-${p.id}`, 'justification', { value: p.justification || '', testid: 'justification-edit', maxlength: 300 })),
+              submit(ctx, jKey, 'Save', 'save-justification', { class: 'primary small' }),
+              button('Cancel', () => toggleEditor(ctx, jKey, false), { class: 'ghost small' }),
+            )
+          : jFlagged
+            ? h('span', { class: 'pair-just' }, flagged(ctx, target, canReplace(view) ? { onclick: () => toggleEditor(ctx, jKey, true) } : null))
+            : p.justification
+              ? h('span', { class: 'pair-just' }, h('q', { testid: 'justification' }, p.justification), flagButton(ctx, target, 'this justification'))
+              : null,
         by ? h('span', { class: 'pair-by small muted' }, `proposed by ${by.name}`) : null,
         open ? actionButton(ctx, key, 'Withdraw', { action: 'withdraw_pair', pair: p.id }, { class: 'ghost small', testid: 'withdraw-pair' }) : null,
       );
@@ -558,13 +575,13 @@ function narrationBlock(ctx, s, open) {
   const isFlagged = !!s.narration_flagged;
   const has = s.narration !== null && s.narration !== undefined;
   const mod = moderatorIsMe(view);
-  const canWrite = open && !mod;
+  const canWrite = (open || (isFlagged && canReplace(view))) && !mod;
   const show = has
     ? h('blockquote', { class: 'narration-text', testid: 'narration-text' }, paragraphs(s.narration), flagButton(ctx, target, 'this narration'))
     : isFlagged
       ? flagged(ctx, target, canWrite && !editing(ctx, key) ? { onclick: () => toggleEditor(ctx, key, true) } : null)
       : null;
-  if (!open) return show ? h('div', { class: 'narration' }, h('h4', null, 'What happened'), show) : null;
+  if (!open && !(canWrite && editing(ctx, key))) return show ? h('div', { class: 'narration' }, h('h4', null, 'What happened'), show) : null;
   if (mod) return h('div', { class: 'narration' }, show, h('p', { class: 'muted small' }, 'The players narrate; the moderator asks questions.'));
   // Nothing told yet: the box is open. Told (or flagged): open on request.
   const editorOpen = (!has && !isFlagged) || editing(ctx, key);
@@ -603,6 +620,7 @@ export function flashbackSection(ctx) {
     target: { text: 'flashback' },
     action: (text) => ({ action: 'narrate_flashback', text }),
     open,
+    replace: canReplace(view) && !moderatorIsMe(view),
     testid: 'flashback',
   });
 }
@@ -666,7 +684,7 @@ function longText(ctx, o) {
     has && !editorOpen
       ? h('blockquote', { class: 'read-aloud', testid: o.testid + '-text' }, paragraphs(o.text), flagButton(ctx, o.target, `the ${o.title.toLowerCase()}`))
       : null,
-    o.isFlagged && !editing(ctx, key) ? flagged(ctx, o.target, o.open ? { onclick: () => toggleEditor(ctx, key, true) } : null) : null,
+    o.isFlagged && !editing(ctx, key) ? flagged(ctx, o.target, o.open || o.replace ? { onclick: () => toggleEditor(ctx, key, true) } : null) : null,
     editorOpen || (o.isFlagged && editing(ctx, key))
       ? form(
           ctx,

@@ -286,7 +286,9 @@ function prophecyCard(ctx, p) {
   const key = 'edit-prophecy';
   const target = { text: 'prophecy' };
   const isFlagged = p.flagged || p.text === null;
-  const editor = editing(ctx, key) && p.editable;
+  // A flagged prophecy can be replaced in any phase (or play would stay paused for good).
+  const canWrite = p.editable || (isFlagged && phaseId(ctx.view) !== 'ended');
+  const editor = editing(ctx, key) && canWrite;
   return h(
     'div',
     { class: 'prophecy-card' },
@@ -303,7 +305,7 @@ function prophecyCard(ctx, p) {
           h('div', { class: 'row' }, submit(ctx, key, 'Save the prophecy', 'save-prophecy'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
         )
       : isFlagged
-        ? flagged(ctx, target, p.editable ? { onclick: () => toggleEditor(ctx, key, true) } : null)
+        ? flagged(ctx, target, canWrite ? { onclick: () => toggleEditor(ctx, key, true) } : null)
         : h('blockquote', { class: 'read-aloud', testid: 'prophecy-text' }, paragraphs(p.text)),
     !editor
       ? h(
@@ -311,7 +313,7 @@ function prophecyCard(ctx, p) {
           { class: 'row tools' },
           !isFlagged ? flagButton(ctx, target, 'the prophecy') : null,
           p.editable && !isFlagged ? button('Edit the prophecy', () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-prophecy' }) : null,
-          isFlagged && !p.editable ? h('span', { class: 'small muted' }, 'The prophecy can no longer be changed.') : null,
+          isFlagged && !canWrite ? h('span', { class: 'small muted' }, 'The prophecy can no longer be changed.') : null,
         )
       : null,
   );

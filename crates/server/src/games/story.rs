@@ -206,18 +206,26 @@ fn player_name(state: &State, player: PlayerId) -> String {
         .map_or_else(|| format!("Player {}", player.0), |p| p.name.clone())
 }
 
+// Log lines name players, kinds and levels but never quote text players typed: any such text
+// may be flagged later, and a flagged text must disappear everywhere, the log included.
+
 fn object_name(state: &State, object: ObjectId) -> String {
-    match state.objects.get(&object) {
-        Some(_) if state.is_flagged(TextRef::ObjectName(object)) => "(flagged)".to_owned(),
-        Some(o) => o.name.clone(),
+    match state.objects.get(&object).map(|o| o.kind) {
+        Some(ObjectKind::Character { player: Some(p) }) => {
+            format!("{}\u{2019}s character", player_name(state, p))
+        }
+        Some(kind) => format!("a {}", kind.label()),
         None => "an object".to_owned(),
     }
 }
 
 fn objective(state: &State, scene: SceneId) -> String {
     match state.scenes.get(&scene) {
-        Some(_) if state.is_flagged(TextRef::Objective(scene)) => "(flagged)".to_owned(),
-        Some(s) => format!("\u{201c}{}\u{201d}", s.objective),
+        Some(s) => format!(
+            "the {} ({})",
+            state.level(scene).to_lowercase(),
+            s.difficulty
+        ),
         None => "a scene".to_owned(),
     }
 }
@@ -232,7 +240,7 @@ fn describe(before: &State, event: &Event) -> String {
             format!("{} is the moderator.", player_name(s, *p))
         }
         Event::ModeratorChosen { player: None } => "The table has no moderator now.".into(),
-        Event::LineAdded { text, .. } => format!("A line was drawn: {text}."),
+        Event::LineAdded { .. } => "A line was drawn.".into(),
         Event::LineRemoved { .. } => "A line was lifted.".into(),
         Event::Flagged { .. } => "A text was flagged; play pauses until it is replaced.".into(),
         Event::ProphecyReceived {
@@ -252,26 +260,26 @@ fn describe(before: &State, event: &Event) -> String {
         Event::ProphecyReceived { .. } => "The players wrote the prophecy.".into(),
         Event::ProphecyEdited { .. } => "The prophecy was changed.".into(),
         Event::PhaseBegan { phase } => format!("{phase} begins."),
-        Event::CharacterCreated { player, name, .. } => {
-            format!("{} created {name}.", player_name(s, *player))
+        Event::CharacterCreated { player, .. } => {
+            format!("{} created a character.", player_name(s, *player))
         }
-        Event::ObjectCreated { name, kind, .. } => {
-            format!("A {} entered the story: {name}.", kind.label())
+        Event::ObjectCreated { kind, .. } => {
+            format!("A {} entered the story.", kind.label())
         }
-        Event::ObjectRenamed { object, name } => {
-            format!("{} is now called {name}.", object_name(s, *object))
+        Event::ObjectRenamed { object, .. } => {
+            format!("{} was renamed.", object_name(s, *object))
         }
         Event::ObjectRemoved { object } => format!("{} left the story.", object_name(s, *object)),
-        Event::AspectAttached { object, text, .. } => {
-            format!("{} gained an aspect: {text}.", object_name(s, *object))
+        Event::AspectAttached { object, .. } => {
+            format!("{} gained an aspect.", object_name(s, *object))
         }
-        Event::AspectEdited { aspect, text } => {
+        Event::AspectEdited { aspect, .. } => {
             let object = s
                 .aspects
                 .get(aspect)
                 .map(|a| object_name(s, a.object))
                 .unwrap_or_default();
-            format!("An aspect of {object} changed: {text}.")
+            format!("An aspect of {object} changed.")
         }
         Event::AspectRemoved { aspect } => {
             let object = s
@@ -282,21 +290,15 @@ fn describe(before: &State, event: &Event) -> String {
             format!("An aspect of {object} was removed.")
         }
         Event::FlashbackNarrated { .. } => "The flashback was told.".into(),
-        Event::SceneSketched {
-            parent: None,
-            objective,
-            ..
-        } => format!("The Finale was sketched: \u{201c}{objective}\u{201d}."),
+        Event::SceneSketched { parent: None, .. } => "The Finale was sketched.".into(),
         Event::SceneSketched {
             parent: Some(p),
-            objective,
+            difficulty,
             ..
-        } => {
-            format!(
-                "A precursor of {} was sketched: \u{201c}{objective}\u{201d}.",
-                self::objective(s, *p)
-            )
-        }
+        } => format!(
+            "A precursor of {} was sketched (difficulty {difficulty}).",
+            objective(s, *p)
+        ),
         Event::ObjectiveEdited { scene, .. } => {
             format!("The objective of {} changed.", objective(s, *scene))
         }

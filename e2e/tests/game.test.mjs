@@ -1,0 +1,269 @@
+// A whole short game, prophecy to the end, with three players in separate browser contexts:
+// Ada on a laptop, Bo on a laptop with animations on, Cy on a phone (375 × 800).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  withTable, seatPlayers, rollProphecy, advance, makeCharacters, sketchFinale, sketchPrecursor,
+  createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
+  finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
+  objectId, myCard, tid, consoleErrors, accepted, CHARS, WAIT,
+} from './table.mjs';
+
+const PHONE = { width: 375, height: 800 };
+
+/** Records whether the page ever shows a rolling die or the Skip button (the animation). */
+function watchRolls(players) {
+  return Promise.all(
+    players.map((p) =>
+      p.page.evaluate(() => {
+        window.__sawRolling = false;
+        if (window.__rollWatch) window.__rollWatch.disconnect();
+        window.__rollWatch = new MutationObserver(() => {
+          if (document.querySelector('[data-testid="skip-animation"], [data-testid="die"][data-state="rolling"]')) window.__sawRolling = true;
+        });
+        window.__rollWatch.observe(document.body, { subtree: true, childList: true, attributes: true });
+      }),
+    ),
+  );
+}
+const sawRolling = (p) => p.page.evaluate(() => window.__sawRolling);
+
+/** Every page shows the same odds line, with the exact chance `prophecy odds` computes. */
+async function assertOdds(players, dice, difficulty) {
+  const odds = exactOdds(dice, difficulty);
+  for (const p of players) {
+    const line = panel(p).getByTestId('scene-odds');
+    await line.filter({ hasText: `${dice} ${dice === 1 ? 'die' : 'dice'} against difficulty ${difficulty}` }).waitFor();
+    const text = await line.textContent();
+    assert.ok(text.includes(`(exactly ${odds.exact})`), `${p.name} shows "${text}", expected exactly ${odds.exact}`);
+    assert.ok(text.startsWith(`${percent(odds.p_success)} chance of success`), `${p.name} shows "${text}"`);
+  }
+}
+
+/** The check's dice as every page shows them: the same faces, hits and outcome. */
+async function assertSameRoll(players, scene, pool, difficulty) {
+  const rolls = await Promise.all(players.map((p) => shownRoll(p, scene)));
+  const [r] = rolls;
+  for (const [i, other] of rolls.entries()) assert.deepEqual(other, r, `${players[i].name} shows another roll`);
+  const sixes = r.faces.filter((f) => f === 6).length;
+  assert.equal(r.faces.length, pool + sixes, `the pool of ${pool} dice and one more die per six: ${r.faces}`);
+  assert.ok(r.faces.every((f) => f >= 1 && f <= 6));
+  assert.equal(r.hits, r.faces.filter((f) => f >= 4).length);
+  assert.equal(r.outcome, r.hits >= difficulty ? 'success' : 'failure');
+  assert.match(r.text, new RegExp(`^${r.hits} hits? against difficulty ${difficulty}.*${r.outcome === 'success' ? 'Success' : 'Failure'}$`));
+  for (const p of players) {
+    await p.page.getByTestId('log-entry').filter({ hasText: `${r.faces.length} ${r.faces.length === 1 ? 'die' : 'dice'} rolled, ${r.hits} hits against ${difficulty}: ${r.outcome}` }).waitFor();
+  }
+  return r;
+}
+
+test('three players play a short game from the prophecy to the end', { timeout: 180_000 }, async (t) => {
+  await withTable('game', async (table) => {
+    // The creator makes the table on the home page; the others join by the invite link.
+    const { players } = await seatPlayers(table, [
+      { name: 'Ada' },
+      { name: 'Bo', options: { reducedMotion: 'no-preference' } },
+      { name: 'Cy', options: { viewport: PHONE } },
+    ]);
+    const [ada, bo, cy] = players;
+    for (const p of players) {
+      await p.page.waitForFunction(() => document.querySelectorAll('[data-testid="player"][data-online="true"]').length === 3);
+      assert.deepEqual(await p.page.locator(`${tid('player')} .player-name`).allTextContents(), ['Ada', 'Bo', 'Cy']);
+      assert.equal(await p.page.getByTestId('join-form').count(), 0);
+    }
+
+    // Receive the prophecy: everyone sees the same d66 and the same catastrophe.
+    const worlds = await ada.page.getByTestId('world-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
+    await rollProphecy(ada, worlds[1]);
+    await sameSeq(players);
+    const d66 = await Promise.all(players.map((p) => p.page.getByTestId('d66-roll').evaluate((d) => [d.dataset.tens, d.dataset.units].map(Number))));
+    const prophecies = await Promise.all(players.map((p) => p.page.getByTestId('prophecy-text').textContent()));
+    for (const [i, p] of players.entries()) {
+      assert.deepEqual(d66[i], d66[0], `${p.name} sees another roll`);
+      assert.equal(prophecies[i], prophecies[0]);
+    }
+    assert.ok(d66[0].every((d) => d >= 1 && d <= 6), `d66 ${d66[0]}`);
+    assert.ok(prophecies[0].trim().length > 10);
+    await cy.page.getByTestId('log-entry').filter({ hasText: `The dice gave ${d66[0].join('')} on the catastrophe table` }).waitFor();
+
+    // Create the characters: five aspects each, a Relationship naming another character.
+    await advance(bo, 'characters');
+    await makeCharacters(players, CHARS);
+    for (const [i, p] of players.entries()) {
+      assert.equal(await p.page.locator(tid('object-card', { kind: 'character' })).count(), 3);
+      assert.equal(await myCard(p).getByTestId('object-name-text').textContent(), CHARS[i].name);
+      assert.equal(await myCard(p).getByTestId('aspect-note').count(), 5);
+      await myCard(p).getByText(`Relationship with ${CHARS[(i + 1) % 3].name}`).waitFor();
+    }
+    // Another player's character is read-only: no form to add to it.
+    const ash = await objectId(ada, 'Ash');
+    assert.equal(await cardOf(ada, ash).getByTestId('aspect-note').count(), 5);
+    assert.equal(await cardOf(ada, ash).getByTestId('aspect-text').count(), 0);
+    assert.equal(await cardOf(ada, ash).getByTestId('edit-aspect').count(), 0);
+
+    // Write the outline: the Finale, a precursor, a place with aspects in its setting.
+    await advance(ada, 'outline');
+    const finale = await sketchFinale(ada, 'Silence the drowned bell');
+    const precursor = await sketchPrecursor(bo, finale, 'Steal the bell-keeper’s chart');
+    const archive = await createObject(cy, 'The Sunken Archive', 'place');
+    await attachAspect(cy, cardOf(cy, archive), 'Flooded stacks');
+    await attachAspect(cy, cardOf(cy, archive), 'Unguarded at dawn');
+    await setSetting(cy, precursor, 'Dawn', 'The Sunken Archive');
+    await placeObject(cy, precursor, archive);
+    await sameSeq(players);
+    for (const p of players) {
+      const node = p.page.locator(tid('outline-node', { 'scene-id': precursor }));
+      assert.match(await node.textContent(), /DIFFICULTY 3/);
+      assert.match(await p.page.locator(tid('outline-node', { 'scene-id': finale })).textContent(), /FINALE · DIFFICULTY 4/);
+    }
+
+    // Tell the story: the precursor first.
+    await advance(ada, 'story');
+    await startScene(ada, precursor);
+    await sameSeq(players);
+    for (const p of players) {
+      await p.page.locator(tid('scene-panel', { 'scene-id': precursor })).waitFor();
+      await panel(p).getByTestId('scene-timer').waitFor();
+      await panel(p).getByTestId('setting-text').filter({ hasText: 'Dawn' }).waitFor();
+    }
+    // Eight pairs (a good chance of a reward die for the Finale), from all three players.
+    const pairs = [
+      [ada, 'Smuggler', 'Unguarded at dawn', 'She knows when the guards change'],
+      [bo, 'Archivist', 'Flooded stacks', 'He can read the shelf marks under water'],
+      [cy, 'Diver', 'Flooded stacks', 'She can reach the lowest stacks'],
+      [ada, 'Keen eyes', 'Flooded stacks', 'She spots the chart case'],
+      [bo, 'Stubborn', 'Unguarded at dawn', 'He waits all night for dawn'],
+      [cy, 'Strong swimmer', 'Unguarded at dawn', 'She swims in unseen'],
+      [ada, 'Reckless', 'Flooded stacks', 'She dives without a rope'],
+      [bo, 'Frail', 'Unguarded at dawn', 'Nobody guards against an old scholar'],
+    ];
+    for (const [p, c, e, why] of pairs) await proposePair(p, await aspectId(p, c), await aspectId(p, e), why);
+    await sameSeq(players);
+    for (const p of players) {
+      assert.equal(await panel(p).getByTestId('pair').count(), pairs.length);
+      await panel(p).getByTestId('pair').filter({ hasText: 'proposed by Bo' }).filter({ hasText: 'He can read the shelf marks' }).waitFor();
+      assert.deepEqual(await panel(p).getByTestId('pool-die').evaluateAll((ds) => ds.map((d) => d.dataset.kind)), pairs.map(() => 'matching_pair'));
+    }
+    await assertOdds(players, pairs.length, 3);
+
+    // The check: reduced motion shows the result at once; Bo's animation is skipped.
+    await watchRolls(players);
+    await accepted(cy, 'make the check', () => panel(cy).getByTestId('make-check').click());
+    await bo.page.getByTestId('skip-animation').waitFor();
+    const during = await bo.page.evaluate(() => ({
+      result: document.querySelectorAll('[data-testid="check-result"]').length,
+      logged: Array.from(document.querySelectorAll('[data-testid="log-entry"]')).some((e) => e.textContent.includes('The check of')),
+    }));
+    assert.deepEqual(during, { result: 0, logged: false }, 'while the dice roll, neither the result nor its log line shows');
+    await bo.page.getByTestId('skip-animation').click();
+    for (const p of players) await panel(p).getByTestId('check-result').waitFor();
+    assert.equal(await sawRolling(ada), false, 'reduced motion: no rolling dice');
+    assert.equal(await sawRolling(cy), false, 'reduced motion: no rolling dice');
+    assert.equal(await sawRolling(bo), true, 'animation on: the dice rolled');
+    const first = await assertSameRoll(players, precursor, pairs.length, 3);
+    t.diagnostic(`precursor: dice ${first.faces.join(' ')}, ${first.hits} hits, ${first.outcome}`);
+
+    await narrate(bo, 'Ash read the marks; Wren timed the guards; Moss dove.');
+    await finishScene(ada, precursor);
+    await sameSeq(players);
+    for (const p of players) {
+      const node = p.page.locator(tid('outline-node', { 'scene-id': precursor, status: 'performed' }));
+      assert.match(await node.textContent(), new RegExp(first.outcome));
+      // A successful precursor puts a reward die on its parent.
+      assert.equal(await p.page.locator(tid('reward-die', { precursor })).count(), first.outcome === 'success' ? 1 : 0);
+    }
+
+    // The Finale: an object found in the scene, two pairs, the reward die if the precursor won.
+    await startScene(cy, finale);
+    await accepted(bo, 'add an object to the scene', async () => {
+      await panel(bo).getByTestId('scene-object-name').fill('The Drowned Bell');
+      await panel(bo).getByTestId('scene-object-kind').selectOption('thing');
+      await panel(bo).getByTestId('scene-object-submit').click();
+    }, 2); // created, then placed in the scene by the page
+    const bell = await objectId(bo, 'The Drowned Bell');
+    const bellCard = panel(bo).locator(tid('scene-object', { 'object-id': bell }));
+    await bellCard.waitFor();
+    await accepted(bo, 'attach an aspect in the scene', async () => {
+      await bellCard.getByTestId('scene-aspect-text').fill('Cracked bronze');
+      await bellCard.getByTestId('scene-attach-aspect').click();
+    });
+    await accepted(ada, 'place an object in the scene', async () => {
+      await panel(ada).getByTestId('place-object-select').selectOption(String(archive));
+      await panel(ada).getByTestId('place-object').click();
+    });
+    await proposePair(ada, await aspectId(ada, 'Keen eyes'), await aspectId(ada, 'Cracked bronze'), 'She sees the crack');
+    await proposePair(cy, await aspectId(cy, 'Strong swimmer'), await aspectId(cy, 'Flooded stacks'), 'She swims the bell down');
+    await sameSeq(players);
+    const reward = first.outcome === 'success' ? 1 : 0;
+    const expectedPool = ['matching_pair', 'matching_pair', ...(reward ? ['reward_die'] : [])];
+    for (const p of players) {
+      const kinds = await panel(p).getByTestId('pool-die').evaluateAll((ds) => ds.map((d) => d.dataset.kind));
+      assert.deepEqual(kinds.sort(), expectedPool.sort(), `${p.name}'s pool`);
+      if (reward) await panel(p).getByTestId('pool-die').filter({ hasText: 'reward die: “Steal the bell-keeper’s chart” succeeded' }).waitFor();
+    }
+    await assertOdds(players, 2 + reward, 4);
+
+    // This time Bo watches the whole animation.
+    await watchRolls(players);
+    await accepted(ada, 'make the check', () => panel(ada).getByTestId('make-check').click());
+    for (const p of players) await panel(p).getByTestId('check-result').waitFor({ timeout: WAIT });
+    assert.equal(await sawRolling(bo), true);
+    assert.equal(await sawRolling(ada), false);
+    const last = await assertSameRoll(players, finale, 2 + reward, 4);
+    t.diagnostic(`Finale: dice ${last.faces.join(' ')}, ${last.hits} hits, ${last.outcome}`);
+    if (reward) {
+      for (const p of players) await panel(p).locator('.die-cause').filter({ hasText: 'reward die: Steal the bell-keeper’s chart' }).waitFor();
+    }
+    await narrate(cy, 'The bell rang once more, and was still.');
+    await finishScene(bo, finale);
+
+    // The end: long-term effects, end the game; everyone sees the same outcome and log.
+    const outcomeText = last.outcome === 'success' ? 'The Finale succeeded' : 'The Finale failed';
+    for (const p of players) await p.page.getByTestId('finale-outcome').filter({ hasText: outcomeText }).waitFor();
+    await accepted(ada, 'tell the long-term effects', async () => {
+      await ada.page.getByTestId('long-term-effects').fill('The river towns forgot the bell within a generation.');
+      await ada.page.getByTestId('narrate-long-term-effects').click();
+    });
+    await accepted(bo, 'end the game', () => bo.page.getByTestId('end-game').click());
+    await sameSeq(players);
+    const logs = await Promise.all(players.map(logOf));
+    for (const p of players) {
+      await p.page.locator(tid('phase', { phase: 'ended' })).waitFor();
+      await p.page.getByTestId('the-end').waitFor();
+      assert.equal((await p.page.getByTestId('finale-outcome').textContent()).trim(), (await ada.page.getByTestId('finale-outcome').textContent()).trim());
+      await p.page.getByTestId('long-term-effects-text').filter({ hasText: 'forgot the bell' }).waitFor();
+    }
+    for (const [i, log] of logs.entries()) assert.deepEqual(log, logs[0], `${players[i].name}'s log differs`);
+    assert.ok(contiguous(logs[0]), 'the log has every seq once, in order');
+    assert.equal(logs[0].at(-1)[1], 'The story is told.');
+
+    // The exports, fetched with Cy's seat cookie; without it, no story.
+    const base = new URL(cy.page.url());
+    const md = await cy.context.request.get(new URL(await cy.page.getByTestId('export-md').getAttribute('href'), base).href);
+    assert.equal(md.status(), 200);
+    assert.match(md.headers()['content-type'], /text\/markdown/);
+    const markdown = await md.text();
+    for (const s of ['Silence the drowned bell', 'Steal the bell-keeper’s chart', 'Ash read the marks', 'The bell rang once more', 'forgot the bell', 'Wren', 'Cracked bronze']) {
+      assert.ok(markdown.includes(s), `the Markdown has "${s}"`);
+    }
+    assert.ok(markdown.includes(prophecies[0].trim().split('\n')[0].slice(0, 40)), 'the Markdown has the prophecy');
+    const anonymous = await fetch(new URL('export.md', base.href + '/').href);
+    assert.notEqual(anonymous.status, 200, 'no export without a seat');
+    const printHref = await cy.page.getByTestId('export-print').getAttribute('href');
+    const print = await cy.context.request.get(new URL(printHref, base).href);
+    assert.equal(print.status(), 200);
+    assert.match(print.headers()['content-type'], /text\/html/);
+    // The link opens the printable page in a new tab.
+    const [printed] = await Promise.all([cy.context.waitForEvent('page'), cy.page.getByTestId('export-print').click()]);
+    const printErrors = [];
+    printed.on('console', (m) => { if (m.type() === 'error') printErrors.push(m.text()); });
+    await printed.waitForLoadState();
+    const printText = await printed.locator('body').textContent();
+    for (const s of ['Silence the drowned bell', 'The bell rang once more', 'Moss']) assert.ok(printText.includes(s), `the printable page has "${s}"`);
+    assert.deepEqual(printErrors, []);
+    await printed.close();
+
+    for (const p of players) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);
+  });
+});

@@ -1,0 +1,72 @@
+// A player reloads in the middle of a scene: they come back as themselves (their seat is a
+// cookie), with the scene, its pair, the timer and the log as they were, and can act at once.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  withTable, gameToStory, startScene, proposePair, panel, sameSeq, seq, view, logOf, accepted,
+  aspectId, myCard, tid, consoleErrors,
+} from './table.mjs';
+
+/** What a player sees of the table that must survive a reload. */
+async function snapshot(p) {
+  return {
+    seq: await seq(p),
+    view: await view(p),
+    log: await logOf(p),
+    me: await myCard(p).getByTestId('object-name-text').textContent(),
+    pairs: await panel(p).getByTestId('pair').allInnerTexts(),
+    deadline: await panel(p).getByTestId('scene-timer').getAttribute('data-deadline'),
+    players: await p.page.getByTestId('player').allInnerTexts(),
+  };
+}
+
+test('a player who reloads mid-scene comes back as themselves with nothing lost', { timeout: 120_000 }, async () => {
+  await withTable('reload', async (table) => {
+    const { players, precursor, link } = await gameToStory(table, [{ name: 'Ada' }, { name: 'Bo' }, { name: 'Cy', options: { viewport: { width: 375, height: 800 } } }]);
+    const [ada, bo, cy] = players;
+    await startScene(ada, precursor);
+    await proposePair(bo, await aspectId(bo, 'Archivist'), await aspectId(bo, 'Flooded stacks'), 'He reads the shelf marks');
+    await sameSeq(players);
+    const before = await snapshot(bo);
+    assert.equal(before.me, 'Ash');
+    assert.equal(before.pairs.length, 1);
+
+    await bo.page.reload();
+    await bo.page.locator(tid('scene-panel', { 'scene-id': precursor })).waitFor();
+    assert.equal(await bo.page.getByTestId('join-form').count(), 0, 'no join form: the seat is remembered');
+    const after = await snapshot(bo);
+    assert.deepEqual(after, before);
+    assert.match(after.players[1], /^Bo\s*you\s*Ash$/i, 'the players list says which one is you');
+    await panel(bo).getByTestId('justification').filter({ hasText: 'He reads the shelf marks' }).waitFor();
+    // The others see Bo online again.
+    for (const p of [ada, cy]) await p.page.locator(tid('player', { 'player-id': 2, online: 'true' })).waitFor();
+
+    // He can act at once: another pair, and the check; everyone sees both.
+    await proposePair(bo, await aspectId(bo, 'Stubborn'), await aspectId(bo, 'Unguarded at dawn'), 'He waits for dawn');
+    await accepted(bo, 'make the check', () => panel(bo).getByTestId('make-check').click());
+    await sameSeq(players);
+    for (const p of players) {
+      assert.equal(await panel(p).getByTestId('pair').count(), 2);
+      await panel(p).getByTestId('check-result').waitFor();
+    }
+
+    // Opening the invitation link again later, in a new tab, is the same seat too.
+    const again = await bo.context.newPage();
+    await again.goto(link);
+    await again.locator(tid('object-card', { yours: 'true' })).getByTestId('object-name-text').filter({ hasText: 'Ash' }).waitFor();
+    assert.equal(await again.getByTestId('join-form').count(), 0);
+    await again.close();
+
+    for (const p of players) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);
+
+    // A page whose seat cookie is gone (cleared by the browser) offers to join again when it
+    // next reconnects, instead of retrying for ever.
+    await cy.context.clearCookies();
+    await cy.context.setOffline(true);
+    await cy.page.getByTestId('reconnecting-banner').waitFor();
+    await cy.context.setOffline(false);
+    await cy.page.getByTestId('join-form').waitFor();
+    assert.equal(await cy.page.getByTestId('reconnecting-banner').count(), 0);
+  });
+});
