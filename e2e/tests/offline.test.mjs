@@ -62,6 +62,8 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     await cardOf(cy, await cardOf(cy, archive).getAttribute('data-object-id')).getByText('Flooded stacks').waitFor();
     await cy.page.locator(tid('object-card', { kind: 'character' })).filter({ hasText: 'Wren' }).getByText('Smuggler').waitFor();
     assert.deepEqual(await cy.page.getByTestId('line').locator('.line-text').allTextContents(), ['no harm to animals']);
+    assert.equal(await cy.page.getByText('Smuggler', { exact: true }).count(), 1, 'shown once');
+    assert.equal(await cy.page.getByTestId('log-entry').filter({ hasText: 'gained an aspect' }).count(), 3, 'each missed aspect logged once');
 
     // And Cy plays on.
     await addLine(cy, 'drowning');
