@@ -531,7 +531,6 @@ function poolList(ctx, s) {
 function checkControls(ctx, s) {
   const { ui } = ctx;
   const key = `check:${s.id}`;
-  const emptyPool = !(s.pool || []).length;
   const confirmEmpty = ui.confirmEmpty === s.id;
   const busy = pending(ctx, key);
   return h(

@@ -78,6 +78,8 @@ pub fn outline_view(state: &State) -> (Vec<SceneId>, Vec<ViewScene>) {
         stack.extend(state.scenes[&id].precursors.iter().rev());
     }
     let index = |id: SceneId| order.iter().position(|x| *x == id);
+    // Once, not per scene: it walks every scene's precursors.
+    let available = state.available_scenes();
     let views = order
         .iter()
         .map(|id| {
@@ -91,7 +93,7 @@ pub fn outline_view(state: &State) -> (Vec<SceneId>, Vec<ViewScene>) {
                 Some(Outcome::Success) => Some("success".to_owned()),
                 Some(Outcome::Failure) => Some("failure".to_owned()),
                 None if state.in_progress == Some(*id) => Some("being performed".to_owned()),
-                None if state.available_scenes().contains(id) => Some("available".to_owned()),
+                None if available.contains(id) => Some("available".to_owned()),
                 None => None,
             };
             ViewScene {

@@ -12,6 +12,11 @@ use story::model::{ObjectKind, Phase, ProphecySource, Warning};
 /// Three players; returns their characters. Relationships go round the table.
 fn cast(game: &mut Game) -> [ObjectId; 3] {
     game.join(1, "Ada");
+    characters(game)
+}
+
+/// Players 2 and 3 join beside player 1, and all three create complete characters.
+fn characters(game: &mut Game) -> [ObjectId; 3] {
     game.join(2, "Bo");
     game.join(3, "Cy");
     let a = game.character(1, "Wren", None);
@@ -343,11 +348,5 @@ fn cast_after_prophecy(game: &mut Game) -> [ObjectId; 3] {
         },
     );
     game.advance(1, Phase::Characters);
-    game.join(2, "Bo");
-    game.join(3, "Cy");
-    let a = game.character(1, "Wren", None);
-    let b = game.character(2, "Tamsin", Some(a));
-    let c = game.character(3, "Osric", Some(b));
-    game.relationship(1, a, c);
-    [a, b, c]
+    characters(game)
 }
