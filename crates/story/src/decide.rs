@@ -14,8 +14,10 @@ use dice::d66;
 
 /// Explicit limits, so that no table can grow without bound.
 pub mod limits {
-    /// Players who ever joined one table.
+    /// Players at one table at once (removed players do not count).
     pub const PLAYERS: usize = 12;
+    /// Seats ever taken at one table, removed ones included (the state keeps every player).
+    pub const SEATS_EVER: usize = 100;
     /// Scenes in an outline (the rules advise at most eight).
     pub const SCENES: usize = 64;
     /// Objects, characters included.
@@ -76,10 +78,16 @@ fn join(state: &State, by: PlayerId, name: String) -> Decision {
     if state.players.contains_key(&by) {
         return Err(Refusal::AlreadyJoined);
     }
-    if state.players.len() >= limits::PLAYERS {
+    if state.present_players().count() >= limits::PLAYERS {
         return Err(Refusal::TooMany {
             what: "players",
             max: limits::PLAYERS,
+        });
+    }
+    if state.players.len() >= limits::SEATS_EVER {
+        return Err(Refusal::TooMany {
+            what: "seats ever taken (removed players included)",
+            max: limits::SEATS_EVER,
         });
     }
     let name = text("name", &name, limits::NAME)?;
@@ -192,25 +200,7 @@ impl Rules<'_> {
     }
 
     fn aspect_in_pair(&self, aspect: AspectId) -> bool {
-        self.state
-            .pairs
-            .values()
-            .any(|p| p.character_aspect == aspect || p.environment_aspect == aspect)
-    }
-
-    fn text_exists(&self, target: TextRef) -> bool {
-        let s = self.state;
-        match target {
-            TextRef::Prophecy => s.prophecy.is_some(),
-            TextRef::ObjectName(o) => s.objects.contains_key(&o),
-            TextRef::Aspect(a) => s.aspects.contains_key(&a),
-            TextRef::Objective(sc) => s.scenes.contains_key(&sc),
-            TextRef::Setting(sc) => s.scenes.contains_key(&sc),
-            TextRef::Narration(sc) => s.scenes.get(&sc).is_some_and(|x| x.narration.is_some()),
-            TextRef::Justification(p) => s.pairs.contains_key(&p),
-            TextRef::Flashback => s.flashback.is_some(),
-            TextRef::LongTermEffects => s.long_term_effects.is_some(),
-        }
+        self.state.pair_using(aspect).is_some()
     }
 
     fn decide(&self, action: Action) -> Decision {
@@ -259,7 +249,7 @@ impl Rules<'_> {
                 Ok(vec![Event::LineRemoved { line }])
             }
             Action::Flag { target } => {
-                if !self.text_exists(target) {
+                if !state.text_exists(target) {
                     return Err(Refusal::Unknown { what: "text" });
                 }
                 if state.is_flagged(target) {
@@ -536,10 +526,10 @@ impl Rules<'_> {
                     });
                 }
                 let used = s.pairs.iter().any(|p| {
-                    let aspect = state.pairs[p].environment_aspect;
                     state
-                        .aspects
-                        .get(&aspect)
+                        .pairs
+                        .get(p)
+                        .and_then(|p| state.aspects.get(&p.environment_aspect))
                         .is_some_and(|a| a.object == object)
                 });
                 if used {
@@ -558,14 +548,19 @@ impl Rules<'_> {
                 let s = self.unperformed(scene)?;
                 if let Some(other) = state.in_progress {
                     return Err(Refusal::AnotherSceneInProgress {
-                        objective: state.scenes[&other].objective.clone(),
+                        objective: state
+                            .scenes
+                            .get(&other)
+                            .map(|s| s.objective.clone())
+                            .unwrap_or_default(),
                     });
                 }
                 let missing: Vec<String> = s
                     .precursors
                     .iter()
-                    .filter(|p| !state.scenes[*p].performed)
-                    .map(|p| state.scenes[p].objective.clone())
+                    .filter_map(|p| state.scenes.get(p))
+                    .filter(|p| !p.performed)
+                    .map(|p| p.objective.clone())
                     .collect();
                 if !missing.is_empty() {
                     return Err(Refusal::PrecursorsNotPerformed { missing });
@@ -606,8 +601,7 @@ impl Rules<'_> {
                         object: state.objects[&object].name.clone(),
                     });
                 }
-                let duplicate = s.pairs.iter().any(|p| {
-                    let p = &state.pairs[p];
+                let duplicate = s.pairs.iter().filter_map(|p| state.pairs.get(p)).any(|p| {
                     p.character_aspect == character_aspect
                         && p.environment_aspect == environment_aspect
                 });
@@ -752,7 +746,8 @@ impl Rules<'_> {
     fn finale_performed(&self) -> bool {
         self.state
             .finale
-            .is_some_and(|f| self.state.scenes[&f].performed)
+            .and_then(|f| self.state.scenes.get(&f))
+            .is_some_and(|f| f.performed)
     }
 
     fn advance(&self, to: Phase) -> Decision {

@@ -13,6 +13,7 @@ use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestam
 use crate::model::{AspectCategory, CheckRecord, ObjectKind, Phase, ProphecySource, TextRef};
 use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// Something that happened in a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -166,8 +167,72 @@ impl StoredEvent {
     }
 }
 
+impl Event {
+    /// The `type` of every event in the stored form: for readers that explain a line they
+    /// cannot read ("unknown type 'foo'") without quoting serde.
+    pub fn stored_types() -> &'static [&'static str] {
+        tag_names::<Event>("type")
+    }
+}
+
+impl StoredEvent {
+    /// The versions of the stored form (`v`) this build reads.
+    pub fn versions() -> &'static [&'static str] {
+        tag_names::<StoredEvent>("v")
+    }
+}
+
+/// The names serde accepts for the tag of an internally tagged enum, read from the enum itself
+/// (so they cannot drift from it): it is asked to read a tag that no variant has, and its
+/// complaint lists the variants.
+fn tag_names<T: for<'de> Deserialize<'de>>(tag: &'static str) -> &'static [&'static str] {
+    #[derive(Debug)]
+    struct Names(&'static [&'static str]);
+
+    impl fmt::Display for Names {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{:?}", self.0)
+        }
+    }
+
+    impl std::error::Error for Names {}
+
+    impl serde::de::Error for Names {
+        fn custom<M: fmt::Display>(_: M) -> Names {
+            Names(&[])
+        }
+
+        fn unknown_variant(_: &str, expected: &'static [&'static str]) -> Names {
+            Names(expected)
+        }
+    }
+
+    let probe = serde::de::value::MapDeserializer::<_, Names>::new(std::iter::once((tag, "")));
+    match T::deserialize(probe) {
+        Ok(_) => &[],
+        Err(Names(names)) => names,
+    }
+}
+
 impl From<Event> for StoredEvent {
     fn from(event: Event) -> StoredEvent {
         StoredEvent::V1(event)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Event, StoredEvent};
+
+    #[test]
+    fn the_stored_names_are_serde_s() {
+        assert_eq!(StoredEvent::versions(), ["1"]);
+        let types = Event::stored_types();
+        for name in ["game_opened", "scene_sketched", "check_made", "game_ended"] {
+            assert!(types.contains(&name), "{name} in {types:?}");
+        }
+        // Every one of them: the enum's variants, in order.
+        assert_eq!(types.first(), Some(&"game_opened"));
+        assert_eq!(types.last(), Some(&"game_ended"));
     }
 }

@@ -7,9 +7,10 @@
 
 use crate::ids::{AspectId, ObjectId, SceneId};
 use crate::model::{ObjectKind, Prophecy, ProphecySource, Scene, TextRef};
-use crate::state::State;
+use crate::state::{State, level_at_depth};
 use crate::views::{self, ViewScene};
 use dice::check::{Cause, Outcome, PoolEntry};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 const HIDDEN: &str = "*(flagged: hidden until replaced)*";
@@ -58,7 +59,10 @@ struct Export<'a> {
     out: String,
 }
 
-/// The whole game as a Markdown document.
+/// The whole game as a Markdown document. Total whatever the log (a missing player, object,
+/// aspect, scene or pair is shown as missing, and only scenes reachable from the Finale are in
+/// the outline), and for a state built by [`crate::evolve`] linear, up to logarithms, in its
+/// size however deep the outline.
 pub fn to_markdown(state: &State) -> String {
     let mut export = Export {
         state,
@@ -68,43 +72,81 @@ pub fn to_markdown(state: &State) -> String {
     export.out
 }
 
+/// A scene of the outline in tree order.
+struct Placed<'a> {
+    id: SceneId,
+    scene: &'a Scene,
+    /// The index of the scene it was reached from (its parent); `None` for the Finale.
+    parent: Option<usize>,
+    /// Edges below the Finale.
+    depth: u32,
+}
+
+/// The scenes reachable from the Finale through precursors, in tree order, each once. One
+/// iterative walk, linear in the scenes: no depth overflows the stack, and no cycle or
+/// repeated precursor (only a crafted log has one) loops or repeats a scene.
+fn placed(state: &State) -> Vec<Placed<'_>> {
+    let mut placed: Vec<Placed> = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<(SceneId, Option<usize>)> =
+        state.finale.map(|f| (f, None)).into_iter().collect();
+    while let Some((id, parent)) = stack.pop() {
+        let Some(scene) = state.scenes.get(&id) else {
+            continue;
+        };
+        if !seen.insert(id) {
+            continue;
+        }
+        let depth = parent.map_or(0, |p: usize| placed[p].depth.saturating_add(1));
+        let index = placed.len();
+        placed.push(Placed {
+            id,
+            scene,
+            parent,
+            depth,
+        });
+        stack.extend(scene.precursors.iter().rev().map(|p| (*p, Some(index))));
+    }
+    placed
+}
+
 /// The outline's scenes in tree order (Finale first, precursors in the order sketched), for
 /// views of a live game.
 pub fn outline_view(state: &State) -> (Vec<SceneId>, Vec<ViewScene>) {
-    let mut order = Vec::new();
-    let mut stack: Vec<SceneId> = state.finale.into_iter().collect();
-    while let Some(id) = stack.pop() {
-        order.push(id);
-        stack.extend(state.scenes[&id].precursors.iter().rev());
-    }
-    let index = |id: SceneId| order.iter().position(|x| *x == id);
+    let placed = placed(state);
     // Once, not per scene: it walks every scene's precursors.
-    let available = state.available_scenes();
-    let views = order
+    let available: BTreeSet<SceneId> = state.available_scenes().into_iter().collect();
+    let views = placed
         .iter()
-        .map(|id| {
-            let scene = &state.scenes[id];
-            let label = if state.is_flagged(TextRef::Objective(*id)) {
-                "(flagged)".to_owned()
-            } else {
-                scene.objective.clone()
-            };
-            let note = match scene.outcome() {
-                Some(Outcome::Success) => Some("success".to_owned()),
-                Some(Outcome::Failure) => Some("failure".to_owned()),
-                None if state.in_progress == Some(*id) => Some("being performed".to_owned()),
-                None if available.contains(id) => Some("available".to_owned()),
-                None => None,
-            };
-            ViewScene {
-                label,
-                difficulty: scene.difficulty,
-                parent: scene.parent.and_then(index),
-                note,
-            }
-        })
+        .map(
+            |&Placed {
+                 ref id,
+                 scene,
+                 parent,
+                 ..
+             }| {
+                let label = if state.is_flagged(TextRef::Objective(*id)) {
+                    "(flagged)".to_owned()
+                } else {
+                    scene.objective.clone()
+                };
+                let note = match scene.outcome() {
+                    Some(Outcome::Success) => Some("success".to_owned()),
+                    Some(Outcome::Failure) => Some("failure".to_owned()),
+                    None if state.in_progress == Some(*id) => Some("being performed".to_owned()),
+                    None if available.contains(id) => Some("available".to_owned()),
+                    None => None,
+                };
+                ViewScene {
+                    label,
+                    difficulty: scene.difficulty,
+                    parent,
+                    note,
+                }
+            },
+        )
         .collect();
-    (order, views)
+    (placed.iter().map(|p| p.id).collect(), views)
 }
 
 impl Export<'_> {
@@ -250,10 +292,11 @@ impl Export<'_> {
         self.line("## Characters");
         self.line("");
         for id in characters {
-            let player = match s.objects[&id].kind {
-                ObjectKind::Character { player: Some(p) } => {
-                    format!(" (played by {})", inline(&s.players[&p].name))
-                }
+            let player = match s.objects.get(&id).map(|o| o.kind) {
+                Some(ObjectKind::Character { player: Some(p) }) => match s.players.get(&p) {
+                    Some(player) => format!(" (played by {})", inline(&player.name)),
+                    None => String::new(),
+                },
                 _ => String::new(),
             };
             self.line(format!("### {}{player}", self.object_name(id)));
@@ -292,7 +335,7 @@ impl Export<'_> {
                 .aspects_of(id)
                 .map(|(aid, _)| self.aspect_text(aid))
                 .collect();
-            let kind = s.objects[&id].kind.label();
+            let kind = s.objects.get(&id).map_or("object", |o| o.kind.label());
             let list = if aspects.is_empty() {
                 String::new()
             } else {
@@ -328,25 +371,26 @@ impl Export<'_> {
     /// Scenes in the order they were performed, then the rest in outline order.
     fn scenes(&mut self) {
         let s = self.state;
-        let (order, _) = outline_view(s);
-        let mut started: Vec<SceneId> = order
+        // Scenes of the outline, with their depth from the one walk (not one walk up the
+        // outline per scene, which is quadratic in a deep outline).
+        let order = placed(s);
+        let mut started: Vec<&Placed> = order
             .iter()
-            .copied()
-            .filter(|id| s.scenes[id].started_at.is_some())
+            .filter(|p| p.scene.started_at.is_some())
             .collect();
-        started.sort_by_key(|id| s.scenes[id].started_at);
+        started.sort_by_key(|p| p.scene.started_at);
         if started.is_empty() {
             return;
         }
         self.line("## The Story");
         self.line("");
-        for (n, id) in started.iter().enumerate() {
-            self.scene(n + 1, *id, &s.scenes[id]);
+        for (n, p) in started.iter().enumerate() {
+            self.scene(n + 1, p.id, p.scene, level_at_depth(p.depth));
         }
         let waiting: Vec<String> = order
             .iter()
-            .filter(|id| s.scenes[id].started_at.is_none())
-            .map(|id| self.text_or_hidden(TextRef::Objective(*id), &s.scenes[id].objective))
+            .filter(|p| p.scene.started_at.is_none())
+            .map(|p| self.text_or_hidden(TextRef::Objective(p.id), &p.scene.objective))
             .collect();
         if !waiting.is_empty() {
             self.line(format!("*Not yet performed: {}.*", waiting.join("; ")));
@@ -354,9 +398,8 @@ impl Export<'_> {
         }
     }
 
-    fn scene(&mut self, n: usize, id: SceneId, scene: &Scene) {
+    fn scene(&mut self, n: usize, id: SceneId, scene: &Scene, level: &str) {
         let s = self.state;
-        let level = s.level(id);
         let outcome = match scene.outcome() {
             Some(Outcome::Success) => " — success",
             Some(Outcome::Failure) => " — failure",
@@ -395,7 +438,10 @@ impl Export<'_> {
             self.line("**Matching pairs**");
             self.line("");
             for pair_id in &scene.pairs {
-                let pair = &s.pairs[pair_id];
+                let Some(pair) = s.pairs.get(pair_id) else {
+                    self.line(format!("- *({pair_id}: withdrawn)*"));
+                    continue;
+                };
                 let justification = if pair.justification.is_empty() {
                     String::new()
                 } else {
@@ -459,7 +505,10 @@ impl Export<'_> {
                             format!("reward die: {objective}")
                         }
                         Cause::Pool(PoolEntry::Die) => "pool".to_owned(),
-                        Cause::ExplodedFrom(from) => format!("exploded from #{}", from + 1),
+                        // Wide, so that a crafted index cannot overflow.
+                        Cause::ExplodedFrom(from) => {
+                            format!("exploded from #{}", from as u128 + 1)
+                        }
                     };
                     let hit = if die.is_hit() { "hit" } else { "miss" };
                     self.line(format!("| {} | {} | {hit} | {why} |", i + 1, die.face));

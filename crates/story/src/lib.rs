@@ -9,9 +9,11 @@
 //! - [`ruleset`]: the three rulesets and their parameters.
 //! - [`model`]: phases, objects, aspects, scenes, pairs, flags, warnings.
 //! - [`command`], [`event`], [`state`], [`decide`](mod@decide), [`refusal`]: the engine.
+//! - [`integrity`]: whether a stored log could have happened (for logs from outside).
 //! - [`content`]: worlds with d66 catastrophe tables, and modules.
 //! - [`outline_odds`]: exact odds that each scene of a planned outline succeeds.
 //! - [`plan`]: outline plans as TOML files, for `prophecy outline`.
+//! - [`redact`]: a log as players may take it home, flagged texts left out.
 //! - [`views`]: an outline as a tree or a Mermaid diagram.
 //! - [`export`]: a game as Markdown.
 
@@ -21,9 +23,11 @@ pub mod decide;
 pub mod event;
 pub mod export;
 pub mod ids;
+pub mod integrity;
 pub mod model;
 pub mod outline_odds;
 pub mod plan;
+pub mod redact;
 pub mod refusal;
 pub mod ruleset;
 pub mod state;
@@ -32,6 +36,7 @@ pub mod views;
 pub use command::{Action, Command};
 pub use decide::decide;
 pub use event::{Event, StoredEvent};
+pub use integrity::{BrokenLog, Impossible};
 pub use refusal::Refusal;
 pub use ruleset::Ruleset;
 pub use state::{State, evolve};

@@ -2,6 +2,7 @@
 
 use crate::event::Event;
 use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId};
+use crate::integrity::BrokenLog;
 use crate::model::{
     Aspect, AspectCategory, MatchingPair, Object, ObjectKind, Phase, Player, Prophecy, Scene,
     TextRef, Warning,
@@ -50,9 +51,90 @@ pub struct State {
     pub next_id: u32,
     /// Events applied so far.
     pub version: u64,
+    /// Lookups by owner, kept in step by [`evolve`].
+    #[serde(skip)]
+    index: Index,
 }
 
-/// Applies one event. Never fails: events were decided against the state they follow.
+/// Lookups that [`evolve`] keeps in step with the maps, so that an event takes time in what it
+/// touches, never in the size of the whole game. Without them each removed object walked every
+/// scene and every aspect, and each removed aspect every pair: a crafted log of 40,000 scenes and
+/// as many removed objects took ten seconds to replay in a release build.
+///
+/// A cache, not part of the game: not stored, equal to any other, and built from the maps
+/// before the first event applied to a state that lacks it (one read back with serde). Readers
+/// fall back to walking the maps when it is not built.
+#[derive(Clone, Default)]
+struct Index {
+    built: bool,
+    /// Each object's aspects.
+    aspects: BTreeMap<ObjectId, BTreeSet<AspectId>>,
+    /// The scenes each object is placed in.
+    placed: BTreeMap<ObjectId, BTreeSet<SceneId>>,
+    /// The pairs using each aspect.
+    pairs: BTreeMap<AspectId, BTreeSet<PairId>>,
+    /// Each player's characters.
+    characters: BTreeMap<PlayerId, BTreeSet<ObjectId>>,
+}
+
+impl Index {
+    fn build(state: &State) -> Index {
+        let mut index = Index {
+            built: true,
+            ..Index::default()
+        };
+        for (id, aspect) in &state.aspects {
+            link(&mut index.aspects, aspect.object, *id);
+        }
+        for (id, scene) in &state.scenes {
+            for object in &scene.setting.objects {
+                link(&mut index.placed, *object, *id);
+            }
+        }
+        for (id, pair) in &state.pairs {
+            link(&mut index.pairs, pair.character_aspect, *id);
+            link(&mut index.pairs, pair.environment_aspect, *id);
+        }
+        for (id, object) in &state.objects {
+            if let ObjectKind::Character { player: Some(p) } = object.kind {
+                link(&mut index.characters, p, *id);
+            }
+        }
+        index
+    }
+}
+
+impl PartialEq for Index {
+    fn eq(&self, _: &Index) -> bool {
+        true
+    }
+}
+
+impl Eq for Index {}
+
+impl std::fmt::Debug for Index {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Index").finish_non_exhaustive()
+    }
+}
+
+fn link<K: Ord, V: Ord>(map: &mut BTreeMap<K, BTreeSet<V>>, key: K, value: V) {
+    map.entry(key).or_default().insert(value);
+}
+
+fn unlink<K: Ord, V: Ord>(map: &mut BTreeMap<K, BTreeSet<V>>, key: K, value: &V) {
+    if let Some(values) = map.get_mut(&key) {
+        values.remove(value);
+        if values.is_empty() {
+            map.remove(&key);
+        }
+    }
+}
+
+/// Applies one event. Never fails and never panics, whatever the event and the state: events
+/// were decided against the state they follow, and one that could not have been (a crafted or
+/// damaged log) still gives some state. Readers of untrusted logs check each event first with
+/// [`State::replay_checked`].
 pub fn evolve(mut state: State, event: &Event) -> State {
     state.apply(event);
     state
@@ -60,11 +142,35 @@ pub fn evolve(mut state: State, event: &Event) -> State {
 
 impl State {
     fn claim(&mut self, id: u32) {
-        self.next_id = self.next_id.max(id + 1);
+        self.next_id = self.next_id.max(id.saturating_add(1));
+    }
+
+    /// The player of a character, if it is one that has a player.
+    fn player_of(object: &Object) -> Option<PlayerId> {
+        match object.kind {
+            ObjectKind::Character { player } => player,
+            _ => None,
+        }
+    }
+
+    /// Puts an object in place of whatever had its id (only a crafted log reuses one).
+    fn put_object(&mut self, id: ObjectId, object: Object) {
+        if let Some(p) = Self::player_of(&object) {
+            link(&mut self.index.characters, p, id);
+        }
+        if let Some(old) = self.objects.insert(id, object)
+            && let Some(p) = Self::player_of(&old)
+            && self.objects.get(&id).and_then(Self::player_of) != Some(p)
+        {
+            unlink(&mut self.index.characters, p, &id);
+        }
     }
 
     fn apply(&mut self, event: &Event) {
-        self.version += 1;
+        if !self.index.built {
+            self.index = Index::build(self);
+        }
+        self.version = self.version.saturating_add(1);
         match event {
             Event::GameOpened { ruleset } => {
                 self.opened = true;
@@ -86,12 +192,8 @@ impl State {
                 if self.moderator == Some(*player) {
                     self.moderator = None;
                 }
-                for object in self.objects.values_mut() {
-                    if object.kind
-                        == (ObjectKind::Character {
-                            player: Some(*player),
-                        })
-                    {
+                for id in self.index.characters.remove(player).unwrap_or_default() {
+                    if let Some(object) = self.objects.get_mut(&id) {
                         object.kind = ObjectKind::Character { player: None };
                     }
                 }
@@ -127,7 +229,7 @@ impl State {
                 name,
             } => {
                 self.claim(object.0);
-                self.objects.insert(
+                self.put_object(
                     *object,
                     Object {
                         name: name.clone(),
@@ -139,7 +241,7 @@ impl State {
             }
             Event::ObjectCreated { object, name, kind } => {
                 self.claim(object.0);
-                self.objects.insert(
+                self.put_object(
                     *object,
                     Object {
                         name: name.clone(),
@@ -154,20 +256,23 @@ impl State {
                 }
             }
             Event::ObjectRemoved { object } => {
-                self.objects.remove(object);
+                if let Some(p) = self
+                    .objects
+                    .remove(object)
+                    .as_ref()
+                    .and_then(Self::player_of)
+                {
+                    unlink(&mut self.index.characters, p, object);
+                }
                 self.flags.remove(&TextRef::ObjectName(*object));
-                let gone: Vec<AspectId> = self
-                    .aspects
-                    .iter()
-                    .filter(|(_, a)| a.object == *object)
-                    .map(|(id, _)| *id)
-                    .collect();
-                for aspect in gone {
+                for aspect in self.index.aspects.remove(object).unwrap_or_default() {
                     self.aspects.remove(&aspect);
                     self.flags.remove(&TextRef::Aspect(aspect));
                 }
-                for scene in self.scenes.values_mut() {
-                    scene.setting.objects.retain(|o| o != object);
+                for scene in self.index.placed.remove(object).unwrap_or_default() {
+                    if let Some(scene) = self.scenes.get_mut(&scene) {
+                        scene.setting.objects.retain(|o| o != object);
+                    }
                 }
             }
             Event::AspectAttached {
@@ -177,7 +282,7 @@ impl State {
                 category,
             } => {
                 self.claim(aspect.0);
-                self.aspects.insert(
+                let old = self.aspects.insert(
                     *aspect,
                     Aspect {
                         object: *object,
@@ -185,6 +290,10 @@ impl State {
                         category: *category,
                     },
                 );
+                if let Some(old) = old {
+                    unlink(&mut self.index.aspects, old.object, aspect);
+                }
+                link(&mut self.index.aspects, *object, *aspect);
             }
             Event::AspectEdited { aspect, text } => {
                 self.flags.remove(&TextRef::Aspect(*aspect));
@@ -194,7 +303,9 @@ impl State {
             }
             Event::AspectRemoved { aspect } => {
                 self.flags.remove(&TextRef::Aspect(*aspect));
-                self.aspects.remove(aspect);
+                if let Some(old) = self.aspects.remove(aspect) {
+                    unlink(&mut self.index.aspects, old.object, aspect);
+                }
             }
             Event::FlashbackNarrated { text } => {
                 self.flags.remove(&TextRef::Flashback);
@@ -207,7 +318,7 @@ impl State {
                 difficulty,
             } => {
                 self.claim(scene.0);
-                self.scenes.insert(
+                let old = self.scenes.insert(
                     *scene,
                     Scene {
                         parent: *parent,
@@ -222,6 +333,9 @@ impl State {
                         performed: false,
                     },
                 );
+                for object in old.map(|old| old.setting.objects).unwrap_or_default() {
+                    unlink(&mut self.index.placed, object, scene);
+                }
                 match parent {
                     Some(parent) => {
                         if let Some(p) = self.scenes.get_mut(parent) {
@@ -239,14 +353,22 @@ impl State {
             }
             Event::SceneRemoved { scene } => {
                 if let Some(removed) = self.scenes.remove(scene) {
-                    match removed.parent {
-                        Some(parent) => {
-                            if let Some(p) = self.scenes.get_mut(&parent) {
-                                p.precursors.retain(|s| s != scene);
-                            }
-                        }
-                        None => self.finale = None,
+                    for object in &removed.setting.objects {
+                        unlink(&mut self.index.placed, *object, scene);
                     }
+                    if let Some(parent) = removed.parent
+                        && let Some(p) = self.scenes.get_mut(&parent)
+                    {
+                        p.precursors.retain(|s| s != scene);
+                    }
+                }
+                // By the scene's id, not by its lack of a parent: the Finale never names a scene
+                // that is gone, whatever the log.
+                if self.finale == Some(*scene) {
+                    self.finale = None;
+                }
+                if self.in_progress == Some(*scene) {
+                    self.in_progress = None;
                 }
                 for target in [
                     TextRef::Objective(*scene),
@@ -266,11 +388,13 @@ impl State {
             Event::ObjectPlaced { scene, object } => {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.setting.objects.push(*object);
+                    link(&mut self.index.placed, *object, *scene);
                 }
             }
             Event::ObjectWithdrawn { scene, object } => {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.setting.objects.retain(|o| o != object);
+                    unlink(&mut self.index.placed, *object, scene);
                 }
             }
             Event::SceneStarted { scene, at } => {
@@ -288,6 +412,14 @@ impl State {
                 justification,
             } => {
                 self.claim(pair.0);
+                if let Some(old) = self.pairs.get(pair) {
+                    let aspects = [old.character_aspect, old.environment_aspect];
+                    for aspect in aspects {
+                        unlink(&mut self.index.pairs, aspect, pair);
+                    }
+                }
+                link(&mut self.index.pairs, *character_aspect, *pair);
+                link(&mut self.index.pairs, *environment_aspect, *pair);
                 self.pairs.insert(
                     *pair,
                     MatchingPair {
@@ -304,10 +436,12 @@ impl State {
             }
             Event::PairWithdrawn { pair } => {
                 self.flags.remove(&TextRef::Justification(*pair));
-                if let Some(p) = self.pairs.remove(pair)
-                    && let Some(s) = self.scenes.get_mut(&p.scene)
-                {
-                    s.pairs.retain(|x| x != pair);
+                if let Some(p) = self.pairs.remove(pair) {
+                    unlink(&mut self.index.pairs, p.character_aspect, pair);
+                    unlink(&mut self.index.pairs, p.environment_aspect, pair);
+                    if let Some(s) = self.scenes.get_mut(&p.scene) {
+                        s.pairs.retain(|x| x != pair);
+                    }
                 }
             }
             Event::JustificationEdited {
@@ -346,13 +480,29 @@ impl State {
         }
     }
 
-    /// Replays a log from the beginning.
+    /// Replays a log from the beginning. Any log gives a state; one from an untrusted source
+    /// is better replayed with [`State::replay_checked`].
     pub fn replay<'a>(events: impl IntoIterator<Item = &'a Event>) -> State {
         let mut state = State::default();
         for event in events {
             state.apply(event);
         }
         state
+    }
+
+    /// Replays a log from the beginning, checking each event against the state before it (see
+    /// [`crate::integrity`]): the state, or the first event that could not have happened.
+    pub fn replay_checked<'a>(
+        events: impl IntoIterator<Item = &'a Event>,
+    ) -> Result<State, BrokenLog> {
+        let mut state = State::default();
+        for (position, event) in events.into_iter().enumerate() {
+            state
+                .admits(event)
+                .map_err(|problem| BrokenLog { position, problem })?;
+            state.apply(event);
+        }
+        Ok(state)
     }
 
     /// Whether a player has joined and is still at the table.
@@ -376,23 +526,47 @@ impl State {
 
     /// The character of a player.
     pub fn character_of(&self, player: PlayerId) -> Option<ObjectId> {
+        if self.index.built {
+            return self
+                .index
+                .characters
+                .get(&player)
+                .and_then(|c| c.first().copied());
+        }
         self.objects
             .iter()
-            .find(|(_, o)| {
-                o.kind
-                    == (ObjectKind::Character {
-                        player: Some(player),
-                    })
-            })
+            .find(|(_, o)| Self::player_of(o) == Some(player))
             .map(|(id, _)| *id)
     }
 
     /// An object's aspects, in the order attached.
     pub fn aspects_of(&self, object: ObjectId) -> impl Iterator<Item = (AspectId, &Aspect)> {
-        self.aspects
+        let indexed = self.index.aspects.get(&object).into_iter().flatten();
+        // Without the index, every aspect is looked at; with it, none.
+        let walked = self
+            .aspects
             .iter()
+            .take(if self.index.built { 0 } else { usize::MAX })
             .filter(move |(_, a)| a.object == object)
-            .map(|(id, a)| (*id, a))
+            .map(|(id, _)| id);
+        indexed
+            .chain(walked)
+            .filter_map(|id| Some((*id, self.aspects.get(id)?)))
+    }
+
+    /// A pair that uses an aspect, if any.
+    pub fn pair_using(&self, aspect: AspectId) -> Option<PairId> {
+        if self.index.built {
+            return self
+                .index
+                .pairs
+                .get(&aspect)
+                .and_then(|p| p.first().copied());
+        }
+        self.pairs
+            .iter()
+            .find(|(_, p)| p.character_aspect == aspect || p.environment_aspect == aspect)
+            .map(|(id, _)| *id)
     }
 
     /// The five categories a character still lacks (their names), empty when complete.
@@ -417,11 +591,17 @@ impl State {
         Some(self.objects.get(&a.object)?.kind.is_character())
     }
 
-    /// Scenes below the Finale to this one (the Finale is 0).
+    /// Scenes below the Finale to this one (the Finale is 0). It walks up the outline, so it
+    /// takes time in the depth; for every scene at once, see [`crate::export::outline_view`].
     pub fn depth(&self, scene: SceneId) -> u32 {
-        let mut depth = 0;
+        let mut depth = 0u32;
         let mut at = scene;
         while let Some(parent) = self.scenes.get(&at).and_then(|s| s.parent) {
+            // Each step leaves a scene of the outline, so more steps than scenes means a cycle
+            // of parents (a crafted log): stop there rather than loop.
+            if depth as usize >= self.scenes.len() {
+                break;
+            }
             depth += 1;
             at = parent;
         }
@@ -431,20 +611,16 @@ impl State {
     /// The scene's level in the outline: Finale, then primary, secondary, tertiary (and, under
     /// edition 1.1's five levels, quaternary) scenes.
     pub fn level(&self, scene: SceneId) -> &'static str {
-        match self.depth(scene) {
-            0 => "Finale",
-            1 => "Primary scene",
-            2 => "Secondary scene",
-            3 => "Tertiary scene",
-            _ => "Quaternary scene",
-        }
+        level_at_depth(self.depth(scene))
     }
 
     /// When a started scene's advisory time is up (the timer never stops play).
     pub fn scene_deadline(&self, scene: SceneId) -> Option<crate::ids::Timestamp> {
         let started = self.scenes.get(&scene)?.started_at?;
         let minutes = i64::from(self.ruleset.scene_minutes());
-        Some(crate::ids::Timestamp(started.0 + minutes * 60_000))
+        Some(crate::ids::Timestamp(
+            started.0.saturating_add(minutes * 60_000),
+        ))
     }
 
     /// Scenes that may be performed now: not performed, not in progress, and every precursor
@@ -458,7 +634,9 @@ impl State {
             .filter(|(id, s)| {
                 !s.performed
                     && self.in_progress != Some(**id)
-                    && s.precursors.iter().all(|p| self.scenes[p].performed)
+                    && s.precursors
+                        .iter()
+                        .all(|p| self.scenes.get(p).is_none_or(|p| p.performed))
             })
             .map(|(id, _)| *id)
             .collect()
@@ -477,7 +655,7 @@ impl State {
         let rewards = s
             .precursors
             .iter()
-            .filter(|p| self.scenes[*p].outcome() == Some(Outcome::Success))
+            .filter(|p| self.scenes.get(*p).and_then(Scene::outcome) == Some(Outcome::Success))
             .map(|p| PoolEntry::RewardDie { precursor: p.0 });
         pairs.chain(rewards).collect()
     }
@@ -513,5 +691,17 @@ impl State {
             AspectCategory::Relationship { with } => Some(with),
             _ => None,
         }
+    }
+}
+
+/// The level of a scene `depth` edges below the Finale: Finale, then primary, secondary,
+/// tertiary (and, under edition 1.1's five levels, quaternary) scenes.
+pub fn level_at_depth(depth: u32) -> &'static str {
+    match depth {
+        0 => "Finale",
+        1 => "Primary scene",
+        2 => "Secondary scene",
+        3 => "Tertiary scene",
+        _ => "Quaternary scene",
     }
 }

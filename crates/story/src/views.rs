@@ -3,7 +3,8 @@
 //!
 //! The views never fail and never loop: a scene whose parent is missing or out of range is drawn
 //! as a root of its own, and scenes caught in a cycle of parents are drawn from the lowest index
-//! of each cycle, so every scene appears exactly once whatever the input.
+//! of each cycle, so every scene appears exactly once whatever the input. They take time and
+//! memory linear in the scenes, however deep the outline (see [`MAX_DRAWN_LEVELS`]).
 
 use std::fmt::Write;
 
@@ -31,9 +32,24 @@ pub struct TreeLine {
     pub title: String,
 }
 
-/// The scenes in tree order (each followed by its precursors, in index order) with their
-/// drawing, for callers that add columns of their own.
-pub fn tree_lines(scenes: &[ViewScene]) -> Vec<TreeLine> {
+/// How many levels of box drawing a line shows. An outline by the rules is five levels deep at
+/// most; a crafted one can be thousands, and drawing every level would make the text grow with
+/// the square of the depth (a chain of 20,000 scenes: gigabytes). A deeper line keeps the drawing
+/// of its last levels behind a `…` that stands for the levels left out, so each line is at most
+/// this many columns of drawing wide and the views stay linear in the number of scenes.
+pub const MAX_DRAWN_LEVELS: usize = 32;
+
+/// One step of the walk: a scene, its depth in the drawing, and whether it is the last of its
+/// parent's precursors drawn there.
+struct Visit {
+    scene: usize,
+    depth: usize,
+    last: bool,
+}
+
+/// The scenes in tree order: roots in index order, each followed by its precursors in index
+/// order, then whatever a cycle kept out of reach. Iterative, so no depth overflows the stack.
+fn walk(scenes: &[ViewScene]) -> Vec<Visit> {
     let n = scenes.len();
     let parent_of = |i: usize| scenes[i].parent.filter(|&p| p < n && p != i);
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -42,47 +58,77 @@ pub fn tree_lines(scenes: &[ViewScene]) -> Vec<TreeLine> {
             children[p].push(i);
         }
     }
-    let mut lines = Vec::with_capacity(n);
+    let mut visits = Vec::with_capacity(n);
     let mut drawn = vec![false; n];
-    // Roots first (in index order), then whatever a cycle kept out of reach.
     let roots = (0..n).filter(|&i| parent_of(i).is_none());
-    let mut stack: Vec<(usize, String, String)> = Vec::new();
+    let mut stack: Vec<Visit> = Vec::new();
     for root in roots.chain(0..n) {
         if drawn[root] {
             continue;
         }
-        stack.push((root, String::new(), String::new()));
-        while let Some((scene, prefix, below)) = stack.pop() {
-            if drawn[scene] {
+        stack.push(Visit {
+            scene: root,
+            depth: 0,
+            last: true,
+        });
+        while let Some(visit) = stack.pop() {
+            if drawn[visit.scene] {
                 continue;
             }
-            drawn[scene] = true;
-            let kids: Vec<usize> = children[scene]
+            drawn[visit.scene] = true;
+            let kids: Vec<usize> = children[visit.scene]
                 .iter()
                 .copied()
                 .filter(|&c| !drawn[c])
                 .collect();
             for (k, &child) in kids.iter().enumerate().rev() {
-                let last = k + 1 == kids.len();
-                let (branch, rest) = if last {
-                    ("└── ", "    ")
-                } else {
-                    ("├── ", "│   ")
-                };
-                stack.push((child, format!("{below}{branch}"), format!("{below}{rest}")));
+                stack.push(Visit {
+                    scene: child,
+                    depth: visit.depth + 1,
+                    last: k + 1 == kids.len(),
+                });
             }
-            let label = one_line(&scenes[scene].label);
-            let title = if scenes[scene].parent.is_none() {
-                format!("Finale: {label}")
-            } else {
-                label
-            };
-            lines.push(TreeLine {
-                scene,
-                prefix,
-                title,
-            });
+            visits.push(visit);
         }
+    }
+    visits
+}
+
+/// The scenes in tree order (each followed by its precursors, in index order) with their
+/// drawing, for callers that add columns of their own. A line deeper than
+/// [`MAX_DRAWN_LEVELS`] shows only its last levels, after a `…`.
+pub fn tree_lines(scenes: &[ViewScene]) -> Vec<TreeLine> {
+    let visits = walk(scenes);
+    let mut lines = Vec::with_capacity(visits.len());
+    // `rails[k]`: whether the ancestor `k + 1` levels below the root has precursors drawn after
+    // it, so that its column carries on (`│`). The walk is depth first, so the ancestors of a
+    // line are the last scenes seen at each level above it.
+    let mut rails: Vec<bool> = Vec::new();
+    for Visit { scene, depth, last } in visits {
+        rails.truncate(depth.saturating_sub(1));
+        let mut prefix = String::new();
+        if depth > 0 {
+            let shown = depth.min(MAX_DRAWN_LEVELS) - 1;
+            if depth > MAX_DRAWN_LEVELS {
+                prefix.push('…');
+            }
+            for &rail in &rails[rails.len() - shown..] {
+                prefix.push_str(if rail { "│   " } else { "    " });
+            }
+            prefix.push_str(if last { "└── " } else { "├── " });
+            rails.push(!last);
+        }
+        let label = one_line(&scenes[scene].label);
+        let title = if scenes[scene].parent.is_none() {
+            format!("Finale: {label}")
+        } else {
+            label
+        };
+        lines.push(TreeLine {
+            scene,
+            prefix,
+            title,
+        });
     }
     lines
 }
@@ -112,18 +158,20 @@ pub fn tree(scenes: &[ViewScene]) -> String {
 /// escaped with Mermaid's entity codes, so quotes, brackets or HTML in an objective stay text.
 pub fn mermaid(scenes: &[ViewScene]) -> String {
     let mut out = String::from("graph TB;\n");
-    for line in tree_lines(scenes) {
-        let i = line.scene;
+    for Visit {
+        scene: i, depth, ..
+    } in walk(scenes)
+    {
         let scene = &scenes[i];
         let mut text = format!("{} ({})", scene.label, scene.difficulty);
         if let Some(note) = &scene.note {
             write!(text, " — {note}").unwrap();
         }
         let node = format!("n{i}(\"{}\")", mermaid_text(&text));
-        if line.prefix.is_empty() {
-            writeln!(out, "  {node};").unwrap();
-        } else if let Some(parent) = scene.parent {
-            writeln!(out, "  n{parent} --- {node};").unwrap();
+        match scene.parent {
+            // Below the root, a scene was reached from its parent.
+            Some(parent) if depth > 0 => writeln!(out, "  n{parent} --- {node};").unwrap(),
+            _ => writeln!(out, "  {node};").unwrap(),
         }
     }
     out

@@ -1,10 +1,11 @@
 //! The story game's content and stored games: `worlds`, `modules`, `catastrophe`, `export`.
 
-use super::{json, seed_or_fresh};
+use super::{JsonSeed, json, seed_or_fresh};
 use crate::Failure;
 use crate::cli::{CatastropheArgs, ContentArgs, ContentSource, ExportArgs, ExportFormat};
 use serde::Serialize;
 use std::fmt::Write;
+use std::io::Read;
 use std::path::Path;
 use story::content::{Library, World};
 use story::{Event, State, StoredEvent};
@@ -13,17 +14,44 @@ use story::{Event, State, StoredEvent};
 const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Reads a file the user named, with one-line errors.
+///
+/// The limit is on the bytes that arrive, not on the size the file system reports: `/dev/zero`,
+/// a FIFO or a pipe report 0 and may never end, so reading stops one byte past the limit.
+/// (A FIFO that no one writes to blocks in `open`, as it does for `cat`.)
 fn read(path: &Path) -> Result<String, Failure> {
-    let shown = path.display();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Failure::Usage(format!("{shown}: {}", io_reason(&e))))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(Failure::Usage(format!(
-            "{shown}: larger than {} MiB",
+    let shown = shown(path);
+    let fail = |reason: String| Failure::Usage(format!("{shown}: {reason}"));
+    let file = std::fs::File::open(path).map_err(|e| fail(io_reason(&e)))?;
+    // A folder opens on Unix, then fails to read with the system's words.
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(fail(FOLDER.to_owned()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(io_reason(&e)))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "larger than {} MiB",
             MAX_FILE_BYTES / 1024 / 1024
         )));
     }
-    std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("{shown}: {}", io_reason(&e))))
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        Failure::Usage(format!("{shown}:{line}: not UTF-8 text"))
+    })
+}
+
+const FOLDER: &str = "a folder, not a file";
+
+/// A path for a one-line message: control characters (a newline in a file name) become `?`.
+fn shown(path: &Path) -> String {
+    path.display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -31,7 +59,8 @@ fn io_reason(e: &std::io::Error) -> String {
         std::io::ErrorKind::NotFound => "no such file".to_owned(),
         std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
         std::io::ErrorKind::InvalidData => "not UTF-8 text".to_owned(),
-        _ => e.to_string(),
+        std::io::ErrorKind::IsADirectory => FOLDER.to_owned(),
+        _ => story::views::one_line(&e.to_string()),
     }
 }
 
@@ -189,7 +218,7 @@ pub fn modules(args: ContentArgs) -> Result<String, Failure> {
 
 #[derive(Serialize)]
 struct CatastropheReport<'a> {
-    seed: u64,
+    seed: JsonSeed,
     world: &'a str,
     roll: u8,
     catastrophe: &'a str,
@@ -203,7 +232,7 @@ pub fn catastrophe(args: CatastropheArgs) -> Result<String, Failure> {
     let text = world.catastrophe(roll);
     if args.json {
         return Ok(json(&CatastropheReport {
-            seed: seed.0,
+            seed: JsonSeed(seed),
             world: &world.slug,
             roll: roll.value(),
             catastrophe: text,
@@ -215,27 +244,89 @@ pub fn catastrophe(args: CatastropheArgs) -> Result<String, Failure> {
     ))
 }
 
+/// Reads a stored game, refusing with `FILE:LINE: why` a line that is not an event, or an event
+/// that could not have happened (see `story::integrity`), before anything is rendered: the
+/// renderers never see a state that no game could reach.
 pub fn export(args: ExportArgs) -> Result<String, Failure> {
     let text = read(&args.file)?;
-    let shown = args.file.display();
+    let shown = shown(&args.file);
+    let at = |line: usize, problem: &dyn std::fmt::Display| {
+        Failure::Usage(format!("{shown}:{line}: {problem}"))
+    };
     let mut events: Vec<Event> = Vec::new();
+    // The file's line of each event, for messages (blank lines are skipped).
+    let mut lines: Vec<usize> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let stored: StoredEvent = serde_json::from_str(line)
-            .map_err(|e| Failure::Usage(format!("{shown}:{}: not a stored event: {e}", n + 1)))?;
-        events.push(stored.into_event());
+        events.push(stored_event(line).map_err(|problem| at(n + 1, &problem))?);
+        lines.push(n + 1);
     }
     if !matches!(events.first(), Some(Event::GameOpened { .. })) {
         return Err(Failure::Usage(format!(
             "{shown}: a stored game starts with the event that opens it"
         )));
     }
-    let state = State::replay(&events);
+    let state = State::replay_checked(&events)
+        .map_err(|broken| at(lines[broken.position], &broken.problem))?;
     Ok(match args.format {
         ExportFormat::Markdown => story::export::to_markdown(&state),
         ExportFormat::Tree => story::views::tree(&story::export::outline_view(&state).1),
         ExportFormat::Mermaid => story::views::mermaid(&story::export::outline_view(&state).1),
     })
+}
+
+/// One line of a stored game as an event, or why it is not one, in the words of the stored form
+/// (`v`, `type`) rather than serde's.
+fn stored_event(line: &str) -> Result<Event, String> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+        return Err("not JSON".to_owned());
+    };
+    let not = |why: String| format!("not an event of a stored game ({why})");
+    let Some(fields) = value.as_object() else {
+        return Err(not("an event is a JSON object".to_owned()));
+    };
+    let versions = StoredEvent::versions();
+    match fields.get("v") {
+        None => return Err(not("no version 'v'".to_owned())),
+        Some(serde_json::Value::String(v)) if versions.contains(&v.as_str()) => {}
+        Some(v) => {
+            return Err(not(format!(
+                "unknown version '{}'; this build reads {}",
+                quoted(v),
+                versions.join(", ")
+            )));
+        }
+    }
+    let kind = match fields.get("type") {
+        None => return Err(not("no 'type'".to_owned())),
+        Some(serde_json::Value::String(t)) if Event::stored_types().contains(&t.as_str()) => {
+            t.clone()
+        }
+        Some(t) => return Err(not(format!("unknown type '{}'", quoted(t)))),
+    };
+    serde_json::from_value::<StoredEvent>(value)
+        .map(StoredEvent::into_event)
+        .map_err(|_| {
+            not(format!(
+                "a '{kind}' event whose fields are missing or of the wrong kind"
+            ))
+        })
+}
+
+/// A value from the file, short and on one line, for a message.
+fn quoted(value: &serde_json::Value) -> String {
+    let text = match value {
+        serde_json::Value::String(s) => story::views::one_line(s),
+        other => other.to_string(),
+    };
+    const MAX: usize = 40;
+    if text.chars().count() > MAX {
+        let mut short: String = text.chars().take(MAX).collect();
+        short.push('…');
+        short
+    } else {
+        text
+    }
 }

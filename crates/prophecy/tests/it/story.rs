@@ -1,7 +1,12 @@
 //! The story game's content and stored games through the binary.
 
-use crate::{json, ok, prophecy};
+use crate::{Run, json, ok, prophecy};
 use expect_test::expect;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 fn this_file() -> &'static str {
     concat!(env!("CARGO_MANIFEST_DIR"), "/tests/it/story.rs")
@@ -35,6 +40,7 @@ fn a_catastrophe_roll_reads_the_world_s_table() {
     let vael = json("worlds vael");
     for seed in [1, 2, 3] {
         let roll = json(&format!("catastrophe vael --seed {seed}"));
+        assert_eq!(roll["seed"], seed.to_string(), "seeds are strings in JSON");
         let value = roll["roll"].as_u64().unwrap();
         let d66 = json(&format!("d66 --seed {seed}"));
         assert_eq!(
@@ -115,10 +121,237 @@ fn bad_inputs_are_one_line() {
     for (args, expected) in [
         ("catastrophe atlantis --seed 1".to_owned(), "error: no world 'atlantis'; the worlds are: brasswork-crown, fault-line, hesperus-reach, long-dusk, second-draft, vael, vesperlands".to_owned()),
         ("export /no/such/file.jsonl".to_owned(), "error: /no/such/file.jsonl: no such file".to_owned()),
-        (format!("export {}", this_file()), format!("error: {}:1: not a stored event: expected value at line 1 column 1", this_file())),
+        (format!("export {}", this_file()), format!("error: {}:1: not JSON", this_file())),
     ] {
         let run = prophecy(&args);
         assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{args}");
         assert_eq!(run.stderr.trim_end(), expected);
     }
+}
+
+/// A file under the temporary folder with a name no other test or run uses, removed on drop.
+struct TempPath(PathBuf);
+
+impl TempPath {
+    fn new(name: &str) -> TempPath {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        TempPath(
+            std::env::temp_dir().join(format!("prophecy-story-{}-{n}-{name}", std::process::id())),
+        )
+    }
+
+    fn with(name: &str, contents: impl AsRef<[u8]>) -> TempPath {
+        let path = TempPath::new(name);
+        std::fs::write(&path.0, contents).unwrap();
+        path
+    }
+
+    fn shown(&self) -> String {
+        self.0.display().to_string()
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0).or_else(|_| std::fs::remove_dir(&self.0));
+    }
+}
+
+/// Runs the binary, killing it (and failing) if it has not finished after a long minute: a read
+/// without end must fail this test, not hang the suite. (Not a speed limit: a correct run takes
+/// about a second.)
+fn prophecy_finishing(args: &[&str]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_prophecy"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Drained while it runs, or a full pipe would stop it.
+    let drain = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).expect("UTF-8 output");
+            text
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(90) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("prophecy {args:?} did not finish");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.code().expect("exited, not killed"),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// The run failed with exit status 2 and exactly this one line.
+#[track_caller]
+fn refused(run: &Run, expected: &str) {
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{}", run.stderr);
+    assert_eq!(run.stderr, format!("error: {expected}\n"));
+}
+
+const OPENED: &str = r#"{"v":"1","type":"game_opened","ruleset":"1.1"}
+{"v":"1","type":"player_joined","player":1,"name":"Ada"}
+"#;
+
+fn sketch(scene: u32, parent: Option<u32>) -> String {
+    let parent = parent.map_or("null".to_owned(), |p| p.to_string());
+    format!(
+        r#"{{"v":"1","type":"scene_sketched","scene":{scene},"parent":{parent},"objective":"Scene {scene}","difficulty":1}}"#
+    ) + "\n"
+}
+
+fn started(scene: u32) -> String {
+    format!(r#"{{"v":"1","type":"scene_started","scene":{scene},"at":{scene}}}"#) + "\n"
+}
+
+#[test]
+fn crafted_games_are_refused_in_one_line_naming_the_line() {
+    let character = r#"{"v":"1","type":"character_created","object":5,"player":9,"name":"Ghost"}
+{"v":"1","type":"aspect_attached","aspect":6,"object":5,"text":"spooky","category":"occupation"}
+"#;
+    let cases: Vec<(String, &str)> = vec![
+        (character.to_owned(), "3: player 9 never joined the table"),
+        (
+            sketch(1, None) + &sketch(2, Some(1)) + r#"{"v":"1","type":"scene_removed","scene":1}"#,
+            "5: scene 1 is removed while scene 2 is still its precursor",
+        ),
+        (
+            sketch(1, None)
+                + &sketch(2, Some(1))
+                + &sketch(1, Some(2))
+                + r#"{"v":"1","type":"scene_removed","scene":1}"#,
+            "5: scene 1 is its own ancestor (a cycle in the outline)",
+        ),
+        (
+            sketch(1, None) + &sketch(3, Some(1)) + &sketch(2, Some(1)) + &sketch(2, Some(3)),
+            "6: scene 2 already exists (an id is handed out once)",
+        ),
+        (
+            sketch(1, None) + &sketch(2, Some(7)),
+            "4: scene 7 does not exist",
+        ),
+        (
+            sketch(1, None) + &sketch(4, Some(1)) + &sketch(4, Some(4)) + &started(4),
+            "5: scene 4 is its own ancestor (a cycle in the outline)",
+        ),
+        (
+            sketch(1, None) + &sketch(2, Some(1)) + &sketch(1, Some(2)) + &started(1),
+            "5: scene 1 is its own ancestor (a cycle in the outline)",
+        ),
+        (
+            sketch(1, None) + "\n\n" + &sketch(2, None),
+            "6: a second Finale (scene 1 is the Finale)",
+        ),
+        (
+            "{\"v\":\"1\",\"type\":\"foo\"}".to_owned(),
+            "3: not an event of a stored game (unknown type 'foo')",
+        ),
+        (
+            "{\"v\":\"2\",\"type\":\"game_ended\"}".to_owned(),
+            "3: not an event of a stored game (unknown version '2'; this build reads 1)",
+        ),
+        (
+            "{\"type\":\"game_ended\"}".to_owned(),
+            "3: not an event of a stored game (no version 'v')",
+        ),
+        (
+            "{\"v\":\"1\"}".to_owned(),
+            "3: not an event of a stored game (no 'type')",
+        ),
+        (
+            "[1, 2]".to_owned(),
+            "3: not an event of a stored game (an event is a JSON object)",
+        ),
+        (
+            "{\"v\":\"1\",\"type\":\"scene_removed\",\"scene\":-1}".to_owned(),
+            "3: not an event of a stored game (a 'scene_removed' event whose fields are missing or of the wrong kind)",
+        ),
+        (
+            "{\"v\":\"1\",\"type\":\"game_ended\"".to_owned(),
+            "3: not JSON",
+        ),
+        (
+            "{\"v\":\"1\",\"type\":\"line\\nbreak\"}".to_owned(),
+            "3: not an event of a stored game (unknown type 'line break')",
+        ),
+    ];
+    for (rest, expected) in cases {
+        let file = TempPath::with("crafted.jsonl", format!("{OPENED}{rest}\n"));
+        for format in ["markdown", "tree", "mermaid"] {
+            let run = prophecy_finishing(&["export", &file.shown(), "--format", format]);
+            refused(&run, &format!("{}:{expected}", file.shown()));
+        }
+    }
+}
+
+#[test]
+fn a_chain_of_twenty_thousand_scenes_exports_in_every_format() {
+    const SCENES: u32 = 20_000;
+    let mut game = OPENED.to_owned() + &sketch(0, None);
+    for i in 1..SCENES {
+        game.push_str(&sketch(i, Some(i - 1)));
+    }
+    game.push_str("{\"v\":\"1\",\"type\":\"phase_began\",\"phase\":\"story\"}\n");
+    for i in (SCENES - 100..SCENES).rev() {
+        game.push_str(&started(i));
+    }
+    let file = TempPath::with("chain.jsonl", game);
+    for format in ["markdown", "tree", "mermaid"] {
+        let run = prophecy_finishing(&["export", &file.shown(), "--format", format]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{format}");
+        // Linear in the scenes: drawing all 20,000 levels of the tree would take 800 MB.
+        assert!(run.stdout.len() < 200 * SCENES as usize, "{format}");
+        assert!(run.stdout.contains("Scene 19999"), "{format}");
+    }
+}
+
+#[test]
+fn special_files_stop_at_the_size_limit() {
+    refused(
+        &prophecy_finishing(&["export", "/dev/zero"]),
+        "/dev/zero: larger than 16 MiB",
+    );
+    // A FIFO whose writer never stops.
+    let fifo = TempPath::new("endless.fifo");
+    let made = Command::new("mkfifo").arg(&fifo.0).status().unwrap();
+    assert!(made.success());
+    let path = fifo.0.clone();
+    let writer = std::thread::spawn(move || {
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(path).unwrap();
+        let chunk = [b'{'; 64 * 1024];
+        // Until the reader closes its end (EPIPE: Rust ignores SIGPIPE).
+        while pipe.write_all(&chunk).is_ok() {}
+    });
+    refused(
+        &prophecy_finishing(&["export", &fifo.shown()]),
+        &format!("{}: larger than 16 MiB", fifo.shown()),
+    );
+    writer.join().unwrap();
+    // A folder, and text that is not UTF-8 (on its second line).
+    let folder = TempPath::new("folder");
+    std::fs::create_dir(&folder.0).unwrap();
+    refused(
+        &prophecy(&format!("export {}", folder.shown())),
+        &format!("{}: a folder, not a file", folder.shown()),
+    );
+    let latin1 = TempPath::with("latin1.jsonl", b"{}\n{\"name\":\"Andr\xe9\"}\n");
+    refused(
+        &prophecy(&format!("export {}", latin1.shown())),
+        &format!("{}:2: not UTF-8 text", latin1.shown()),
+    );
 }

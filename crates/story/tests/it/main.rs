@@ -2,6 +2,7 @@
 
 mod export;
 mod game;
+mod integrity;
 mod outline_odds;
 mod refusals;
 mod replay;

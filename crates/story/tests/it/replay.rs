@@ -1,5 +1,6 @@
-//! Replaying stored events rebuilds the same state: for random valid command sequences, and for
-//! a game stored by the first version of the event format.
+//! Replaying stored events rebuilds the same state, and the integrity check admits every event:
+//! for random valid command sequences, and for a game stored by the first version of the event
+//! format.
 
 use crate::game::Game;
 use dice::{DiceRng, Seed};
@@ -213,6 +214,12 @@ fn random_valid_command_sequences_replay_to_the_same_state() {
         furthest = furthest.max(game.state.phase);
         // Replay from the log, and from the log through its stored (JSON) form.
         assert_eq!(State::replay(&game.events), game.state, "seed {seed}");
+        // Every decided event could have happened: the integrity check refuses none of them.
+        assert_eq!(
+            State::replay_checked(&game.events).as_ref(),
+            Ok(&game.state),
+            "seed {seed}: checked"
+        );
         let stored: Vec<String> = game
             .events
             .iter()
@@ -266,6 +273,7 @@ fn a_game_stored_by_the_first_version_still_loads() {
         })
         .collect();
     let state = State::replay(&events);
+    assert_eq!(State::replay_checked(&events).as_ref(), Ok(&state));
     assert_eq!(state.phase, Phase::Ended);
     assert_eq!(state.ruleset, Ruleset::Edition10);
     assert_eq!(state.players.len(), 3);
