@@ -187,14 +187,23 @@ impl fmt::Display for FacesError {
                     index + 1
                 )
             }
+            FacesError::TooFew { given: 1 } => {
+                f.write_str("1 face is not enough: the pool and its explosions need more dice")
+            }
             FacesError::TooFew { given } => write!(
                 f,
                 "{given} faces are not enough: the pool and its explosions need more dice"
             ),
-            FacesError::TooMany { used, given } => write!(
-                f,
-                "{given} faces given but the pool and its explosions use only {used}"
-            ),
+            FacesError::TooMany { used, given } => {
+                let faces = if *given == 1 { "face" } else { "faces" };
+                match used {
+                    0 => write!(f, "{given} {faces} given but an empty pool uses none"),
+                    used => write!(
+                        f,
+                        "{given} {faces} given but the pool and its explosions use only {used}"
+                    ),
+                }
+            }
         }
     }
 }

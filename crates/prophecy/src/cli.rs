@@ -1,9 +1,16 @@
 //! The command line as written: clap's flags, with every limit checked while parsing so that bad
 //! input becomes one line naming the problem. The commands turn these into what they compute.
+//!
+//! Every count and rating goes through [`bounded`] and every seed through [`parse_seed`], so the
+//! same mistake gets the same message everywhere. Every numeric argument allows negative
+//! numbers, so that `-3` reaches its parser (and its message) instead of being read as a flag.
 
+use clap::builder::{OsStringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use dice::challenge::Situation;
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr, ToSocketAddrs};
+use std::path::{Path, PathBuf};
 use story::Ruleset;
 
 /// Largest pool `roll` rolls and prints die by die.
@@ -35,10 +42,10 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Open the web table: players join from phones and laptops by link.
+    /// Open the web table: players join from phones and laptops by link. Logs one line per
+    /// request to stderr (RUST_LOG changes the level); Ctrl-C or SIGTERM stops it cleanly.
     Serve(ServeArgs),
     /// Roll a Prophecy check: N six-sided dice, every 6 adds a die, 4–6 is a hit.
-    #[command(allow_negative_numbers = true)]
     Roll(RollArgs),
     /// Exact odds of a Prophecy check: a table, one row, one column or one value.
     Odds(OddsArgs),
@@ -61,7 +68,8 @@ pub enum Command {
     Modules(ContentArgs),
     /// Roll d66 on a world's catastrophe table.
     Catastrophe(CatastropheArgs),
-    /// A stored game (one event per line, JSON) as Markdown, or its outline as a tree or diagram.
+    /// A game file from the web table ("Game file") as Markdown, or its outline as a tree or
+    /// diagram.
     Export(ExportArgs),
 }
 
@@ -93,7 +101,7 @@ pub struct CatastropheArgs {
     /// The world, by its name (slug), e.g. vael.
     pub world: String,
     /// Seed of the roll (default: a fresh random seed, printed).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Content of your own.
     #[command(flatten)]
@@ -117,7 +125,8 @@ pub enum ExportFormat {
 /// `prophecy export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The stored game: one event per line, as JSON (`{"v":"1","type":…}`).
+    /// The game file: one event per line, as JSON (`{"v":"1","type":…}`). Download it from the
+    /// web table ("Game file", `prophecy-game.jsonl`); at most 16 MiB.
     pub file: PathBuf,
     /// markdown, tree or mermaid.
     #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
@@ -171,16 +180,18 @@ pub struct OutlineShowArgs {
 /// `prophecy serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Where to listen. Use 0.0.0.0:8080 (or this machine's LAN address) for phones on the
-    /// same network.
-    #[arg(long, default_value = "127.0.0.1:8080")]
-    pub addr: std::net::SocketAddr,
-    /// The SQLite file that keeps every table (created if missing).
-    #[arg(long, default_value = "prophecy.db")]
+    /// Where to listen: an IP address or a host name, and a port (e.g. localhost:8080). Use
+    /// 0.0.0.0:8080 (or this machine's LAN address) for phones on the same network.
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_addr)]
+    pub addr: SocketAddr,
+    /// The SQLite file that keeps every table (created if missing, in a folder that exists).
+    /// One server per file; a clean stop leaves everything in this one file, so stop the server
+    /// before copying it as a backup.
+    #[arg(long, default_value = "prophecy.db", value_parser = parse_db())]
     pub db: PathBuf,
     /// The address players use, if it is not --addr (e.g. http://192.168.1.20:8080/ when
-    /// listening on 0.0.0.0); printed with a QR code.
-    #[arg(long)]
+    /// listening on 0.0.0.0): an http:// or https:// address, printed with a QR code.
+    #[arg(long, value_parser = parse_url)]
     pub url: Option<String>,
 }
 
@@ -188,17 +199,24 @@ pub struct ServeArgs {
 #[derive(Debug, Args)]
 pub struct RollArgs {
     /// Dice in the pool (0 to 10000; an empty pool has zero hits).
-    #[arg(value_parser = parse_roll_dice)]
+    #[arg(value_parser = parse_roll_dice, allow_negative_numbers = true)]
     pub dice: u32,
     /// The difficulty rating to beat (1 to 100): prints success or failure.
-    #[arg(long, short, value_parser = parse_difficulty)]
+    #[arg(long, short, value_parser = parse_difficulty, allow_negative_numbers = true)]
     pub difficulty: Option<u32>,
     /// Seed of the roll, for replaying it (default: a fresh random seed, printed).
-    #[arg(long, short, conflicts_with = "faces")]
+    #[arg(
+        long,
+        short,
+        conflicts_with = "faces",
+        value_parser = parse_seed,
+        allow_negative_numbers = true
+    )]
     pub seed: Option<u64>,
     /// Use these faces instead of random ones, in rolling order: the pool, then each wave of
     /// explosions (e.g. 3,6,5,1,6,2,6,4).
-    #[arg(long, value_delimiter = ',', value_parser = parse_face)]
+    // Hyphen values: clap does not read a list such as -1,2 as a negative number.
+    #[arg(long, value_delimiter = ',', value_parser = parse_face, allow_hyphen_values = true)]
     pub faces: Option<Vec<u8>>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -209,16 +227,26 @@ pub struct RollArgs {
 #[derive(Debug, Args)]
 pub struct OddsArgs {
     /// Dice in the pool (0 to 5000). Alone: the distribution of hits of this pool.
-    #[arg(long, short = 'n', value_parser = parse_odds_dice)]
+    #[arg(long, short = 'n', value_parser = parse_odds_dice, allow_negative_numbers = true)]
     pub dice: Option<u32>,
     /// Difficulty rating (1 to 100). Alone: P(success) for 1 to --max-dice dice.
-    #[arg(long, short, value_parser = parse_difficulty)]
+    #[arg(long, short, value_parser = parse_difficulty, allow_negative_numbers = true)]
     pub difficulty: Option<u32>,
     /// Rows of the table (pools 1..=N).
-    #[arg(long, default_value_t = 12, value_parser = parse_table_dice)]
+    #[arg(
+        long,
+        default_value_t = 12,
+        value_parser = parse_table_dice,
+        allow_negative_numbers = true
+    )]
     pub max_dice: u32,
     /// Columns of the table (difficulties 1..=D).
-    #[arg(long, default_value_t = 5, value_parser = parse_difficulty)]
+    #[arg(
+        long,
+        default_value_t = 5,
+        value_parser = parse_difficulty,
+        allow_negative_numbers = true
+    )]
     pub max_difficulty: u32,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -229,16 +257,16 @@ pub struct OddsArgs {
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
     /// Dice in the pool (0 to 1000).
-    #[arg(long, short = 'n', value_parser = parse_simulate_dice)]
+    #[arg(long, short = 'n', value_parser = parse_simulate_dice, allow_negative_numbers = true)]
     pub dice: u32,
     /// Number of checks to sample (1 to 1000000000).
-    #[arg(long, short, value_parser = parse_trials)]
+    #[arg(long, short, value_parser = parse_trials, allow_negative_numbers = true)]
     pub trials: u64,
     /// Difficulty rating: also compare the sampled rate of success with the exact one.
-    #[arg(long, short, value_parser = parse_difficulty)]
+    #[arg(long, short, value_parser = parse_difficulty, allow_negative_numbers = true)]
     pub difficulty: Option<u32>,
     /// Seed of the run (default: a fresh random seed, printed).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -262,7 +290,7 @@ pub struct ChallengeSpec {
     pub die: Situation,
     /// Steps of improvement: 0 rolls two and keeps the lower, 1 rolls one, 2 or more roll that
     /// many and keep the highest (more than 2 needs a special rule; at most 20).
-    #[arg(long, value_parser = parse_steps)]
+    #[arg(long, value_parser = parse_steps, allow_negative_numbers = true)]
     pub steps: u32,
 }
 
@@ -284,7 +312,7 @@ pub struct ChallengeRollArgs {
     #[command(flatten)]
     pub spec: ChallengeSpec,
     /// Seed of the roll (default: a fresh random seed, printed).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -302,13 +330,12 @@ pub enum BattleCommand {
 
 /// Both sides of a battle.
 #[derive(Debug, Args)]
-#[command(allow_negative_numbers = true)]
 pub struct BattleSpec {
     /// Your Strength (or Willpower) with bonuses.
-    #[arg(long, value_parser = parse_battle_value)]
+    #[arg(long, value_parser = parse_battle_value, allow_negative_numbers = true)]
     pub yours: i32,
     /// The creature's Strength (or Willpower).
-    #[arg(long, value_parser = parse_battle_value)]
+    #[arg(long, value_parser = parse_battle_value, allow_negative_numbers = true)]
     pub theirs: i32,
     /// The creature has three lives: you must win three rolls in a row.
     #[arg(long)]
@@ -333,7 +360,7 @@ pub struct BattleRollArgs {
     #[command(flatten)]
     pub spec: BattleSpec,
     /// Seed of the roll (default: a fresh random seed, printed).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -344,25 +371,42 @@ pub struct BattleRollArgs {
 #[derive(Debug, Args)]
 pub struct D66Args {
     /// Seed of the roll (default: a fresh random seed, printed).
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
-/// A whole number in `min..=max`, or a message naming `what` and the range.
+/// The one parser of every count and rating: a whole number in `min..=max`, or a message naming
+/// `what` and the range. A number too long for any integer is still a number, so it is out of
+/// range rather than "not a whole number".
 fn bounded(text: &str, what: &str, min: i64, max: i64, hint: &str) -> Result<i64, String> {
-    match text.trim().parse::<i64>() {
+    let text = text.trim();
+    let negative = text.starts_with('-');
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "not a whole number; {what} goes from {min} to {max}{hint}"
+        ));
+    }
+    match text.parse::<i64>() {
         Ok(n) if (min..=max).contains(&n) => Ok(n),
-        Ok(n) if n < 0 && min >= 0 => {
+        _ if negative && min >= 0 => {
             Err(format!("{what} cannot be negative ({min} to {max}{hint})"))
         }
-        Ok(_) => Err(format!("{what} must be from {min} to {max}{hint}")),
-        Err(_) => Err(format!(
-            "not a whole number; {what} goes from {min} to {max}{hint}"
-        )),
+        _ => Err(format!("{what} must be from {min} to {max}{hint}")),
     }
+}
+
+/// Every seed flag: the whole range of a 64-bit seed, and one message.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "not a seed; a seed is a whole number from 0 to {}",
+            u64::MAX
+        )
+    })
 }
 
 fn dice_count(text: &str, max: u32) -> Result<u32, String> {
@@ -422,4 +466,307 @@ fn parse_battle_value(text: &str) -> Result<i32, String> {
 fn parse_ruleset(text: &str) -> Result<Ruleset, String> {
     text.parse()
         .map_err(|e: story::ruleset::UnknownRuleset| e.to_string())
+}
+
+const ADDR_EXAMPLE: &str = "give an address like 127.0.0.1:8080 or localhost:8080";
+
+/// `--addr`: an IP address and port, or a host name and port resolved now (the first address
+/// found), so that a typo is one line here rather than a failure to listen later.
+fn parse_addr(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse::<SocketAddr>() {
+        return Ok(addr);
+    }
+    let shown = story::views::one_line(text);
+    let bracketed = text.starts_with('[') && text.ends_with(']');
+    if bracketed || text.parse::<IpAddr>().is_ok() {
+        return Err(format!("no port in '{shown}' ({ADDR_EXAMPLE})"));
+    }
+    let Some((host, port)) = text.rsplit_once(':') else {
+        return Err(format!("no port in '{shown}' ({ADDR_EXAMPLE})"));
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if host.is_empty() {
+        return Err(format!("no host before the port ({ADDR_EXAMPLE})"));
+    }
+    let port: u16 = port.parse().map_err(|_| {
+        let port = story::views::one_line(port);
+        format!("'{port}' is not a port: ports go from 0 to 65535 ({ADDR_EXAMPLE})")
+    })?;
+    (host, port)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut found| found.next())
+        .ok_or_else(|| {
+            let host = story::views::one_line(host);
+            format!("cannot find the host '{host}' ({ADDR_EXAMPLE})")
+        })
+}
+
+/// `--db`, any path the system allows (not only UTF-8): see [`db_file`].
+fn parse_db() -> impl TypedValueParser<Value = PathBuf> {
+    OsStringValueParser::new().try_map(db_file)
+}
+
+/// A file (existing or not) in a folder that exists, checked before the server starts so that
+/// a folder or a typo in the path is one line with status 2, not SQLite's code.
+fn db_file(text: OsString) -> Result<PathBuf, String> {
+    let path = PathBuf::from(text);
+    if path.as_os_str().is_empty() {
+        return Err("no file named; give a file such as prophecy.db".to_owned());
+    }
+    if path.is_dir() {
+        let example = path.join("prophecy.db");
+        return Err(format!(
+            "a folder; give a file such as {}",
+            shown_path(&example)
+        ));
+    }
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            let problem = if folder.exists() {
+                "is not a folder"
+            } else {
+                "does not exist"
+            };
+            Err(format!(
+                "{} {problem}; give a file in a folder that exists",
+                shown_path(folder)
+            ))
+        }
+        _ => Ok(path),
+    }
+}
+
+fn shown_path(path: &Path) -> String {
+    story::views::one_line(&path.display().to_string())
+}
+
+const URL_EXAMPLE: &str = "give one such as http://192.168.1.20:8080/";
+
+/// `--url`: an absolute http:// or https:// address with a host and perhaps a port and a path,
+/// no query, fragment or user name (the server adds `/t/TOKEN` to it). Returned with a
+/// lower-case scheme and exactly one slash at the end of its path, as the server prints its
+/// own address.
+fn parse_url(text: &str) -> Result<String, String> {
+    if let Some(c) = text
+        .chars()
+        .find(|c| c.is_whitespace() || c.is_control() || "\"<>\\^`{|}".contains(*c))
+    {
+        return Err(format!("{c:?} cannot be in a web address ({URL_EXAMPLE})"));
+    }
+    let Some((scheme, rest)) = text.split_once("://") else {
+        return Err(format!("not a web address ({URL_EXAMPLE})"));
+    };
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return Err(format!(
+            "'{scheme}://' is not a web address: use http:// or https:// ({URL_EXAMPLE})"
+        ));
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    if path.contains(['?', '#']) {
+        return Err(format!(
+            "a ? or # cannot be in the address players use ({URL_EXAMPLE})"
+        ));
+    }
+    if authority.contains('@') {
+        return Err(format!(
+            "a user name (…@) cannot be in the address players use ({URL_EXAMPLE})"
+        ));
+    }
+    let (host, port) = match authority.strip_prefix('[') {
+        Some(bracketed) => {
+            let (ip, after) = bracketed.split_once(']').unwrap_or((bracketed, ""));
+            if ip.parse::<Ipv6Addr>().is_err() {
+                return Err(format!("'[{ip}]' is not an IPv6 address ({URL_EXAMPLE})"));
+            }
+            // After the brackets comes nothing or `:port`; anything else is a bad port.
+            let port = (!after.is_empty()).then(|| after.strip_prefix(':').unwrap_or(after));
+            (ip, port)
+        }
+        None => match authority.rsplit_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (authority, None),
+        },
+    };
+    if host.is_empty() {
+        return Err(format!("no host in the address ({URL_EXAMPLE})"));
+    }
+    if !authority.starts_with('[')
+        && !host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+    {
+        return Err(format!("'{host}' is not a host name ({URL_EXAMPLE})"));
+    }
+    if let Some(port) = port
+        && !matches!(port.parse::<u16>(), Ok(1..))
+    {
+        return Err(format!(
+            "'{port}' is not a port: ports go from 1 to 65535 ({URL_EXAMPLE})"
+        ));
+    }
+    Ok(format!(
+        "{scheme}://{authority}{}/",
+        path.trim_end_matches('/')
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn addresses_by_ip_or_host_name() {
+        let addr = |text: &str| parse_addr(text).map(|a| a.to_string());
+        assert_eq!(addr("127.0.0.1:8080"), Ok("127.0.0.1:8080".to_owned()));
+        assert_eq!(addr("[::1]:0"), Ok("[::1]:0".to_owned()));
+        let local = parse_addr("localhost:0").expect("localhost resolves");
+        assert!(local.ip().is_loopback() && local.port() == 0, "{local}");
+        for (text, problem) in [
+            ("localhost", "no port in 'localhost'"),
+            ("127.0.0.1", "no port in '127.0.0.1'"),
+            (":8080", "no host before the port"),
+            (
+                "localhost:99999",
+                "'99999' is not a port: ports go from 0 to 65535",
+            ),
+            (
+                "nowhere.invalid:80",
+                "cannot find the host 'nowhere.invalid'",
+            ),
+        ] {
+            assert_eq!(
+                parse_addr(text),
+                Err(format!("{problem} ({ADDR_EXAMPLE})")),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_serve_command_line_with_a_host_name_parses() {
+        let db = std::env::temp_dir().join("prophecy-cli-test.db");
+        let cli = Cli::try_parse_from([
+            "prophecy",
+            "serve",
+            "--addr",
+            "localhost:0",
+            "--db",
+            db.to_str().unwrap(),
+        ])
+        .expect("accepted");
+        let Command::Serve(args) = cli.command else {
+            panic!("serve")
+        };
+        assert!(args.addr.ip().is_loopback());
+        assert_eq!(args.db, db);
+        assert_eq!(args.url, None);
+    }
+
+    #[test]
+    fn database_files_not_folders() {
+        let tmp = std::env::temp_dir();
+        assert_eq!(db_file(tmp.join("x.db").into()), Ok(tmp.join("x.db")));
+        assert_eq!(db_file("prophecy.db".into()), Ok("prophecy.db".into()));
+        assert_eq!(
+            db_file(tmp.clone().into()),
+            Err(format!(
+                "a folder; give a file such as {}",
+                tmp.join("prophecy.db").display()
+            ))
+        );
+        assert_eq!(
+            db_file("/no/such/folder/x.db".into()),
+            Err("/no/such/folder does not exist; give a file in a folder that exists".to_owned())
+        );
+        assert!(db_file("".into()).is_err());
+    }
+
+    #[test]
+    fn urls_players_can_open() {
+        for (text, normal) in [
+            ("http://192.168.1.20:8080", "http://192.168.1.20:8080/"),
+            ("http://192.168.1.20:8080/", "http://192.168.1.20:8080/"),
+            ("HTTPS://table.example.org//", "https://table.example.org/"),
+            (
+                "https://example.org/prophecy/",
+                "https://example.org/prophecy/",
+            ),
+            ("http://[::1]:8080", "http://[::1]:8080/"),
+            ("http://localhost", "http://localhost/"),
+        ] {
+            assert_eq!(parse_url(text).as_deref(), Ok(normal), "{text}");
+        }
+        for (text, problem) in [
+            ("notaurl", "not a web address"),
+            (
+                "ftp://example.org/",
+                "'ftp://' is not a web address: use http:// or https://",
+            ),
+            ("http://", "no host in the address"),
+            ("http:///x", "no host in the address"),
+            ("http://:8080/", "no host in the address"),
+            ("http://a b/", "' ' cannot be in a web address"),
+            (
+                "http://host:0/",
+                "'0' is not a port: ports go from 1 to 65535",
+            ),
+            (
+                "http://host:x/",
+                "'x' is not a port: ports go from 1 to 65535",
+            ),
+            (
+                "http://[::1]x/",
+                "'x' is not a port: ports go from 1 to 65535",
+            ),
+            ("http://[nope]/", "'[nope]' is not an IPv6 address"),
+            ("http://ex_ample.org/", "'ex_ample.org' is not a host name"),
+            (
+                "http://u@host/",
+                "a user name (…@) cannot be in the address players use",
+            ),
+            (
+                "http://host/?a=1",
+                "a ? or # cannot be in the address players use",
+            ),
+        ] {
+            assert_eq!(
+                parse_url(text),
+                Err(format!("{problem} ({URL_EXAMPLE})")),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_parser_for_every_count() {
+        assert_eq!(parse_roll_dice("7"), Ok(7));
+        assert_eq!(
+            parse_roll_dice("-5"),
+            Err("the number of dice cannot be negative (0 to 10000)".to_owned())
+        );
+        assert_eq!(
+            parse_roll_dice("-99999999999999999999"),
+            Err("the number of dice cannot be negative (0 to 10000)".to_owned())
+        );
+        assert_eq!(
+            parse_roll_dice("99999999999999999999"),
+            Err("the number of dice must be from 0 to 10000".to_owned())
+        );
+        assert_eq!(
+            parse_roll_dice("5.5"),
+            Err("not a whole number; the number of dice goes from 0 to 10000".to_owned())
+        );
+        assert_eq!(parse_battle_value("-1000"), Ok(-1000));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        assert!(parse_seed("18446744073709551616").is_err());
+    }
 }

@@ -4,8 +4,8 @@
 mod cli;
 mod commands;
 
-use clap::Parser;
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::{CommandFactory, Parser};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -36,33 +36,75 @@ fn main() -> ExitCode {
     }
 }
 
-/// Help and version go to stdout as clap prints them; every parse error becomes its first line
-/// only (clap adds usage and tips below it), with status 2.
+/// Help and version go to stdout as clap prints them. Every parse error becomes one line with
+/// status 2: clap's first paragraph (the problem, and for missing arguments which ones), and
+/// any "did you mean" suggestion; clap's usage and other tips are left out.
 fn clap_failure(err: clap::Error) -> ExitCode {
     match err.kind() {
-        ErrorKind::DisplayHelp
-        | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             let _ = err.print();
-            if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            }
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprintln!("error: {}", missing_command(std::env::args().skip(1)));
+            ExitCode::from(2)
         }
         _ => {
-            // The first paragraph names the problem (and, for missing arguments, which ones on
-            // the indented lines below it); usage and tips follow a blank line.
             let rendered = err.render().to_string();
             let problem: Vec<&str> = rendered
                 .lines()
                 .take_while(|line| !line.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{}", problem.join(" "));
+            eprintln!("{}{}", problem.join(" "), suggestion(&err));
             ExitCode::from(2)
         }
     }
+}
+
+/// " (did you mean 'roll'?)": clap's most similar subcommand, flag or value (it lists them
+/// from the least similar), or nothing when clap has no suggestion.
+fn suggestion(err: &clap::Error) -> String {
+    [
+        ContextKind::SuggestedSubcommand,
+        ContextKind::SuggestedArg,
+        ContextKind::SuggestedValue,
+    ]
+    .into_iter()
+    .find_map(|kind| match err.get(kind) {
+        Some(ContextValue::String(best)) => Some(best.clone()),
+        Some(ContextValue::Strings(similar)) => similar.last().cloned(),
+        _ => None,
+    })
+    .map(|best| format!(" (did you mean '{best}'?)"))
+    .unwrap_or_default()
+}
+
+/// A command that needs a subcommand was given none (`prophecy`, `prophecy challenge`): name
+/// the ones it has. `args` are exactly the words of the command, since clap answers this way
+/// only when nothing follows them.
+fn missing_command(args: impl Iterator<Item = String>) -> String {
+    let mut command = cli::Cli::command();
+    let mut path = vec![command.get_name().to_owned()];
+    for arg in args {
+        match command.find_subcommand(&arg) {
+            Some(sub) => {
+                path.push(sub.get_name().to_owned());
+                command = sub.clone();
+            }
+            None => break,
+        }
+    }
+    let path = path.join(" ");
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .map(clap::Command::get_name)
+        .filter(|name| *name != "help")
+        .collect();
+    format!(
+        "{path} needs a command: {} ({path} --help says what each does)",
+        names.join(", ")
+    )
 }
 
 /// Writes the output in one go; a closed pipe (`prophecy odds | head -3`) is not an error.

@@ -1,7 +1,7 @@
-use super::{json, percent, seed_or_fresh};
+use super::{JsonSeed, json, percent, seed_or_fresh};
 use crate::Failure;
 use crate::cli::{BattleOddsArgs, BattleRollArgs, BattleSpec};
-use dice::opposed::{self, BattleOdds};
+use dice::opposed::{self, BattleOdds, BattleOutcome, OpposedRoll};
 use serde::Serialize;
 
 fn lives(spec: &BattleSpec) -> u32 {
@@ -62,12 +62,24 @@ pub fn odds(args: BattleOddsArgs) -> String {
     )
 }
 
+/// `battle roll --json`: the rolled battle, its seed as a string.
+#[derive(Serialize)]
+struct RollReport<'a> {
+    seed: JsonSeed,
+    rolls: &'a [OpposedRoll],
+    outcome: BattleOutcome,
+}
+
 pub fn roll(args: BattleRollArgs) -> Result<String, Failure> {
     let s = &args.spec;
     let seed = seed_or_fresh(args.seed)?;
     let battle = opposed::roll_battle(s.yours, s.theirs, lives(s), seed);
     if args.json {
-        return Ok(json(&battle));
+        return Ok(json(&RollReport {
+            seed: JsonSeed(battle.seed),
+            rolls: &battle.rolls,
+            outcome: battle.outcome,
+        }));
     }
     let mut out = format!("{}, seed {seed}\n", title(s));
     for (i, r) in battle.rolls.iter().enumerate() {

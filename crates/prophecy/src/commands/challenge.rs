@@ -1,4 +1,4 @@
-use super::{json, percent, seed_or_fresh};
+use super::{JsonSeed, json, percent, seed_or_fresh};
 use crate::Failure;
 use crate::cli::{ChallengeOddsArgs, ChallengeRollArgs, MAX_STEPS};
 use dice::Probability;
@@ -126,7 +126,7 @@ pub fn odds(args: ChallengeOddsArgs) -> String {
 
 #[derive(Serialize)]
 struct RollReport {
-    seed: u64,
+    seed: JsonSeed,
     die: String,
     steps: u32,
     faces: Vec<u8>,
@@ -142,7 +142,7 @@ pub fn roll(args: ChallengeRollArgs) -> Result<String, Failure> {
     let pool = Pool::for_steps(steps);
     if args.json {
         return Ok(json(&RollReport {
-            seed: seed.0,
+            seed: JsonSeed(seed),
             die: situation.to_string(),
             steps,
             faces: roll.faces,

@@ -1,11 +1,11 @@
-use super::{json, seed_or_fresh};
+use super::{JsonSeed, json, seed_or_fresh};
 use crate::Failure;
 use crate::cli::D66Args;
 use serde::Serialize;
 
 #[derive(Serialize)]
 struct Report {
-    seed: u64,
+    seed: JsonSeed,
     tens: u8,
     units: u8,
     value: u8,
@@ -16,7 +16,7 @@ pub fn run(args: D66Args) -> Result<String, Failure> {
     let d66 = dice::d66::roll(seed);
     if args.json {
         return Ok(json(&Report {
-            seed: seed.0,
+            seed: JsonSeed(seed),
             tens: d66.tens,
             units: d66.units,
             value: d66.value(),

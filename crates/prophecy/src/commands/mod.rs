@@ -23,7 +23,10 @@ pub fn run(command: Command) -> Result<String, Failure> {
             public_url: args.url,
         })
         .map(|()| String::new())
-        .map_err(Failure::Runtime),
+        .map_err(|e| match e {
+            server::ServeError::Usage(message) => Failure::Usage(message),
+            server::ServeError::Runtime(message) => Failure::Runtime(message),
+        }),
         Command::Roll(args) => roll::run(args),
         Command::Odds(args) => Ok(odds::run(args)),
         Command::Simulate(args) => simulate::run(args),
@@ -49,6 +52,23 @@ fn seed_or_fresh(seed: Option<u64>) -> Result<Seed, Failure> {
             .map(Seed)
             .map_err(|e| Failure::Runtime(format!("cannot get a random seed: {e}"))),
     }
+}
+
+/// A seed in JSON: a string of its decimal digits, because seeds go up to 2^64 − 1 and
+/// JavaScript (and any reader that parses JSON numbers as doubles) rounds integers above 2^53.
+/// `Option<JsonSeed>` is `null` when faces were given instead.
+struct JsonSeed(Seed);
+
+impl Serialize for JsonSeed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&self.0)
+    }
+}
+
+/// "1 die", "5 dice": a count and its noun, singular only for one.
+fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Pretty JSON and a final newline.

@@ -1,4 +1,4 @@
-use super::{json, percent};
+use super::{count, json, percent};
 use crate::cli::OddsArgs;
 use dice::check_odds::{dice_needed, hit_distribution, success_probability, success_table_f64};
 use serde::Serialize;
@@ -61,8 +61,10 @@ fn one_value(dice: u32, difficulty: u32, as_json: bool) -> String {
             exact: p.to_string(),
         });
     }
+    let pool = count(dice, "die scores", "dice score");
+    let hits = count(difficulty, "hit", "hits");
     format!(
-        "P({dice} dice score at least {difficulty} hits) = {} = {p}\n",
+        "P({pool} at least {hits}) = {} = {p}\n",
         percent(p.to_f64())
     )
 }
@@ -88,7 +90,10 @@ fn distribution(dice: u32, as_json: bool) -> String {
     if as_json {
         return json(&Distribution { dice, rows });
     }
-    let mut out = format!("Hits of {dice} exploding dice\nhits  exactly   at least\n");
+    let mut out = format!(
+        "Hits of {}\nhits  exactly   at least\n",
+        count(dice, "exploding die", "exploding dice")
+    );
     for row in &rows {
         writeln!(
             out,
@@ -128,11 +133,15 @@ fn column(difficulty: u32, max_dice: u32, as_json: bool) -> String {
         writeln!(out, "{:>4}  {:>7}", row.dice, percent(row.p_success[0])).unwrap();
     }
     match dice_needed(difficulty, 0.5, 10 * difficulty + 10) {
-        Some(n) => writeln!(out, "At least {n} dice give an even chance or better."),
+        Some(n) => writeln!(
+            out,
+            "At least {} an even chance or better.",
+            count(n, "die gives", "dice give")
+        ),
         None => writeln!(
             out,
-            "No pool up to {} dice gives an even chance.",
-            10 * difficulty + 10
+            "No pool up to {} gives an even chance.",
+            count(10 * difficulty + 10, "die", "dice")
         ),
     }
     .unwrap();

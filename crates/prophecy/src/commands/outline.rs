@@ -1,6 +1,6 @@
 //! `prophecy outline odds|show`: read a plan file, check it, and print its odds or its drawing.
 
-use super::{json, percent};
+use super::{count, json, percent};
 use crate::Failure;
 use crate::cli::{OutlineOddsArgs, OutlineShowArgs, ShowFormat};
 use serde::Serialize;
@@ -121,10 +121,11 @@ pub fn odds(args: OutlineOddsArgs) -> Result<String, Failure> {
                 finale.exact
             )
             .unwrap();
-            let pairs = if k == 1 { "pair" } else { "pairs" };
             writeln!(
                 out,
-                "{k} {pairs} in every scene not yet performed give the Finale an even chance."
+                "{} in every scene not yet performed {} the Finale an even chance.",
+                count(k, "pair", "pairs"),
+                if k == 1 { "gives" } else { "give" }
             )
             .unwrap();
         }
@@ -138,7 +139,9 @@ pub fn odds(args: OutlineOddsArgs) -> Result<String, Failure> {
             .unwrap();
             writeln!(
                 out,
-                "Not even {cap} pairs in every scene not yet performed give the Finale an even chance."
+                "Not even {} in every scene not yet performed {} the Finale an even chance.",
+                count(cap, "pair", "pairs"),
+                if cap == 1 { "gives" } else { "give" }
             )
             .unwrap();
         }

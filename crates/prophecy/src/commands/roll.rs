@@ -1,4 +1,4 @@
-use super::{json, percent, seed_or_fresh};
+use super::{JsonSeed, count, json, percent, seed_or_fresh};
 use crate::Failure;
 use crate::cli::RollArgs;
 use dice::check::{self, CheckRoll, PoolEntry};
@@ -16,7 +16,7 @@ struct JsonDie {
 
 #[derive(Serialize)]
 struct JsonRoll {
-    seed: Option<u64>,
+    seed: Option<JsonSeed>,
     dice: Vec<JsonDie>,
     hits: u32,
     difficulty: Option<u32>,
@@ -35,7 +35,7 @@ pub fn run(args: RollArgs) -> Result<String, Failure> {
         .map(|d| roll.outcome(d) == check::Outcome::Success);
     if args.json {
         return Ok(json(&JsonRoll {
-            seed: roll.seed.map(|s| s.0),
+            seed: roll.seed.map(JsonSeed),
             dice: roll
                 .dice
                 .iter()
@@ -56,10 +56,10 @@ pub fn run(args: RollArgs) -> Result<String, Failure> {
 /// Die by die, wave by wave, as the rules' worked example reads.
 fn text(roll: &CheckRoll, pool: u32, difficulty: Option<u32>) -> String {
     let mut out = String::new();
-    let dice = if pool == 1 { "die" } else { "dice" };
+    let dice = count(pool, "die", "dice");
     match roll.seed {
-        Some(seed) => writeln!(out, "Rolled {pool} {dice} (seed {seed})"),
-        None => writeln!(out, "Rolled {pool} {dice} (faces given)"),
+        Some(seed) => writeln!(out, "Rolled {dice} (seed {seed})"),
+        None => writeln!(out, "Rolled {dice} (faces given)"),
     }
     .unwrap();
     for (wave, range) in roll.waves().into_iter().enumerate() {

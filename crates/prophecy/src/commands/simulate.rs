@@ -1,9 +1,8 @@
-use super::{json, percent, seed_or_fresh};
-
+use super::{JsonSeed, count, json, percent, seed_or_fresh};
 use crate::Failure;
 use crate::cli::SimulateArgs;
 use dice::check::sample_hits;
-use dice::check_odds::{hit_distribution, success_probability};
+use dice::check_odds::{hit_distribution, success_probability, success_probability_f64};
 use dice::stats::goodness_of_fit;
 use dice::{DiceRng, Seed};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -32,14 +31,32 @@ struct Bin {
 struct Report {
     dice: u32,
     trials: u64,
-    seed: u64,
+    seed: JsonSeed,
     histogram: Vec<Bin>,
     largest_deviation: f64,
-    chi_squared: f64,
+    /// `None` without a verdict.
+    chi_squared: Option<f64>,
     degrees_of_freedom: u32,
-    p_value: f64,
+    /// `None` without a verdict.
+    p_value: Option<f64>,
+    verdict: Verdict,
+    /// With `Verdict::TooFewTrials`: about how many trials give one.
+    trials_needed: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     success: Option<SuccessRate>,
+}
+
+/// Whether Pearson's test says anything. It needs every bin to expect at least 5 checks (bins
+/// are pooled until they do) and at least two bins; with fewer its p-value means nothing.
+#[derive(Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Verdict {
+    /// The p-value is the test's verdict.
+    Tested,
+    /// Too few trials to fill two bins.
+    TooFewTrials,
+    /// An empty pool always scores zero hits: there is nothing to test.
+    NoVariation,
 }
 
 #[derive(Serialize)]
@@ -78,15 +95,31 @@ pub fn run(args: SimulateArgs) -> Result<String, Failure> {
         sampled: counts.iter().skip(d as usize).sum::<u64>() as f64 / trials,
         exact: success_probability(args.dice, d).to_f64(),
     });
+    let tested = fit.degrees_of_freedom > 0;
+    let needed = if tested {
+        None
+    } else {
+        trials_for_verdict(args.dice)
+    };
+    let verdict = match (tested, needed) {
+        (true, _) => Verdict::Tested,
+        (false, Some(_)) => Verdict::TooFewTrials,
+        (false, None) => Verdict::NoVariation,
+    };
+    // Bins stop at the most hits seen, so a rare run that saw a single value has no verdict
+    // even with enough trials on average: then ask for more than were run.
+    let needed = needed.map(|n| n.max(args.trials.saturating_mul(2)));
     let report = Report {
         dice: args.dice,
         trials: args.trials,
-        seed: seed.0,
+        seed: JsonSeed(seed),
         histogram,
         largest_deviation: fit.largest_deviation,
-        chi_squared: fit.chi_squared,
+        chi_squared: tested.then_some(fit.chi_squared),
         degrees_of_freedom: fit.degrees_of_freedom,
-        p_value: fit.p_value,
+        p_value: tested.then_some(fit.p_value),
+        verdict,
+        trials_needed: needed,
         success,
     };
     Ok(if args.json {
@@ -94,6 +127,30 @@ pub fn run(args: SimulateArgs) -> Result<String, Failure> {
     } else {
         text(&report)
     })
+}
+
+/// About how many trials Pearson's test needs to say anything: two bins that each expect at
+/// least 5 checks exist once 5 / trials is at most the smaller side of the best split of the
+/// hits into "fewer than k" and "k or more" (found where P(hits ≥ k) crosses one half). `None`
+/// for an empty pool, whose hits never vary.
+fn trials_for_verdict(dice: u32) -> Option<u64> {
+    if dice == 0 {
+        return None;
+    }
+    let at_least = |k: u32| success_probability_f64(dice, k);
+    // P(hits ≥ 1) ≥ 1/2 for one die or more; P(hits ≥ 2·dice + 2) is far below 1/2.
+    let (mut low, mut high) = (1, 2 * dice + 2);
+    while high - low > 1 {
+        let middle = low + (high - low) / 2;
+        if at_least(middle) >= 0.5 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let smaller_side = |p: f64| p.min(1.0 - p);
+    let share = smaller_side(at_least(low)).max(smaller_side(at_least(high)));
+    Some((5.0 / share).ceil() as u64)
 }
 
 /// Counts of hits 0..=max seen; a progress bar on a terminal for long runs.
@@ -130,8 +187,10 @@ fn sample(dice: u32, trials: u64, seed: Seed) -> Vec<u64> {
 
 fn text(r: &Report) -> String {
     let mut out = format!(
-        "{} checks of {} dice (seed {})\n hits    observed   sampled     exact\n",
-        r.trials, r.dice, r.seed
+        "{} of {} (seed {})\n hits    observed   sampled     exact\n",
+        count(r.trials, "check", "checks"),
+        count(r.dice, "die", "dice"),
+        r.seed.0
     );
     for bin in &r.histogram {
         let label = format!("{}{}", bin.hits, if bin.and_more { "+" } else { "" });
@@ -150,11 +209,26 @@ fn text(r: &Report) -> String {
         r.largest_deviation * 100.0
     )
     .unwrap();
-    writeln!(
-        out,
-        "Goodness of fit: chi-squared {:.2} on {} degrees of freedom, p-value {:.4}",
-        r.chi_squared, r.degrees_of_freedom, r.p_value
-    )
+    match (r.chi_squared, r.p_value, r.trials_needed) {
+        (Some(chi_squared), Some(p_value), _) => writeln!(
+            out,
+            "Goodness of fit: chi-squared {chi_squared:.2} on {}, p-value {p_value:.4}",
+            count(
+                r.degrees_of_freedom,
+                "degree of freedom",
+                "degrees of freedom"
+            ),
+        ),
+        (_, _, Some(needed)) => writeln!(
+            out,
+            "Goodness of fit: too few trials for a verdict: need about {needed} (the test needs \
+             two groups of results that each expect at least 5 checks)"
+        ),
+        _ => writeln!(
+            out,
+            "Goodness of fit: no verdict: an empty pool always scores zero hits"
+        ),
+    }
     .unwrap();
     if let Some(s) = &r.success {
         writeln!(

@@ -118,7 +118,10 @@ fn simulation_agrees_with_the_exact_distribution() {
     let observed: u64 = bins.iter().map(|b| b["observed"].as_u64().unwrap()).sum();
     assert_eq!(observed, 200_000);
     assert_eq!(bins[0]["exact_fraction"], "1/32");
+    assert_eq!(v["verdict"], "tested");
+    assert_eq!(v["trials_needed"], serde_json::Value::Null);
     assert!(v["p_value"].as_f64().unwrap() > 0.001, "{v}");
+    assert_eq!(v["seed"], "11");
     assert!(v["largest_deviation"].as_f64().unwrap() < 0.005);
     let success = &v["success"];
     assert!((success["sampled"].as_f64().unwrap() - 691.0 / 1152.0).abs() < 0.005);
@@ -126,5 +129,58 @@ fn simulation_agrees_with_the_exact_distribution() {
     assert_eq!(
         v,
         json("simulate --dice 5 --trials 200000 --seed 11 --difficulty 3")
+    );
+}
+
+/// Pearson's test needs two pooled bins that each expect 5 checks: with fewer trials there is
+/// no verdict (no p-value), rather than a p-value of 1 beside a huge deviation.
+#[test]
+fn too_few_trials_give_no_verdict() {
+    let v = json("simulate --dice 5 --trials 1 --seed 3");
+    assert_eq!(v["p_value"], serde_json::Value::Null);
+    assert_eq!(v["chi_squared"], serde_json::Value::Null);
+    assert_eq!(v["degrees_of_freedom"], 0);
+    assert_eq!(v["verdict"], "too_few_trials");
+    // P(hits ≥ 3) = 691/1152 ≈ 0.60: 5 / 0.40 = 12.5, so 13 trials.
+    assert_eq!(v["trials_needed"], 13);
+    let text = ok("simulate --dice 5 --trials 1 --seed 3");
+    assert!(
+        text.contains("Goodness of fit: too few trials for a verdict: need about 13 "),
+        "{text}"
+    );
+    assert!(!text.contains("p-value"), "{text}");
+    // With that many there is one.
+    let v = json("simulate --dice 5 --trials 13 --seed 3");
+    assert_eq!(v["verdict"], "tested");
+    assert!(v["p_value"].is_f64(), "{v}");
+    // Thirteen trials fill exactly two bins: one degree of freedom, in the singular.
+    assert_eq!(v["degrees_of_freedom"], 1);
+    let text = ok("simulate --dice 5 --trials 13 --seed 3");
+    assert!(text.contains(" on 1 degree of freedom, p-value "), "{text}");
+    // An empty pool always scores zero hits: nothing to test however many trials.
+    let v = json("simulate --dice 0 --trials 1000 --seed 3");
+    assert_eq!(v["verdict"], "no_variation");
+    assert_eq!(v["p_value"], serde_json::Value::Null);
+    assert_eq!(v["trials_needed"], serde_json::Value::Null);
+    assert!(
+        ok("simulate --dice 0 --trials 1000 --seed 3")
+            .contains("Goodness of fit: no verdict: an empty pool always scores zero hits\n")
+    );
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    assert_eq!(
+        ok("odds --dice 1 --difficulty 1"),
+        "P(1 die scores at least 1 hit) = 50.0% = 1/2\n"
+    );
+    assert_eq!(
+        ok("odds --dice 0 --difficulty 1"),
+        "P(0 dice score at least 1 hit) = 0.0% = 0/1\n"
+    );
+    assert!(ok("odds --dice 1").starts_with("Hits of 1 exploding die\n"));
+    assert!(
+        ok("odds --difficulty 1 --max-dice 2")
+            .ends_with("At least 1 die gives an even chance or better.\n")
     );
 }

@@ -414,3 +414,27 @@ fn more_than_eight_scenes_is_advice_not_an_error() {
         "{text}"
     );
 }
+
+#[test]
+fn one_pair_is_singular() {
+    // Six successful precursors give the Finale six reward dice: one pair more makes seven.
+    let mut plan = String::from("[[scene]]\nid = \"finale\"\nobjective = \"F\"\npairs = 1\n");
+    for i in 1..=6 {
+        plan.push_str(&format!(
+            "\n[[scene]]\nid = \"p{i}\"\nparent = \"finale\"\nobjective = \"P{i}\"\npairs = 1\noutcome = \"success\"\n"
+        ));
+    }
+    let path = format!("{}/outline-one-pair.toml", env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(&path, plan).unwrap();
+    assert_eq!(
+        json(&format!("outline odds {path}"))["pairs_for_even_finale"],
+        1
+    );
+    let text = ok(&format!("outline odds {path}"));
+    assert!(
+        text.ends_with(
+            "1 pair in every scene not yet performed gives the Finale an even chance.\n"
+        ),
+        "{text}"
+    );
+}

@@ -72,9 +72,9 @@ fn assert_consistent(v: &Value, pool: usize, difficulty: Option<u64>) {
 
 #[test]
 fn seeded_rolls_are_consistent_and_replay() {
-    for seed in [1, 2, 3, 77, 18446744073709551615] {
+    for seed in [1u64, 2, 3, 77, 18446744073709551615] {
         let v = json(&format!("roll 12 --difficulty 4 --seed {seed}"));
-        assert_eq!(v["seed"].as_u64(), Some(seed));
+        assert_eq!(v["seed"], seed.to_string(), "seeds are strings in JSON");
         assert_consistent(&v, 12, Some(4));
         assert_eq!(v, json(&format!("roll 12 --difficulty 4 --seed {seed}")));
     }
@@ -84,7 +84,11 @@ fn seeded_rolls_are_consistent_and_replay() {
 fn an_unseeded_roll_prints_its_seed_and_that_seed_replays_it() {
     let v = json("roll 8");
     assert_consistent(&v, 8, None);
-    let seed = v["seed"].as_u64().expect("a fresh seed is reported");
+    let seed: u64 = v["seed"]
+        .as_str()
+        .expect("a fresh seed is reported, as a string")
+        .parse()
+        .expect("a whole number");
     assert_eq!(v, json(&format!("roll 8 --seed {seed}")));
     let text = ok(&format!("roll 8 --seed {seed}"));
     assert!(
@@ -161,4 +165,52 @@ fn battles_stop_at_the_first_roll_not_won() {
         );
         assert!(outcome != "win" || rolls.len() == 3);
     }
+}
+
+/// The seed that `text` reports as `(seed N)`, `seed N)` or `seed N,`.
+fn seed_in_text(text: &str) -> String {
+    let (_, after) = text.split_once("seed ").expect(text);
+    after.chars().take_while(char::is_ascii_digit).collect()
+}
+
+/// Seeds go up to 2^64 − 1, beyond what a JSON number read as a double keeps (2^53): every
+/// JSON output gives them as strings, the same digits as the text output.
+#[test]
+fn seeds_in_json_are_strings_and_match_the_text() {
+    let commands = [
+        "roll 3",
+        "roll 3 --difficulty 2",
+        "simulate --dice 3 --trials 100",
+        "challenge roll --die d8 --steps 2",
+        "battle roll --yours 1 --theirs 2 --three-lives",
+        "d66",
+    ];
+    for command in commands {
+        for seed in ["18446744073709551615", "9007199254740993", "0"] {
+            let args = format!("{command} --seed {seed}");
+            let v = json(&args);
+            assert_eq!(v["seed"], serde_json::json!(seed), "prophecy {args} --json");
+            assert_eq!(seed_in_text(&ok(&args)), seed, "prophecy {args}");
+        }
+        // A fresh seed: the JSON's string replays the same output.
+        let v = json(command);
+        let seed = v["seed"].as_str().expect("a string");
+        assert_eq!(v, json(&format!("{command} --seed {seed}")), "{command}");
+    }
+    assert_eq!(json("roll 2 --faces 1,2")["seed"], Value::Null);
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let text = ok("roll 1 --faces 3");
+    assert!(text.starts_with("Rolled 1 die (faces given)\n"), "{text}");
+    let text = ok("simulate --dice 1 --trials 1 --seed 1");
+    assert!(text.starts_with("1 check of 1 die (seed 1)\n"), "{text}");
+    let text = ok("simulate --dice 1 --trials 1000 --seed 1");
+    assert!(
+        text.starts_with("1000 checks of 1 die (seed 1)\n"),
+        "{text}"
+    );
+    let text = ok("challenge roll --die d6 --steps 1 --seed 1");
+    assert!(text.starts_with("d6, 1 step (roll 1), seed 1\n"), "{text}");
 }

@@ -1,64 +1,242 @@
-//! `prophecy serve` as a process: it says where it is, serves, and stops cleanly on SIGTERM.
+//! `prophecy serve` as a process: it serves whatever happens to its output, logs one plain line
+//! per request, stops cleanly on SIGTERM leaving the whole database in its file, holds its
+//! database against a second server, and refuses a damaged one.
 
 use crate::prophecy;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-#[test]
-fn serve_answers_and_stops_cleanly_on_sigterm() {
-    let dir = std::env::temp_dir().join(format!("prophecy-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("tables.db");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_prophecy"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(&db)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let url = first
-        .trim()
-        .strip_prefix("Prophecy is at ")
-        .expect(&first)
-        .to_owned();
-    let addr = url
-        .trim_start_matches("http://")
-        .trim_end_matches('/')
-        .to_owned();
-    // A plain request: the home page.
-    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
-    write!(
-        stream,
-        "GET / HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
-    assert!(db.exists(), "the database file is created");
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let started = Instant::now();
-    let exit = loop {
-        if let Some(exit) = child.try_wait().unwrap() {
-            break exit;
+/// A folder of its own, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("prophecy-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A running `prophecy serve` whose stdout was closed before it printed anything; its log
+/// (stderr) is read line by line.
+struct Served {
+    child: Child,
+    log: mpsc::Receiver<String>,
+    seen: Vec<String>,
+    addr: String,
+}
+
+impl Served {
+    fn start(db: &Path) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_prophecy"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--db"])
+            .arg(db)
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The person who started it went away: every line the server prints from now on meets
+        // a closed pipe.
+        drop(child.stdout.take());
+        let (lines, log) = mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if lines.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut served = Served {
+            child,
+            log,
+            seen: Vec::new(),
+            addr: String::new(),
+        };
+        let listening = served.wait_for("listening on http://");
+        served.addr = listening
+            .split("listening on http://")
+            .nth(1)
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned();
+        served
+    }
+
+    /// The first log line (from now on, or already seen) containing `text`, within 10 s.
+    fn wait_for(&mut self, text: &str) -> String {
+        if let Some(line) = self.seen.iter().find(|l| l.contains(text)) {
+            return line.clone();
         }
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "still running 10 s after SIGTERM"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.log.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if line.contains(text) {
+                        return line;
+                    }
+                }
+                Err(_) => panic!(
+                    "no log line with {text:?} in 10 s; the log: {:#?}",
+                    self.seen
+                ),
+            }
+        }
+    }
+
+    /// One HTTP/1.1 exchange: (status, body).
+    fn http(&self, method: &str, path: &str, body: &str) -> (u16, String) {
+        let mut stream = std::net::TcpStream::connect(&self.addr).unwrap();
+        write!(
+            stream,
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        (status, body.to_owned())
+    }
+
+    /// SIGTERM, then the exit status (within 10 s).
+    fn stop(mut self) -> std::process::ExitStatus {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let started = Instant::now();
+        loop {
+            if let Some(exit) = self.child.try_wait().unwrap() {
+                return exit;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "still running 10 s after SIGTERM"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn serve_goes_on_after_its_output_closes_and_a_clean_stop_leaves_the_data_in_the_file() {
+    let dir = TempDir::new("serve");
+    let db = dir.0.join("tables.db");
+    let mut server = Served::start(&db);
+    let (status, _) = server.http("GET", "/", "");
+    assert_eq!(status, 200);
+    let (status, body) = server.http("POST", "/tables", r#"{"name": "Ada", "ruleset": "1.0"}"#);
+    assert_eq!(status, 200, "{body}");
+    let token = body.split("\"token\":\"").nth(1).unwrap()[..32].to_owned();
+    // One plain line per request (no terminal: no colours), tokens shortened.
+    let line = server.wait_for("POST /tables 200");
+    assert!(
+        !line.contains('\u{1b}'),
+        "no ANSI colours in a log file: {line:?}"
+    );
+    let (status, _) = server.http("GET", &format!("/t/{token}"), "");
+    assert_eq!(status, 200);
+    let line = server.wait_for(&format!("GET /t/{}… 200", &token[..6]));
+    assert!(
+        !line.contains(&token),
+        "the whole token is not logged: {line}"
+    );
+    let exit = server.stop();
     assert!(exit.success(), "{exit:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
+
+    // The obvious backup: the database file alone, copied after a clean stop.
+    let wal = dir.0.join("tables.db-wal");
+    assert!(
+        std::fs::metadata(&wal).map_or(true, |m| m.len() == 0),
+        "a clean stop checkpoints the write-ahead log into the file"
+    );
+    let copy = dir.0.join("backup");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(&db, copy.join("tables.db")).unwrap();
+    let server = Served::start(&copy.join("tables.db"));
+    let (status, body) = server.http("GET", &format!("/t/{token}/me"), "");
+    assert_eq!(
+        (status, body.contains("\"player\":null")),
+        (200, true),
+        "{body}"
+    );
+    assert!(server.stop().success());
+}
+
+#[test]
+fn a_second_server_on_a_database_in_use_stops_at_once_with_one_line() {
+    let dir = TempDir::new("serve-twice");
+    let db = dir.0.join("tables.db");
+    let first = Served::start(&db);
+    let started = Instant::now();
+    let run = prophecy(&format!("serve --addr 127.0.0.1:0 --db {}", db.display()));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let errors: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("is in use by another prophecy serve"),
+        "{}",
+        run.stderr
+    );
+    // The first is unharmed.
+    let (status, _) = first.http("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(first.stop().success());
+}
+
+#[test]
+fn a_damaged_database_is_refused_with_one_line_and_what_to_do() {
+    let dir = TempDir::new("serve-damaged");
+    let db = dir.0.join("notes.db");
+    std::fs::write(&db, "These are my notes, not a database.\n".repeat(300)).unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let run = prophecy(&format!("serve --addr 127.0.0.1:0 --db {}", db.display()));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let errors: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("is damaged or is not a Prophecy database"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        errors[0].contains("restore it from a backup"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        before,
+        "the file is left as it was"
+    );
 }
 
 #[test]
@@ -73,11 +251,28 @@ fn serve_reports_bad_addresses_and_databases_in_one_line() {
         run.stderr
     );
     let run = prophecy("serve --addr 127.0.0.1:0 --db /proc/no/such/dir/tables.db");
-    assert_eq!(run.code, 1);
+    assert_eq!(run.code, 2);
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
     assert!(
+        run.stderr.starts_with(
+            "error: invalid value '/proc/no/such/dir/tables.db' for '--db <DB>': /proc/no/such/dir does not exist"
+        ),
+        "{}",
         run.stderr
-            .starts_with("error: cannot open the database /proc/no/such/dir/tables.db"),
+    );
+    // A listening address already taken.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dir = TempDir::new("serve-taken");
+    let run = prophecy(&format!(
+        "serve --addr {} --db {}",
+        taken.local_addr().unwrap(),
+        dir.0.join("t.db").display()
+    ));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let errors: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].starts_with("error: cannot listen on"),
         "{}",
         run.stderr
     );
