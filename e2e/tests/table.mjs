@@ -82,6 +82,12 @@ export async function createTable(p, server, name, ruleset = '1.0') {
   await p.page.getByTestId('create-table').click();
   await p.page.waitForURL(/\/t\/[0-9a-f]{32}$/);
   await p.page.getByTestId('phase').waitFor();
+  return inviteLink(p);
+}
+
+/** The invitation link the page shows (it carries the table's invitation code). */
+export async function inviteLink(p) {
+  await p.page.waitForFunction(() => /\?join=[0-9a-f]{32}$/.test(document.querySelector('[data-testid="invite-link"]')?.value ?? ''));
   return p.page.getByTestId('invite-link').inputValue();
 }
 

@@ -69,12 +69,13 @@ fn seat_cookie(head: &str) -> Result<String, String> {
         .ok_or_else(|| "the answer set no seat cookie".to_owned())
 }
 
-/// Creates a table under `ruleset` with its creator seated: (token, creator's cookie).
+/// Creates a table under `ruleset` with its creator seated: (token, creator's cookie, the
+/// invitation code newcomers join with).
 pub async fn create_table(
     addr: SocketAddr,
     ruleset: &str,
     name: &str,
-) -> Result<(String, String), String> {
+) -> Result<(String, String, String), String> {
     let (status, head, body) = http(
         addr,
         "POST",
@@ -90,13 +91,22 @@ pub async fn create_table(
     let token = body["token"]
         .as_str()
         .ok_or_else(|| format!("POST /tables: no token in {body}"))?;
-    Ok((token.to_owned(), seat_cookie(&head)?))
+    let invite = body["join"]
+        .as_str()
+        .ok_or_else(|| format!("POST /tables: no invitation in {body}"))?;
+    Ok((token.to_owned(), seat_cookie(&head)?, invite.to_owned()))
 }
 
-/// Takes a seat at a table: the new player's cookie.
-pub async fn join(addr: SocketAddr, token: &str, name: &str) -> Result<String, String> {
+/// Takes a seat at a table with its invitation code: the new player's cookie.
+pub async fn join(
+    addr: SocketAddr,
+    token: &str,
+    invite: &str,
+    name: &str,
+) -> Result<String, String> {
     let path = format!("/t/{token}/join");
-    let (status, head, body) = http(addr, "POST", &path, &json!({"name": name})).await?;
+    let (status, head, body) =
+        http(addr, "POST", &path, &json!({"name": name, "join": invite})).await?;
     if status != 200 {
         return Err(format!("POST {path}: {status} {body}"));
     }

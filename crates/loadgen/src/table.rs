@@ -226,12 +226,12 @@ impl Table {
         plan: &Plan,
         traffic: Arc<Traffic>,
     ) -> Result<Table, (String, Errors)> {
-        let (token, creator) = client::create_table(addr, "1.0", &format!("T{number} Ada"))
+        let (token, creator, invite) = client::create_table(addr, "1.0", &format!("T{number} Ada"))
             .await
             .map_err(|e| (e, Errors::default()))?;
         let mut cookies = vec![creator];
         for name in ["Bo", "Cy", "Di"] {
-            let cookie = client::join(addr, &token, &format!("T{number} {name}"))
+            let cookie = client::join(addr, &token, &invite, &format!("T{number} {name}"))
                 .await
                 .map_err(|e| (e, Errors::default()))?;
             cookies.push(cookie);

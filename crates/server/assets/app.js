@@ -61,6 +61,8 @@ import { timerText } from './scenes.js';
 const root = document.getElementById('app');
 const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
 const token = match ? match[1] : null;
+// A newcomer's link carries the table's invitation code: /t/{token}?join=CODE.
+const joinCode = new URLSearchParams(location.search).get('join');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
 const state = {
@@ -77,6 +79,8 @@ const state = {
   removedMessage: '',
   joinError: '',
   joinPending: false,
+  joinRefusal: '', // why this link cannot seat a newcomer (closed, renewed), from /me
+  invite: null, // {open, link, creator} from GET /t/{token}/invite
 };
 
 const ui = {
@@ -144,6 +148,10 @@ const ctx = {
   skipAnimation: endAnimation,
   copyLink,
   goToFlag,
+  get invite() {
+    return state.invite;
+  },
+  changeInvite,
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);
@@ -372,6 +380,8 @@ function personalize(view, you) {
 
 function onSync(msg) {
   clock(msg);
+  // After a reconnection the invitation may have changed meanwhile.
+  loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   state.view = personalize(msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
   applyLog(msg.log);
@@ -555,6 +565,38 @@ setInterval(() => {
   }
 }, 1000);
 
+// ---------------------------------------------------------------- the invitation
+
+async function loadInvite() {
+  try {
+    const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (!r.ok) return;
+    state.invite = await r.json();
+    if (state.screen === 'table') render();
+  } catch {
+    // Offline: the next sync asks again.
+  }
+}
+
+async function changeInvite(action) {
+  ui.confirm = null;
+  try {
+    const r = await fetch(`/t/${token}/invite`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ action }),
+      credentials: 'same-origin',
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+    state.invite = body;
+    toast('info', action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
+    render();
+  } catch (e) {
+    toast('error', e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.');
+  }
+}
+
 // ---------------------------------------------------------------- joining and connecting
 
 function joinScreen() {
@@ -562,9 +604,11 @@ function joinScreen() {
     'main',
     { class: 'center-screen join', id: 'main' },
     h('p', { class: 'brand' }, 'Prophecy'),
-    h('h1', null, 'Join this table'),
-    h('p', null, 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.'),
-    h(
+    h('h1', null, state.joinRefusal ? 'This link cannot seat you' : 'Join this table'),
+    state.joinRefusal ? h('p', { class: 'message error', role: 'alert', testid: 'join-refusal' }, state.joinRefusal) : null,
+    state.joinRefusal ? h('p', null, h('a', { href: '/' }, 'Start a new table')) : null,
+    state.joinRefusal ? null : h('p', null, 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.'),
+    state.joinRefusal ? null : h(
       'form',
       {
         class: 'form join-form',
@@ -597,13 +641,15 @@ async function join(f) {
     const r = await fetch(`/t/${token}/join`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ name }),
+      body: JSON.stringify({ name, join: joinCode }),
       credentials: 'same-origin',
     });
     const body = await r.json().catch(() => ({}));
     if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
     state.me = { player: body.player, name };
     state.joinPending = false;
+    // The seat is in the cookie now: the invitation code need not stay in the address bar.
+    history.replaceState(null, '', `/t/${token}`);
     state.screen = 'loading';
     render();
     connect();
@@ -633,6 +679,7 @@ function connect() {
         state.removedMessage = m.message;
         render();
       },
+      invite: loadInvite,
       status: (c) => {
         state.connected = c;
         if (!c) state.everTried = true;
@@ -671,7 +718,8 @@ async function boot() {
   render();
   for (let attempt = 0; ; attempt++) {
     try {
-      const r = await fetch(`/t/${token}/me`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      const query = joinCode ? `?join=${encodeURIComponent(joinCode)}` : '';
+      const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
       if (r.ok) {
         const me = await r.json();
         // A server may also say "no seat" with 200 and no player (no 401 in the console).
@@ -679,6 +727,7 @@ async function boot() {
           state.me = me;
           connect();
         } else {
+          state.joinRefusal = (me && me.message) || '';
           state.screen = 'join';
           render();
         }

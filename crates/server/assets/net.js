@@ -12,7 +12,7 @@ export class Connection {
   /**
    * @param {string} token the table's token
    * @param {object} on callbacks: sync(msg), update(msg), answer(msg) for done/refused/error,
-   *   presence(msg), removed(msg), status(connected: boolean), lost(pendingReqs),
+   *   presence(msg), removed(msg), invite() when the invitation changed, status(connected: boolean), lost(pendingReqs),
    *   unauthorized() when the seat is gone
    * @param {() => number} since the last seq the page has applied
    */
@@ -190,6 +190,9 @@ export class Connection {
       case 'removed':
         this.stopped = true;
         this.on.removed(msg);
+        break;
+      case 'invite':
+        if (this.on.invite) this.on.invite(msg);
         break;
       default:
         break;

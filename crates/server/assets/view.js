@@ -42,7 +42,6 @@ function header(ctx) {
   const { view, ui } = ctx;
   const r = view.ruleset || {};
   const p = view.phase || {};
-  const url = `${location.origin}/t/${ctx.token}`;
   return h(
     'header',
     { class: 'topbar', 'data-key': 'topbar' },
@@ -60,30 +59,96 @@ function header(ctx) {
         r.temporal && p.act ? h('span', { class: 'badge act', testid: 'act' }, `Act: ${p.act}`) : null,
       ),
     ),
-    h(
-      'div',
-      { class: 'invite' },
-      h('label', { for: 'invite-link' }, 'Invite link'),
-      h(
-        'div',
-        { class: 'row' },
-        h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e) => e.target.select() }),
-        h('button', { type: 'button', class: 'btn secondary', testid: 'copy-link', onclick: () => ctx.copyLink(url) }, ui.copied ? 'Copied' : 'Copy link'),
-      ),
-      h('span', { class: 'visually-hidden', role: 'status' }, ui.copied ? 'Link copied to the clipboard' : ''),
-      h(
-        'details',
-        { class: 'qr', open: ui.open.has('qr'), ontoggle: (e) => ctx.toggled('qr', e.target.open) },
-        h('summary', { testid: 'show-qr' }, 'QR code for phones'),
-        ui.open.has('qr') ? h('img', { src: `/t/${ctx.token}/qr.svg`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
-      ),
-    ),
+    inviteBlock(ctx),
     h(
       'nav',
       { class: 'exports', 'aria-label': 'Export the story' },
       h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy.md', testid: 'export-md' }, 'Markdown'),
       h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
+      h(
+        'a',
+        {
+          href: `/t/${ctx.token}/game.jsonl`,
+          download: 'prophecy-game.jsonl',
+          testid: 'export-game',
+          title: 'The whole game, one event per line (flagged text left out): `prophecy export prophecy-game.jsonl` turns it into Markdown, a tree or a diagram.',
+        },
+        'Game file',
+      ),
     ),
+  );
+}
+
+const INVITE_CONFIRM = {
+  renew: 'The current link will stop seating new players; everyone seated stays.',
+  close: 'Nobody new can take a seat until you open joining again (with a new link).',
+};
+
+// The creator's controls; renewing and closing ask once, in place (nothing is undone later).
+function inviteControls(ctx, invite) {
+  const { ui } = ctx;
+  const asking = ui.confirm === 'invite-renew' ? 'renew' : ui.confirm === 'invite-close' ? 'close' : null;
+  if (asking) {
+    return h(
+      'div',
+      { class: 'invite-controls', role: 'group', 'aria-label': 'Confirm' },
+      h('p', { class: 'meta' }, INVITE_CONFIRM[asking]),
+      h(
+        'div',
+        { class: 'row' },
+        h('button', { type: 'button', class: 'btn danger small', testid: `confirm-${asking}-invite`, onclick: () => ctx.changeInvite(asking) }, asking === 'renew' ? 'Make a new link' : 'Close joining'),
+        h('button', { type: 'button', class: 'btn ghost small', onclick: () => { ui.confirm = null; ctx.rerender(); } }, 'Keep it'),
+      ),
+    );
+  }
+  const ask = (what) => () => {
+    ui.confirm = `invite-${what}`;
+    ctx.rerender();
+  };
+  return h(
+    'div',
+    { class: 'row invite-controls' },
+    invite.open ? h('button', { type: 'button', class: 'btn ghost small', testid: 'renew-invite', onclick: ask('renew') }, 'New link') : null,
+    invite.open
+      ? h('button', { type: 'button', class: 'btn ghost small', testid: 'close-joining', onclick: ask('close') }, 'Close joining')
+      : h('button', { type: 'button', class: 'btn secondary small', testid: 'open-joining', onclick: () => ctx.changeInvite('open') }, 'Open joining'),
+  );
+}
+
+// The invitation: its link (with the table's current code) and QR code for everyone seated;
+// for the creator, a new link (the old one stops seating newcomers) and closing joining.
+function inviteBlock(ctx) {
+  const { ui } = ctx;
+  const invite = ctx.invite;
+  const creatorControls = invite && invite.creator ? inviteControls(ctx, invite) : null;
+  if (invite && !invite.open) {
+    return h(
+      'div',
+      { class: 'invite', 'data-key': 'invite' },
+      h('p', { class: 'meta', testid: 'joining-closed' }, 'Joining is closed: nobody new can take a seat.'),
+      creatorControls,
+    );
+  }
+  const url = invite ? invite.link : '';
+  return h(
+    'div',
+    { class: 'invite', 'data-key': 'invite' },
+    h('label', { for: 'invite-link' }, 'Invite link'),
+    h(
+      'div',
+      { class: 'row' },
+      h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, placeholder: invite ? '' : 'Loading…', testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e) => e.target.select() }),
+      h('button', { type: 'button', class: 'btn secondary', testid: 'copy-link', disabled: !url, onclick: () => ctx.copyLink(url) }, ui.copied ? 'Copied' : 'Copy link'),
+    ),
+    h('span', { class: 'visually-hidden', role: 'status' }, ui.copied ? 'Link copied to the clipboard' : ''),
+    h(
+      'details',
+      { class: 'qr', open: ui.open.has('qr'), ontoggle: (e) => ctx.toggled('qr', e.target.open) },
+      h('summary', { testid: 'show-qr' }, 'QR code for phones'),
+      // The link in the query makes the browser fetch a new picture when the link is renewed.
+      ui.open.has('qr') && url ? h('img', { src: `/t/${ctx.token}/qr.svg?for=${encodeURIComponent(url.slice(-8))}`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
+    ),
+    creatorControls,
   );
 }
 

@@ -69,4 +69,7 @@ pub trait Game: Send + Sync + 'static {
     fn view(state: &Self::State, creator: u32) -> Value;
     /// The story so far as Markdown, and its title.
     fn markdown(state: &Self::State) -> (String, String);
+    /// The log as a seated player may download it (the game file that `prophecy export` reads):
+    /// every text a player may not see (flagged) left out.
+    fn for_players(log: Vec<Self::Event>) -> Vec<Self::Event>;
 }

@@ -5,7 +5,7 @@ use crate::games::story::StoryGame;
 use crate::room::Request;
 use crate::{AppState, limits, random_token};
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -38,7 +38,12 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
         .route("/t/{token}/me", get(me::<S>))
         .route("/t/{token}/join", post(join::<S>))
         .route("/t/{token}/ws", get(crate::ws::upgrade::<S>))
+        .route(
+            "/t/{token}/invite",
+            get(invite::<S>).post(change_invite::<S>),
+        )
         .route("/t/{token}/export.md", get(export::<S>))
+        .route("/t/{token}/game.jsonl", get(game_file::<S>))
         .route("/t/{token}/print", get(print::<S>))
         .route("/t/{token}/qr.svg", get(qr::<S>))
         .fallback(|| async {
@@ -49,6 +54,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
             )
         })
         .layer(RequestBodyLimitLayer::new(limits::MESSAGE_BYTES))
+        .layer(axum::middleware::from_fn(log_request))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CSP),
@@ -67,6 +73,38 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
             HeaderValue::from_static("DENY"),
         ))
         .with_state(state)
+}
+
+/// One line per request at `info`: method, path (table tokens shortened: the log may be read by
+/// people who should not gain a seat from it; query strings, which carry invitation codes, are
+/// left out), status and time.
+async fn log_request(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let method = request.method().clone();
+    let path = loggable_path(request.uri().path());
+    let started = std::time::Instant::now();
+    let response = next.run(request).await;
+    tracing::info!(
+        "{method} {path} {} {:.1} ms",
+        response.status().as_u16(),
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+    response
+}
+
+fn loggable_path(path: &str) -> String {
+    match path.strip_prefix("/t/") {
+        Some(rest) => {
+            let (token, tail) = rest.split_once('/').map_or((rest, ""), |(t, r)| (t, r));
+            let shown: String = token.chars().take(6).collect();
+            let tail = if tail.is_empty() {
+                String::new()
+            } else {
+                format!("/{tail}")
+            };
+            format!("/t/{shown}…{tail}")
+        }
+        None => path.chars().take(200).collect(),
+    }
 }
 
 fn asset(file: &str) -> Response {
@@ -207,7 +245,7 @@ pub(crate) async fn seated<S: Store>(
         .store
         .table_by_token(token)
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(crate::unreadable)?
     else {
         return Ok(None);
     };
@@ -215,7 +253,7 @@ pub(crate) async fn seated<S: Store>(
         .store
         .seat_by_secret(table.id, &secret_hash(&secret))
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(crate::unreadable)?;
     Ok(seat.filter(|s| !s.removed))
 }
 
@@ -267,8 +305,8 @@ async fn create<S: Store>(
             &rejection_message(rejection),
         );
     }
-    let (token, secret) = match (random_token(), random_token()) {
-        (Ok(t), Ok(s)) => (t, s),
+    let (token, secret, invite) = match (random_token(), random_token(), random_token()) {
+        (Ok(t), Ok(s), Ok(i)) => (t, s, i),
         _ => {
             return failure(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -280,13 +318,18 @@ async fn create<S: Store>(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
-    let table = match state.store.create_table(&token, StoryGame::KIND, now).await {
+    let table = match state
+        .store
+        .create_table(&token, StoryGame::KIND, now, &invite)
+        .await
+    {
         Ok(table) => table,
         Err(e) => {
+            tracing::error!("cannot create a table: {e}");
             return failure(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 as_json,
-                &format!("The table could not be created: {e}"),
+                "The table could not be created; try again.",
             );
         }
     };
@@ -311,10 +354,11 @@ async fn create<S: Store>(
         )
         .await
     {
+        tracing::error!("cannot open a new table: {e}");
         return failure(
             StatusCode::INTERNAL_SERVER_ERROR,
             as_json,
-            &format!("The table could not be created: {e}"),
+            "The table could not be created; try again.",
         );
     }
     match take_seat(&state, &token, &form.name, &secret, true).await {
@@ -322,7 +366,7 @@ async fn create<S: Store>(
             as_json,
             &token,
             &secret,
-            json!({ "token": token, "url": format!("/t/{token}"), "player": player }),
+            json!({ "token": token, "url": format!("/t/{token}"), "player": player, "join": invite }),
         ),
         Err((status, message)) => failure(status, as_json, &message),
     }
@@ -400,29 +444,125 @@ async fn table_page<S: Store>(
             false,
             "There is no table at this link.",
         ),
-        Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e.to_string()),
+        Err(e) => failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            false,
+            &crate::unreadable(e),
+        ),
+    }
+}
+
+/// The invitation code a newcomer's link carries (`/t/{token}?join=CODE`).
+#[derive(Deserialize)]
+struct Invitation {
+    #[serde(default)]
+    join: Option<String>,
+}
+
+/// Whether a newcomer holding `code` may take a seat at `table`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Joining {
+    Open,
+    Closed,
+    WrongLink,
+}
+
+impl Joining {
+    fn of(table: &store::TableRecord, code: Option<&str>) -> Joining {
+        match (&table.invite, code) {
+            (None, _) => Joining::Closed,
+            // Compared as digests, so the time taken says nothing about the code.
+            (Some(invite), Some(code)) if secret_hash(invite) == secret_hash(code) => Joining::Open,
+            (Some(_), _) => Joining::WrongLink,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Joining::Open => "open",
+            Joining::Closed => "closed",
+            Joining::WrongLink => "wrong_link",
+        }
+    }
+
+    /// Why a newcomer cannot join, for them.
+    fn refusal(self) -> Option<&'static str> {
+        match self {
+            Joining::Open => None,
+            Joining::Closed => {
+                Some("This table is not taking new players: its creator closed joining.")
+            }
+            Joining::WrongLink => Some(
+                "This link does not seat new players (it may have been renewed): ask the table for its current invitation link.",
+            ),
+        }
     }
 }
 
 async fn me<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    Query(invitation): Query<Invitation>,
     headers: HeaderMap,
 ) -> Response {
     match seated(&state, &token, &headers).await {
-        Ok(Some(seat)) => {
+        Ok(Some(seat)) => no_store(
             Json(json!({ "player": seat.player, "name": seat.name, "creator": seat.creator }))
-                .into_response()
-        }
-        // A newcomer, not an error: the page shows the join form.
-        Ok(None) => Json(json!({ "player": null })).into_response(),
+                .into_response(),
+        ),
+        // A newcomer, not an error: the page shows the join form, or why their link cannot
+        // seat them.
+        Ok(None) => match table(&state, &token).await {
+            Ok(table) => {
+                let joining = Joining::of(&table, invitation.join.as_deref());
+                no_store(
+                    Json(json!({ "player": null, "joining": joining.name(), "message": joining.refusal() }))
+                        .into_response(),
+                )
+            }
+            Err(response) => response,
+        },
         Err(e) => failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
     }
+}
+
+/// The table at this link, or the response that says there is none (JSON).
+async fn table<S: Store>(state: &AppState<S>, token: &str) -> Result<store::TableRecord, Response> {
+    let gone = || {
+        failure(
+            StatusCode::NOT_FOUND,
+            true,
+            "There is no table at this link.",
+        )
+    };
+    if !valid_token(token) {
+        return Err(gone());
+    }
+    match state.store.table_by_token(token).await {
+        Ok(Some(table)) => Ok(table),
+        Ok(None) => Err(gone()),
+        Err(e) => Err(failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            true,
+            &crate::unreadable(e),
+        )),
+    }
+}
+
+/// Answers that must not be kept by a browser or a proxy (they name a player or a secret).
+fn no_store(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 #[derive(Deserialize)]
 struct JoinForm {
     name: String,
+    /// The invitation code from the link.
+    #[serde(default)]
+    join: Option<String>,
 }
 
 async fn join<S: Store>(
@@ -453,6 +593,13 @@ async fn join<S: Store>(
         Ok(form) => form,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
+    let table = match table(&state, &token).await {
+        Ok(table) => table,
+        Err(response) => return response,
+    };
+    if let Some(refusal) = Joining::of(&table, form.join.as_deref()).refusal() {
+        return failure(StatusCode::FORBIDDEN, as_json, refusal);
+    }
     let Ok(secret) = random_token() else {
         return failure(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -485,13 +632,14 @@ async fn story_so_far<S: Store>(
     }
     let room = match state.room(token).await {
         Ok(Some(room)) => room,
-        _ => {
+        Ok(None) => {
             return Err(failure(
                 StatusCode::NOT_FOUND,
                 false,
                 "There is no table at this link.",
             ));
         }
+        Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e)),
     };
     let (reply, answer) = oneshot::channel();
     if !room.send(Request::Export { reply }).await {
@@ -561,38 +709,255 @@ async fn print<S: Store>(
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }
 
-async fn qr<S: Store>(
-    State(state): State<Arc<AppState<S>>>,
-    Path(token): Path<String>,
-    headers: HeaderMap,
+/// The invitation as a seated player sees it.
+async fn invitation_json<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    headers: &HeaderMap,
+    seat: &Seat,
 ) -> Response {
-    match seated(&state, &token, &headers).await {
-        Ok(Some(_)) => {}
-        _ => {
-            return failure(
-                StatusCode::UNAUTHORIZED,
-                false,
-                "Only players at this table can see its invitation.",
-            );
-        }
-    }
-    let link = match &state.public_url {
-        Some(base) => format!("{}/t/{token}", base.trim_end_matches('/')),
+    let table = match table(state, token).await {
+        Ok(table) => table,
+        Err(response) => return response,
+    };
+    let link = table
+        .invite
+        .as_deref()
+        .map(|code| invite_link(state, headers, token, code));
+    no_store(
+        Json(json!({ "open": link.is_some(), "link": link, "creator": seat.creator }))
+            .into_response(),
+    )
+}
+
+/// The link that seats a newcomer: the table's address and its invitation code.
+fn invite_link<S: Store>(
+    state: &AppState<S>,
+    headers: &HeaderMap,
+    token: &str,
+    code: &str,
+) -> String {
+    let base = match &state.public_url {
+        Some(base) => base.trim_end_matches('/').to_owned(),
         None => {
             let host = headers
                 .get(header::HOST)
                 .and_then(|h| h.to_str().ok())
                 .unwrap_or("localhost");
-            format!("http://{host}/t/{token}")
+            format!("http://{host}")
         }
     };
+    format!("{base}/t/{token}?join={code}")
+}
+
+/// The seat of a request, or the response that refuses it (JSON).
+async fn require_seat<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    headers: &HeaderMap,
+    as_json: bool,
+    why: &str,
+) -> Result<Seat, Response> {
+    match seated(state, token, headers).await {
+        Ok(Some(seat)) => Ok(seat),
+        Ok(None) => Err(failure(StatusCode::UNAUTHORIZED, as_json, why)),
+        Err(e) => Err(failure(StatusCode::INTERNAL_SERVER_ERROR, as_json, &e)),
+    }
+}
+
+async fn invite<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    match require_seat(
+        &state,
+        &token,
+        &headers,
+        true,
+        "Only players at this table can see its invitation.",
+    )
+    .await
+    {
+        Ok(seat) => invitation_json(&state, &token, &headers, &seat).await,
+        Err(response) => response,
+    }
+}
+
+#[derive(Deserialize)]
+struct InviteChange {
+    /// `renew` (a new link; the old one stops seating anyone), `close` or `open`.
+    action: String,
+}
+
+/// The creator renews the invitation link, or closes or reopens joining. Seated players keep
+/// their seats whatever happens to the link.
+async fn change_invite<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let seat = match require_seat(
+        &state,
+        &token,
+        &headers,
+        true,
+        "Only players at this table can change its invitation.",
+    )
+    .await
+    {
+        Ok(seat) => seat,
+        Err(response) => return response,
+    };
+    if !seat.creator {
+        return failure(
+            StatusCode::FORBIDDEN,
+            true,
+            "Only the table's creator can change its invitation.",
+        );
+    }
+    let change: InviteChange = match fields(&headers, &body).and_then(|v| {
+        serde_json::from_value(v).map_err(|_| "say what to do: renew, close or open".to_owned())
+    }) {
+        Ok(change) => change,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
+    };
+    let table = match table(&state, &token).await {
+        Ok(table) => table,
+        Err(response) => return response,
+    };
+    let invite = match change.action.as_str() {
+        // Reopening gives a new link too: a link that was shared before closing stays dead.
+        "renew" | "open" => match random_token() {
+            Ok(code) => Some(code),
+            Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+        },
+        "close" => None,
+        other => {
+            return failure(
+                StatusCode::BAD_REQUEST,
+                true,
+                &format!(
+                    "'{}' is not a change of the invitation: renew, close or open",
+                    other.chars().take(40).collect::<String>()
+                ),
+            );
+        }
+    };
+    if let Err(e) = state.store.set_invite(table.id, invite.as_deref()).await {
+        tracing::error!("cannot change the invitation of table {}: {e}", table.id.0);
+        return failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            true,
+            "The invitation could not be changed; nothing changed, try again.",
+        );
+    }
+    // Every page showing the old link fetches the new one.
+    if let Ok(Some(room)) = state.room(&token).await {
+        room.send(Request::Notice {
+            message: json!({ "type": "invite" }),
+        })
+        .await;
+    }
+    invitation_json(&state, &token, &headers, &seat).await
+}
+
+/// The game file: every event, one per line, as `prophecy export` reads it (flagged text left
+/// out), for seated players.
+async fn game_file<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(response) = require_seat(
+        &state,
+        &token,
+        &headers,
+        false,
+        "Only players at this table can download its game.",
+    )
+    .await
+    {
+        return response;
+    }
+    let room = match state.room(&token).await {
+        Ok(Some(room)) => room,
+        Ok(None) => {
+            return failure(
+                StatusCode::NOT_FOUND,
+                false,
+                "There is no table at this link.",
+            );
+        }
+        Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e),
+    };
+    let (reply, answer) = oneshot::channel();
+    if !room.send(Request::GameFile { reply }).await {
+        return failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            false,
+            "The table is closing; try again.",
+        );
+    }
+    match answer.await {
+        Ok(Ok(file)) => no_store(
+            (
+                [
+                    (header::CONTENT_TYPE, "application/x-ndjson; charset=utf-8"),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        "attachment; filename=\"prophecy-game.jsonl\"",
+                    ),
+                ],
+                file,
+            )
+                .into_response(),
+        ),
+        Ok(Err(message)) => failure(StatusCode::INTERNAL_SERVER_ERROR, false, &message),
+        Err(_) => failure(
+            StatusCode::SERVICE_UNAVAILABLE,
+            false,
+            "The table is closing; try again.",
+        ),
+    }
+}
+
+async fn qr<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Err(response) = require_seat(
+        &state,
+        &token,
+        &headers,
+        false,
+        "Only players at this table can see its invitation.",
+    )
+    .await
+    {
+        return response;
+    }
+    let table = match table(&state, &token).await {
+        Ok(table) => table,
+        Err(response) => return response,
+    };
+    let Some(code) = &table.invite else {
+        return failure(
+            StatusCode::NOT_FOUND,
+            false,
+            "Joining is closed: there is no invitation to show.",
+        );
+    };
+    let link = invite_link(&state, &headers, &token, code);
     match qrcode::QrCode::new(link.as_bytes()) {
         Ok(code) => {
             let svg = code
                 .render::<qrcode::render::svg::Color>()
                 .min_dimensions(200, 200)
                 .build();
-            ([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response()
+            no_store(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
         }
         Err(_) => failure(
             StatusCode::INTERNAL_SERVER_ERROR,

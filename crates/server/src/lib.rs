@@ -74,66 +74,120 @@ impl<S: Store> AppState<S> {
         })
     }
 
-    /// The room of the table with this token, loading it from the store on first use.
+    /// The room of the table with this token, loading it from the store on first use. The
+    /// error is for players; the details are logged.
     async fn room(&self, token: &str) -> Result<Option<RoomHandle>, String> {
         let mut rooms = self.rooms.lock().await;
         if let Some(room) = rooms.get(token) {
             return Ok(Some(room.clone()));
         }
-        let Some(table) = self
-            .store
-            .table_by_token(token)
-            .await
-            .map_err(|e| e.to_string())?
-        else {
+        let Some(table) = self.store.table_by_token(token).await.map_err(unreadable)? else {
             return Ok(None);
         };
         let room = if table.game == <games::story::StoryGame as game::Game>::KIND {
             room::start::<games::story::StoryGame, S>(self.store.clone(), table.id)
                 .await
-                .map_err(|e| e.0)?
+                .map_err(|e| unreadable(e.0))?
         } else {
-            return Err(format!("this server cannot host the game '{}'", table.game));
+            tracing::error!(
+                "table {} plays an unknown game '{}'",
+                table.id.0,
+                table.game
+            );
+            return Err(format!(
+                "This table plays a game this server does not know ('{}'): the server may be older than the table.",
+                table.game
+            ));
         };
         rooms.insert(token.to_owned(), room.clone());
         Ok(Some(room))
     }
 }
 
+/// Why `prophecy serve` could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServeError {
+    /// What the user asked cannot be used (a database in use, damaged or not a file; an address
+    /// already taken): one line naming the problem and what to do. Exit status 2.
+    Usage(String),
+    /// The server failed while running. Exit status 1.
+    Runtime(String),
+}
+
+/// The message a player sees when the store fails; the cause goes to the server's log only
+/// (it can name files and SQL).
+pub(crate) fn unreadable(cause: impl std::fmt::Display) -> String {
+    tracing::error!("cannot read a table: {cause}");
+    "This table's saved data cannot be read right now; nothing was changed. The server's log says why.".to_owned()
+}
+
 /// Runs the server until Ctrl-C or SIGTERM, on its own tokio runtime.
-pub fn run(config: Config) -> Result<(), String> {
+pub fn run(config: Config) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start: {e}"))?;
+        .map_err(|e| ServeError::Runtime(format!("cannot start: {e}")))?;
     runtime.block_on(serve(config))
 }
 
 /// Serves until Ctrl-C or SIGTERM, then closes every socket and stops.
-pub async fn serve(config: Config) -> Result<(), String> {
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .try_init();
+pub async fn serve(config: Config) -> Result<(), ServeError> {
+    init_logging();
     let store = SqliteStore::open(&config.db)
         .await
-        .map_err(|e| e.to_string())?;
-    let listener = tokio::net::TcpListener::bind(config.addr)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|e| ServeError::Usage(e.to_string()))?;
+    let listener = match tokio::net::TcpListener::bind(config.addr).await {
+        Ok(listener) => listener,
+        Err(e) => {
+            store.close().await;
+            return Err(ServeError::Usage(format!(
+                "cannot listen on {}: {e}",
+                config.addr
+            )));
+        }
+    };
+    let addr = listener
+        .local_addr()
+        .map_err(|e| ServeError::Runtime(e.to_string()))?;
+    tracing::info!(
+        "listening on http://{addr}/ with the database {}",
+        config.db.display()
+    );
     announce(addr, &config);
-    serve_with(
+    let served = serve_with(
         listener,
         store.clone(),
         config.public_url.clone(),
         stop_signal(),
     )
-    .await?;
+    .await;
     store.close().await;
-    Ok(())
+    say(&format!(
+        "Stopped. Every table is saved in {}.",
+        config.db.display()
+    ));
+    served.map_err(ServeError::Runtime)
+}
+
+/// Logs go to stderr: plain text unless stderr is a terminal, `info` unless `RUST_LOG` says
+/// otherwise (e.g. `RUST_LOG=server=debug`).
+fn init_logging() {
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Prints a line for the person who started the server. Their terminal may be gone (a closed
+/// pipe, a detached session): the server goes on serving either way.
+fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
 /// Serves on `listener` until `stop` resolves, then closes every socket and returns. (Tests
@@ -167,8 +221,8 @@ fn announce(addr: SocketAddr, config: &Config) {
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{addr}/"));
-    println!("Prophecy is at {url}");
-    println!("Tables are kept in {}", config.db.display());
+    say(&format!("Prophecy is at {url}"));
+    say(&format!("Tables are kept in {}", config.db.display()));
     let reachable =
         config.public_url.is_some() || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
     if reachable {
@@ -177,14 +231,14 @@ fn announce(addr: SocketAddr, config: &Config) {
                 .render::<qrcode::render::unicode::Dense1x2>()
                 .quiet_zone(true)
                 .build();
-            println!("Scan to open it on a phone:\n{picture}");
+            say(&format!("Scan to open it on a phone:\n{picture}"));
         }
     } else if addr.ip().is_unspecified() {
-        println!(
-            "Listening on every interface: give players this machine's address, or pass --url to print a QR code."
+        say(
+            "Listening on every interface: give players this machine's address, or pass --url to print a QR code.",
         );
     }
-    println!("Press Ctrl-C to stop.");
+    say("Press Ctrl-C to stop.");
 }
 
 async fn stop_signal() {

@@ -4,11 +4,11 @@
 
 use crate::game::{Context, Game, Rejection};
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::marker::PhantomData;
 use std::sync::Arc;
-use store::{Append, NewEvent, NewSeat, Store, TableId};
-use tokio::sync::{broadcast, mpsc, oneshot};
+use store::{Append, NewEvent, NewSeat, Store, StoreError, TableId};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 /// One line of the table's log.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -32,8 +32,6 @@ pub struct Published {
     pub update: Option<Arc<str>>,
     /// Another message for everyone (presence).
     pub everyone: Option<Arc<str>>,
-    /// A player removed by this change: their sockets close.
-    pub removed: Option<u32>,
 }
 
 /// What a room is asked.
@@ -64,8 +62,8 @@ pub enum Request {
         player: u32,
         /// The last event number the page has.
         since: u64,
-        /// The last event number, and the `sync` message.
-        reply: oneshot::Sender<(u64, Arc<str>)>,
+        /// The last event number, and the `sync` message; `None` if the player was removed.
+        reply: oneshot::Sender<Option<(u64, Arc<str>)>>,
     },
     /// A socket of `player` opened (`+1`) or closed (`-1`).
     Presence {
@@ -79,6 +77,16 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<(String, String)>,
     },
+    /// The game file (one stored event per line), as players may download it.
+    GameFile {
+        /// The file, or why it cannot be read (for the player; the cause is logged).
+        reply: oneshot::Sender<Result<String, String>>,
+    },
+    /// Something about the table (not the game) changed, e.g. its invitation: tell every page.
+    Notice {
+        /// The message, the same for everyone.
+        message: Value,
+    },
 }
 
 /// How the rest of the server reaches a room.
@@ -86,6 +94,9 @@ pub enum Request {
 pub struct RoomHandle {
     inbox: mpsc::Sender<Request>,
     published: broadcast::Sender<Arc<Published>>,
+    /// The players removed from the table. A `watch`, not the broadcast: a socket that lags
+    /// behind the broadcast may miss messages, but always sees the latest value of a watch.
+    removed: watch::Receiver<Arc<BTreeSet<u32>>>,
 }
 
 /// Requests waiting for a busy room before senders wait too.
@@ -103,11 +114,38 @@ impl RoomHandle {
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<Published>> {
         self.published.subscribe()
     }
+
+    /// Hears who is removed from the table, now and whenever it changes.
+    pub fn removed(&self) -> watch::Receiver<Arc<BTreeSet<u32>>> {
+        self.removed.clone()
+    }
 }
 
 /// Why a room could not be loaded.
 #[derive(Debug)]
 pub struct LoadError(pub String);
+
+/// How often a change that met another writer's append is decided again on the reloaded table.
+const CONFLICT_RETRIES: u32 = 3;
+
+/// Why a change was not committed.
+enum Failed {
+    /// The game or the table refused it.
+    Rejected(Rejection),
+    /// The log moved on under the room (another writer): reload and decide again.
+    Conflict,
+}
+
+impl From<Rejection> for Failed {
+    fn from(rejection: Rejection) -> Failed {
+        Failed::Rejected(rejection)
+    }
+}
+
+/// What a player hears when the table's storage fails; the details go to the server's log.
+fn not_saved() -> Rejection {
+    Rejection::Malformed("the table could not be saved; nothing changed, try again".into())
+}
 
 struct Room<G: Game, S: Store> {
     store: S,
@@ -116,7 +154,9 @@ struct Room<G: Game, S: Store> {
     seq: u64,
     log: Vec<LogEntry>,
     creator: u32,
+    /// The highest player number given so far (numbers are never reused).
     seats: u32,
+    removed: watch::Sender<Arc<BTreeSet<u32>>>,
     connections: HashMap<u32, u32>,
     published: broadcast::Sender<Arc<Published>>,
     game: PhantomData<G>,
@@ -124,45 +164,29 @@ struct Room<G: Game, S: Store> {
 
 /// Loads a table by replaying its log, and starts its room.
 pub async fn start<G: Game, S: Store>(store: S, table: TableId) -> Result<RoomHandle, LoadError> {
-    let rows = store
-        .events_after(table, 0)
-        .await
-        .map_err(|e| LoadError(e.to_string()))?;
-    let seats = store
-        .seats(table)
-        .await
-        .map_err(|e| LoadError(e.to_string()))?;
-    let mut state = G::State::default();
-    let mut log = Vec::with_capacity(rows.len());
-    let mut seq = 0;
-    for row in rows {
-        let event = G::decode(&row.body)
-            .map_err(|e| LoadError(format!("event {} of the table: {e}", row.seq)))?;
-        log.push(LogEntry {
-            seq: row.seq,
-            at: row.at,
-            by: row.player,
-            text: G::describe(&state, &event),
-        });
-        state = G::evolve(state, &event);
-        seq = row.seq;
-    }
     let (published, _) = broadcast::channel(BACKLOG);
     let (inbox, requests) = mpsc::channel(INBOX);
-    let room = Room::<G, S> {
+    let (removed, removed_now) = watch::channel(Arc::new(BTreeSet::new()));
+    let mut room = Room::<G, S> {
         store,
         table,
-        state,
-        seq,
-        log,
-        creator: seats.iter().find(|s| s.creator).map_or(1, |s| s.player),
-        seats: seats.iter().map(|s| s.player).max().unwrap_or(0),
+        state: G::State::default(),
+        seq: 0,
+        log: Vec::new(),
+        creator: 1,
+        seats: 0,
+        removed,
         connections: HashMap::new(),
         published: published.clone(),
         game: PhantomData,
     };
+    room.catch_up().await.map_err(LoadError)?;
     tokio::spawn(room.run(requests));
-    Ok(RoomHandle { inbox, published })
+    Ok(RoomHandle {
+        inbox,
+        published,
+        removed: removed_now,
+    })
 }
 
 fn now() -> i64 {
@@ -203,17 +227,128 @@ impl<G: Game, S: Store> Room<G, S> {
                     since,
                     reply,
                 } => {
-                    let _ = reply.send((self.seq, self.sync_message(player, since)));
+                    let answer = (!self.is_removed(player))
+                        .then(|| (self.seq, self.sync_message(player, since)));
+                    let _ = reply.send(answer);
                 }
                 Request::Presence { player, delta } => self.presence(player, delta),
                 Request::Export { reply } => {
                     let _ = reply.send(G::markdown(&self.state));
                 }
+                Request::GameFile { reply } => {
+                    let _ = reply.send(self.game_file().await);
+                }
+                Request::Notice { message } => {
+                    let _ = self.published.send(Arc::new(Published {
+                        seq: self.seq,
+                        update: None,
+                        everyone: Some(Arc::from(message.to_string())),
+                    }));
+                }
             }
         }
     }
 
+    /// Every event so far, read back from the store (the room keeps only the state and the
+    /// log lines), with what players may not see left out.
+    async fn game_file(&self) -> Result<String, String> {
+        let rows = self
+            .store
+            .events_after(self.table, 0)
+            .await
+            .map_err(crate::unreadable)?;
+        let mut events = Vec::with_capacity(rows.len());
+        for row in rows.iter().take_while(|row| row.seq <= self.seq) {
+            events.push(G::decode(&row.body).map_err(|e| {
+                crate::unreadable(format!("event {} of table {}: {e}", row.seq, self.table.0))
+            })?);
+        }
+        let mut file = String::new();
+        for event in G::for_players(events) {
+            file.push_str(&G::encode(&event));
+            file.push('\n');
+        }
+        Ok(file)
+    }
+
+    fn is_removed(&self, player: u32) -> bool {
+        self.removed.borrow().contains(&player)
+    }
+
+    /// Reads the log past `self.seq` and the seats from the store: on load, and when another
+    /// writer appended first. What it brings is published, so pages see it too.
+    async fn catch_up(&mut self) -> Result<(), String> {
+        let rows = self
+            .store
+            .events_after(self.table, self.seq)
+            .await
+            .map_err(|e| e.to_string())?;
+        let seats = self
+            .store
+            .seats(self.table)
+            .await
+            .map_err(|e| e.to_string())?;
+        let first = self.seq + 1;
+        for row in rows {
+            let event = G::decode(&row.body)
+                .map_err(|e| format!("event {} of the table cannot be read: {e}", row.seq))?;
+            self.log.push(LogEntry {
+                seq: row.seq,
+                at: row.at,
+                by: row.player,
+                text: G::describe(&self.state, &event),
+            });
+            self.state = G::evolve(std::mem::take(&mut self.state), &event);
+            self.seq = row.seq;
+        }
+        self.creator = seats.iter().find(|s| s.creator).map_or(1, |s| s.player);
+        self.seats = seats.iter().map(|s| s.player).max().unwrap_or(0);
+        let removed: BTreeSet<u32> = seats
+            .iter()
+            .filter(|s| s.removed)
+            .map(|s| s.player)
+            .collect();
+        if **self.removed.borrow() != removed {
+            self.removed.send_replace(Arc::new(removed));
+        }
+        if self.seq >= first && self.published.receiver_count() > 0 {
+            self.publish(first);
+        }
+        Ok(())
+    }
+
+    /// After a conflict: the table as the log now has it, or why it cannot be read.
+    async fn reload(&mut self) -> Result<(), Rejection> {
+        self.catch_up().await.map_err(|e| {
+            tracing::error!(table = self.table.0, "cannot reload the table: {e}");
+            not_saved()
+        })
+    }
+
     async fn act(&mut self, player: u32, action: &Value) -> Result<u64, Rejection> {
+        let mut retries = 0;
+        loop {
+            match self.try_act(player, action).await {
+                Err(Failed::Conflict) if retries < CONFLICT_RETRIES => {
+                    retries += 1;
+                    self.reload().await?;
+                }
+                Err(Failed::Conflict) => return Err(not_saved()),
+                Err(Failed::Rejected(rejection)) => return Err(rejection),
+                Ok(seq) => return Ok(seq),
+            }
+        }
+    }
+
+    async fn try_act(&mut self, player: u32, action: &Value) -> Result<u64, Failed> {
+        if self.is_removed(player) {
+            return Err(Rejection::Refused {
+                code: "removed".into(),
+                rule: "The table".into(),
+                message: "You were removed from this table.".into(),
+            }
+            .into());
+        }
         let context = Context {
             now: now(),
             seed: fresh_seed(),
@@ -222,21 +357,28 @@ impl<G: Game, S: Store> Room<G, S> {
             let target = action
                 .get("player")
                 .and_then(Value::as_u64)
-                .ok_or_else(|| Rejection::Malformed("remove_player needs a player".into()))?
-                as u32;
+                .and_then(|p| u32::try_from(p).ok())
+                .filter(|p| (1..=self.seats).contains(p))
+                .ok_or_else(|| {
+                    Rejection::Malformed(
+                        "remove_player needs the number of a player at this table".into(),
+                    )
+                })?;
             if player != self.creator {
                 return Err(Rejection::Refused {
                     code: "not_creator".into(),
                     rule: "The table".into(),
                     message: "Only the table's creator can remove a player.".into(),
-                });
+                }
+                .into());
             }
             if target == self.creator {
                 return Err(Rejection::Refused {
                     code: "creator_stays".into(),
                     rule: "The table".into(),
                     message: "The table's creator cannot be removed.".into(),
-                });
+                }
+                .into());
             }
             let events = G::remove(&self.state, target)?;
             self.commit(
@@ -246,14 +388,16 @@ impl<G: Game, S: Store> Room<G, S> {
                     remove_seat: Some(target),
                     ..Append::default()
                 },
-                Some(target),
                 context,
             )
             .await?;
+            self.removed.send_modify(|removed| {
+                Arc::make_mut(removed).insert(target);
+            });
             return Ok(self.seq);
         }
         let events = G::act(&self.state, player, action, &context)?;
-        self.commit(player, events, Append::default(), None, context)
+        self.commit(player, events, Append::default(), context)
             .await?;
         Ok(self.seq)
     }
@@ -264,12 +408,32 @@ impl<G: Game, S: Store> Room<G, S> {
         secret_hash: Vec<u8>,
         creator: bool,
     ) -> Result<u32, Rejection> {
+        let mut retries = 0;
+        loop {
+            match self.try_join(&name, &secret_hash, creator).await {
+                Err(Failed::Conflict) if retries < CONFLICT_RETRIES => {
+                    retries += 1;
+                    self.reload().await?;
+                }
+                Err(Failed::Conflict) => return Err(not_saved()),
+                Err(Failed::Rejected(rejection)) => return Err(rejection),
+                Ok(player) => return Ok(player),
+            }
+        }
+    }
+
+    async fn try_join(
+        &mut self,
+        name: &str,
+        secret_hash: &[u8],
+        creator: bool,
+    ) -> Result<u32, Failed> {
         let player = self.seats + 1;
-        let events = G::join(&self.state, player, &name)?;
+        let events = G::join(&self.state, player, name)?;
         let seat = NewSeat {
             player,
             name: name.trim().to_owned(),
-            secret_hash,
+            secret_hash: secret_hash.to_vec(),
             creator,
         };
         let context = Context {
@@ -283,7 +447,6 @@ impl<G: Game, S: Store> Room<G, S> {
                 new_seat: Some(seat),
                 ..Append::default()
             },
-            None,
             context,
         )
         .await?;
@@ -300,9 +463,8 @@ impl<G: Game, S: Store> Room<G, S> {
         player: u32,
         events: Vec<G::Event>,
         mut append: Append,
-        removed: Option<u32>,
         context: Context,
-    ) -> Result<(), Rejection> {
+    ) -> Result<(), Failed> {
         append.events = events
             .iter()
             .map(|e| NewEvent {
@@ -311,16 +473,20 @@ impl<G: Game, S: Store> Room<G, S> {
                 body: G::encode(e),
             })
             .collect();
-        let seq = self
-            .store
-            .append(self.table, self.seq, append)
-            .await
-            .map_err(|e| {
+        let seq = match self.store.append(self.table, self.seq, append).await {
+            Ok(seq) => seq,
+            Err(StoreError::Conflict) => {
+                tracing::warn!(
+                    table = self.table.0,
+                    "another writer appended first: reloading the table"
+                );
+                return Err(Failed::Conflict);
+            }
+            Err(e) => {
                 tracing::error!(table = self.table.0, "cannot save: {e}");
-                Rejection::Malformed(
-                    "the table could not be saved; nothing changed, try again".into(),
-                )
-            })?;
+                return Err(not_saved().into());
+            }
+        };
         let first = self.seq + 1;
         for (i, event) in events.iter().enumerate() {
             self.log.push(LogEntry {
@@ -332,11 +498,11 @@ impl<G: Game, S: Store> Room<G, S> {
             self.state = G::evolve(std::mem::take(&mut self.state), event);
         }
         self.seq = seq;
-        self.publish(first, removed);
+        self.publish(first);
         Ok(())
     }
 
-    fn publish(&self, first: u64, removed: Option<u32>) {
+    fn publish(&self, first: u64) {
         let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
         let update = json!({
             "type": "update",
@@ -349,7 +515,6 @@ impl<G: Game, S: Store> Room<G, S> {
             seq: self.seq,
             update: Some(Arc::from(update.to_string())),
             everyone: None,
-            removed,
         }));
     }
 
@@ -389,7 +554,6 @@ impl<G: Game, S: Store> Room<G, S> {
                 seq: self.seq,
                 update: None,
                 everyone: Some(Arc::from(message.to_string())),
-                removed: None,
             }));
         }
     }

@@ -143,6 +143,11 @@ impl Connection {
         mut shutdown: tokio::sync::watch::Receiver<bool>,
     ) {
         let mut published = self.room.subscribe();
+        let mut removed = self.room.removed();
+        if removed.borrow_and_update().contains(&self.player) {
+            let _ = send(&mut socket, removed_notice()).await;
+            return;
+        }
         if !self
             .room
             .send(Request::Presence {
@@ -160,6 +165,14 @@ impl Connection {
                     Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "messages are JSON text"})).await,
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
                     Some(Ok(_)) => Flow::Continue,
+                },
+                changed = removed.changed() => match changed {
+                    Ok(()) if removed.borrow_and_update().contains(&self.player) => {
+                        let _ = send(&mut socket, removed_notice()).await;
+                        Flow::Close
+                    }
+                    Ok(()) => Flow::Continue,
+                    Err(_) => Flow::Close,
                 },
                 change = published.recv() => match change {
                     Ok(change) => self.forward(&mut socket, &change).await,
@@ -251,14 +264,6 @@ impl Connection {
     }
 
     async fn forward(&mut self, socket: &mut WebSocket, change: &Published) -> Flow {
-        if change.removed == Some(self.player) {
-            let _ = send(
-                socket,
-                json!({"type": "removed", "message": "You were removed from this table."}),
-            )
-            .await;
-            return Flow::Close;
-        }
         // Before its `hello` a page has no view: its `sync` will bring everything.
         if !self.greeted {
             return Flow::Continue;
@@ -289,13 +294,21 @@ impl Connection {
             return Flow::Close;
         }
         match answer.await {
-            Ok((seq, message)) => {
+            Ok(Some((seq, message))) => {
                 self.seq = seq;
                 send_text(socket, &message).await
+            }
+            Ok(None) => {
+                let _ = send(socket, removed_notice()).await;
+                Flow::Close
             }
             Err(_) => Flow::Close,
         }
     }
+}
+
+fn removed_notice() -> Value {
+    json!({"type": "removed", "message": "You were removed from this table."})
 }
 
 /// Resolves once the server starts shutting down.

@@ -28,6 +28,8 @@ pub struct TableRecord {
     pub game: String,
     /// Milliseconds since the epoch.
     pub created_at: i64,
+    /// The invitation code a newcomer's link must carry; `None` when joining is closed.
+    pub invite: Option<String>,
 }
 
 /// Someone's seat at a table.
@@ -100,6 +102,10 @@ pub enum StoreError {
     Database(sqlx::Error),
     /// The database file cannot be used (path, permissions, migrations).
     Open(String),
+    /// Another server holds this database file.
+    InUse(String),
+    /// The database is damaged: SQLite's check failed, or a row cannot be read.
+    Damaged(String),
 }
 
 impl fmt::Display for StoreError {
@@ -107,7 +113,9 @@ impl fmt::Display for StoreError {
         match self {
             StoreError::Conflict => f.write_str("another write to this table came first"),
             StoreError::Database(e) => write!(f, "database error: {e}"),
-            StoreError::Open(message) => f.write_str(message),
+            StoreError::Open(message)
+            | StoreError::InUse(message)
+            | StoreError::Damaged(message) => f.write_str(message),
         }
     }
 }
@@ -129,13 +137,21 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 /// The web table's storage. Implementations: [`SqliteStore`] (embedded; PostgreSQL for hosting
 /// many tables on several machines is a later addition behind the same interface).
 pub trait Store: Clone + Send + Sync + 'static {
-    /// Creates a table reachable by `token`.
+    /// Creates a table reachable by `token`, which newcomers join with the code `invite`.
     fn create_table(
         &self,
         token: &str,
         game: &str,
         now: i64,
+        invite: &str,
     ) -> impl Future<Output = Result<TableId>> + Send;
+
+    /// Replaces the table's invitation code (`None` closes joining).
+    fn set_invite(
+        &self,
+        table: TableId,
+        invite: Option<&str>,
+    ) -> impl Future<Output = Result<()>> + Send;
 
     /// The table with this token.
     fn table_by_token(

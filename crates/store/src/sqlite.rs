@@ -1,7 +1,9 @@
 //! The embedded store: one SQLite file.
 
 use crate::{Append, EventRow, Result, Seat, Store, StoreError, TableId, TableRecord};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
 use sqlx::{Connection, Row, SqliteConnection, SqlitePool};
 use std::path::Path;
 use std::sync::Arc;
@@ -18,6 +20,8 @@ pub struct SqliteStore {
     writer: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
     /// Readers run beside the writer thanks to WAL.
     reader: SqlitePool,
+    /// The database file, locked (`flock`) while this store is open: one server per file.
+    lock: Arc<Mutex<Option<std::fs::File>>>,
 }
 
 /// Writes waiting for the writer task.
@@ -26,7 +30,13 @@ enum Write {
         token: String,
         game: String,
         now: i64,
+        invite: String,
         reply: oneshot::Sender<Result<TableId>>,
+    },
+    SetInvite {
+        table: TableId,
+        invite: Option<String>,
+        reply: oneshot::Sender<Result<()>>,
     },
     Append {
         table: TableId,
@@ -42,9 +52,15 @@ enum Write {
 /// transaction instead of queueing for one each.
 const GROUP_COMMIT: usize = 64;
 
+/// SQLite's result code for "file is not a database".
+const SQLITE_NOTADB: &str = "26";
+
 impl SqliteStore {
-    /// Opens (creating if needed) the database file and brings its schema up to date.
+    /// Opens (creating if needed) the database file, locks it against a second server, checks
+    /// it with SQLite's `integrity_check`, and brings its schema up to date.
     pub async fn open(path: &Path) -> Result<SqliteStore> {
+        let shown = path.display();
+        let lock = lock(path)?;
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -54,19 +70,43 @@ impl SqliteStore {
             .synchronous(SqliteSynchronous::Full)
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
+        let damaged = |e: &sqlx::Error| {
+            StoreError::Damaged(format!(
+                "the database {shown} is damaged or is not a Prophecy database ({}); restore it from a backup, or give another --db",
+                one_line(&e.to_string())
+            ))
+        };
         let open_error = |e: sqlx::Error| {
-            StoreError::Open(format!("cannot open the database {}: {e}", path.display()))
+            if is_not_a_database(&e) {
+                damaged(&e)
+            } else {
+                StoreError::Open(format!(
+                    "cannot open the database {shown}: {}",
+                    one_line(&e.to_string())
+                ))
+            }
         };
         let mut connection = SqliteConnection::connect_with(&options)
             .await
             .map_err(open_error)?;
+        // SQLite's own check, before anything is served from the file.
+        let verdict: Vec<String> = sqlx::query_scalar("PRAGMA integrity_check")
+            .fetch_all(&mut connection)
+            .await
+            .map_err(|e| damaged(&e))?;
+        if verdict.first().map(String::as_str) != Some("ok") {
+            return Err(StoreError::Damaged(format!(
+                "the database {shown} is damaged (SQLite's integrity check: {}); restore it from a backup, or give another --db",
+                one_line(&verdict.join("; "))
+            )));
+        }
         sqlx::migrate!("./migrations/sqlite")
             .run(&mut connection)
             .await
             .map_err(|e| {
                 StoreError::Open(format!(
-                    "cannot prepare the database {}: {e}",
-                    path.display()
+                    "cannot prepare the database {shown}: {}",
+                    one_line(&e.to_string())
                 ))
             })?;
         let reader = SqlitePoolOptions::new()
@@ -80,17 +120,22 @@ impl SqliteStore {
             writes,
             writer: Arc::new(Mutex::new(Some(writer))),
             reader,
+            lock: Arc::new(Mutex::new(Some(lock))),
         })
     }
 
     /// Closes the store for every clone: the writes queued so far are committed first; later
-    /// ones fail with "the database is closed".
+    /// ones fail with "the database is closed". The log is then checkpointed into the database
+    /// file, so the file alone holds every table (no `-wal` file is left), and the lock is freed.
     pub async fn close(&self) {
+        // Readers first: the writer's connection must be the last one open, so that its close
+        // can checkpoint and remove the write-ahead log.
+        self.reader.close().await;
         if let Some(task) = self.writer.lock().await.take() {
             let _ = self.writes.send(Write::Close).await;
             let _ = task.await;
         }
-        self.reader.close().await;
+        self.lock.lock().await.take();
     }
 
     async fn write<T>(&self, job: impl FnOnce(oneshot::Sender<Result<T>>) -> Write) -> Result<T> {
@@ -105,28 +150,99 @@ impl SqliteStore {
     }
 }
 
+/// Takes the lock on the database file (creating it if missing). An advisory `flock` on the
+/// file itself: SQLite's own locks are POSIX record locks, which do not interact with it.
+fn lock(path: &Path) -> Result<std::fs::File> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(StoreError::Open(format!(
+            "cannot open the database {shown}: it is a folder; give a file such as {}",
+            path.join("prophecy.db").display()
+        )));
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map_err(|e| StoreError::Open(format!("cannot open the database {shown}: {e}")))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse(format!(
+            "the database {shown} is in use by another prophecy serve; stop that one first, or give another --db"
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(StoreError::Open(format!(
+            "cannot lock the database {shown}: {e}"
+        ))),
+    }
+}
+
+fn is_not_a_database(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.code().as_deref() == Some(SQLITE_NOTADB))
+}
+
+/// SQLite's messages can span lines; ours are one.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A column of a row, or `Damaged` naming it: a damaged file must not panic the server.
+fn column<'r, T>(row: &'r SqliteRow, index: usize, what: &str) -> Result<T>
+where
+    T: sqlx::Decode<'r, sqlx::Sqlite> + sqlx::Type<sqlx::Sqlite>,
+{
+    row.try_get(index).map_err(|e| {
+        StoreError::Damaged(format!(
+            "a stored {what} cannot be read ({})",
+            one_line(&e.to_string())
+        ))
+    })
+}
+
 impl Store for SqliteStore {
-    async fn create_table(&self, token: &str, game: &str, now: i64) -> Result<TableId> {
-        let (token, game) = (token.to_owned(), game.to_owned());
+    async fn create_table(
+        &self,
+        token: &str,
+        game: &str,
+        now: i64,
+        invite: &str,
+    ) -> Result<TableId> {
+        let (token, game, invite) = (token.to_owned(), game.to_owned(), invite.to_owned());
         self.write(|reply| Write::CreateTable {
             token,
             game,
             now,
+            invite,
+            reply,
+        })
+        .await
+    }
+
+    async fn set_invite(&self, table: TableId, invite: Option<&str>) -> Result<()> {
+        let invite = invite.map(str::to_owned);
+        self.write(|reply| Write::SetInvite {
+            table,
+            invite,
             reply,
         })
         .await
     }
 
     async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
-        let row = sqlx::query("SELECT id, game, created_at FROM tables WHERE token = ?")
+        let row = sqlx::query("SELECT id, game, created_at, invite FROM tables WHERE token = ?")
             .bind(token)
             .fetch_optional(&self.reader)
             .await?;
-        Ok(row.map(|r| TableRecord {
-            id: TableId(r.get(0)),
-            game: r.get(1),
-            created_at: r.get(2),
-        }))
+        row.map(|r| {
+            Ok(TableRecord {
+                id: TableId(column(&r, 0, "table")?),
+                game: column(&r, 1, "table")?,
+                created_at: column(&r, 2, "table")?,
+                invite: column(&r, 3, "table")?,
+            })
+        })
+        .transpose()
     }
 
     async fn seat_by_secret(&self, table: TableId, secret_hash: &[u8]) -> Result<Option<Seat>> {
@@ -135,7 +251,7 @@ impl Store for SqliteStore {
             .bind(secret_hash)
             .fetch_optional(&self.reader)
             .await?;
-        Ok(row.map(|r| seat(&r)))
+        row.as_ref().map(seat).transpose()
     }
 
     async fn seats(&self, table: TableId) -> Result<Vec<Seat>> {
@@ -145,7 +261,7 @@ impl Store for SqliteStore {
         .bind(table.0)
         .fetch_all(&self.reader)
         .await?;
-        Ok(rows.iter().map(seat).collect())
+        rows.iter().map(seat).collect()
     }
 
     async fn append(&self, table: TableId, after: u64, append: Append) -> Result<u64> {
@@ -166,25 +282,38 @@ impl Store for SqliteStore {
         .bind(after as i64)
         .fetch_all(&self.reader)
         .await?;
-        Ok(rows
-            .iter()
-            .map(|r| EventRow {
-                seq: r.get::<i64, _>(0) as u64,
-                at: r.get(1),
-                player: r.get::<Option<i64>, _>(2).map(|p| p as u32),
-                body: r.get(3),
+        rows.iter()
+            .map(|r| {
+                let seq: i64 = column(r, 0, "event")?;
+                let player: Option<i64> = column(r, 2, "event")?;
+                let player = player
+                    .map(|p| u32::try_from(p).map_err(|_| damaged_row("event", "its player")))
+                    .transpose()?;
+                Ok(EventRow {
+                    seq: u64::try_from(seq).map_err(|_| damaged_row("event", "its number"))?,
+                    at: column(r, 1, "event")?,
+                    player,
+                    body: column(r, 3, "event")?,
+                })
             })
-            .collect())
+            .collect()
     }
 }
 
-fn seat(r: &sqlx::sqlite::SqliteRow) -> Seat {
-    Seat {
-        player: r.get::<i64, _>(0) as u32,
-        name: r.get(1),
-        creator: r.get(2),
-        removed: r.get(3),
-    }
+fn damaged_row(what: &str, field: &str) -> StoreError {
+    StoreError::Damaged(format!(
+        "a stored {what} cannot be read ({field} is out of range)"
+    ))
+}
+
+fn seat(r: &SqliteRow) -> Result<Seat> {
+    let player: i64 = column(r, 0, "seat")?;
+    Ok(Seat {
+        player: u32::try_from(player).map_err(|_| damaged_row("seat", "its player"))?,
+        name: column(r, 1, "seat")?,
+        creator: column(r, 2, "seat")?,
+        removed: column(r, 3, "seat")?,
+    })
 }
 
 /// The writer task: takes what is queued (up to `GROUP_COMMIT`), runs each write in its own
@@ -204,6 +333,9 @@ async fn write_loop(mut connection: SqliteConnection, mut queue: mpsc::Receiver<
                 Write::CreateTable { reply, .. } => {
                     let _ = reply.send(result.map(TableId));
                 }
+                Write::SetInvite { reply, .. } => {
+                    let _ = reply.send(result.map(|_| ()));
+                }
                 Write::Append { reply, .. } => {
                     let _ = reply.send(result.map(|seq| seq as u64));
                 }
@@ -212,6 +344,13 @@ async fn write_loop(mut connection: SqliteConnection, mut queue: mpsc::Receiver<
         }
     }
     queue.close();
+    // Move the whole log into the database file, so a copy of that file alone is complete.
+    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(&mut connection)
+        .await
+    {
+        tracing::warn!("the database could not be checkpointed: {e}");
+    }
     let _ = connection.close().await;
 }
 
@@ -242,17 +381,31 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
         };
         let result = match write {
             Write::CreateTable {
-                token, game, now, ..
+                token,
+                game,
+                now,
+                invite,
+                ..
             } => sqlx::query(
-                "INSERT INTO tables (token, game, created_at) VALUES (?, ?, ?) RETURNING id",
+                "INSERT INTO tables (token, game, created_at, invite) VALUES (?, ?, ?, ?) RETURNING id",
             )
             .bind(&*token)
             .bind(&*game)
             .bind(*now)
+            .bind(&*invite)
             .fetch_one(&mut *savepoint)
             .await
-            .map(|row| row.get::<i64, _>(0))
-            .map_err(StoreError::from),
+            .map_err(StoreError::from)
+            .and_then(|row| column(&row, 0, "table")),
+            Write::SetInvite { table, invite, .. } => {
+                sqlx::query("UPDATE tables SET invite = ? WHERE id = ?")
+                    .bind(invite.as_deref())
+                    .bind(table.0)
+                    .execute(&mut *savepoint)
+                    .await
+                    .map(|_| 0)
+                    .map_err(StoreError::from)
+            }
             Write::Append {
                 table,
                 after,
@@ -284,11 +437,11 @@ async fn append_in(
     after: u64,
     append: &Append,
 ) -> Result<u64> {
-    let last: i64 = sqlx::query("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?")
-        .bind(table.0)
-        .fetch_one(&mut *tx)
-        .await?
-        .get(0);
+    let last: i64 =
+        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?")
+            .bind(table.0)
+            .fetch_one(&mut *tx)
+            .await?;
     if last as u64 != after {
         return Err(StoreError::Conflict);
     }

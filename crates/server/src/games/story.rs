@@ -188,6 +188,10 @@ impl Game for StoryGame {
             .to_owned();
         (title, markdown)
     }
+
+    fn for_players(log: Vec<Event>) -> Vec<Event> {
+        story::redact::flagged_text_left_out(&log)
+    }
 }
 
 /// A text, or `None` when it is flagged (flagged text never leaves the server).

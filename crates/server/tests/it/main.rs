@@ -4,6 +4,8 @@
 #![allow(missing_docs)]
 
 mod protocol;
+mod seats;
+mod storage;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -52,6 +54,8 @@ pub fn fresh_db() -> TempDb {
 /// A server on an ephemeral port.
 pub struct Server {
     pub addr: SocketAddr,
+    /// The server's store, for tests that write behind its back.
+    pub store: store::SqliteStore,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
 }
@@ -62,6 +66,7 @@ impl Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let handle = store.clone();
         let task = tokio::spawn(async move {
             server::serve_with(listener, store.clone(), None, async move {
                 let _ = stopped.await;
@@ -72,6 +77,7 @@ impl Server {
         });
         Server {
             addr,
+            store: handle,
             stop: Some(stop),
             task: Some(task),
         }
@@ -133,6 +139,20 @@ pub fn cookie_of(headers: &str) -> String {
         .to_owned()
 }
 
+/// The invitation code of each table the tests created, by token.
+static INVITES: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// The invitation code a table was created with.
+pub fn invite_of(token: &str) -> String {
+    INVITES
+        .lock()
+        .unwrap()
+        .iter()
+        .find(|(t, _)| t == token)
+        .map(|(_, code)| code.clone())
+        .expect("a table created by these tests")
+}
+
 /// A table with its creator seated: (token, creator's cookie).
 pub async fn create_table(addr: SocketAddr, ruleset: &str, name: &str) -> (String, String) {
     let (status, headers, body) = http(
@@ -145,23 +165,36 @@ pub async fn create_table(addr: SocketAddr, ruleset: &str, name: &str) -> (Strin
     .await;
     assert_eq!(status, 200, "{body}");
     let body: Value = serde_json::from_str(&body).unwrap();
-    (
-        body["token"].as_str().unwrap().to_owned(),
-        cookie_of(&headers),
-    )
+    let token = body["token"].as_str().unwrap().to_owned();
+    INVITES
+        .lock()
+        .unwrap()
+        .push((token.clone(), body["join"].as_str().unwrap().to_owned()));
+    (token, cookie_of(&headers))
 }
 
+/// Takes a seat with the table's invitation: the new player's cookie.
 pub async fn join(addr: SocketAddr, token: &str, name: &str) -> String {
-    let (status, headers, body) = http(
+    let (status, headers, body) = try_join(addr, token, &invite_of(token), name).await;
+    assert_eq!(status, 200, "{body}");
+    cookie_of(&headers)
+}
+
+/// Tries to take a seat with this invitation code: (status, headers, body).
+pub async fn try_join(
+    addr: SocketAddr,
+    token: &str,
+    invite: &str,
+    name: &str,
+) -> (u16, String, String) {
+    http(
         addr,
         "POST",
         &format!("/t/{token}/join"),
         None,
-        Some(json!({"name": name})),
+        Some(json!({"name": name, "join": invite})),
     )
-    .await;
-    assert_eq!(status, 200, "{body}");
-    cookie_of(&headers)
+    .await
 }
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
@@ -256,6 +289,17 @@ impl Page {
         let seq = answer["seq"].as_u64().unwrap();
         while self.seq < seq {
             self.next().await;
+        }
+    }
+
+    /// The next message, or `None` once the server closed the socket.
+    pub async fn next_or_end(&mut self) -> Option<Value> {
+        loop {
+            match self.ws.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(Message::Text(text))) => return Some(serde_json::from_str(&text).unwrap()),
+                Some(Ok(_)) => continue,
+            }
         }
     }
 

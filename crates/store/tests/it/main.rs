@@ -51,7 +51,10 @@ fn event(at: i64, player: Option<u32>, body: &str) -> NewEvent {
 async fn a_table_s_log_and_seats_survive_reopening_the_file() {
     let path = fresh_db();
     let store = SqliteStore::open(&path).await.unwrap();
-    let table = store.create_table("abc123", "story", 1_000).await.unwrap();
+    let table = store
+        .create_table("abc123", "story", 1_000, "invite")
+        .await
+        .unwrap();
     let seq = store
         .append(
             table,
@@ -115,7 +118,7 @@ async fn a_table_s_log_and_seats_survive_reopening_the_file() {
 async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0).await.unwrap();
+    let table = store.create_table("t", "story", 0, "invite").await.unwrap();
     store
         .append(
             table,
@@ -155,7 +158,7 @@ async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
 async fn removing_a_seat_marks_it() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0).await.unwrap();
+    let table = store.create_table("t", "story", 0, "invite").await.unwrap();
     for (after, player) in [(0, 1u32), (1, 2)] {
         store
             .append(
@@ -196,7 +199,7 @@ async fn removing_a_seat_marks_it() {
         [(1, false), (2, true)]
     );
     // Tables are separate: the same seq numbers start again at 1 elsewhere.
-    let other = store.create_table("u", "story", 0).await.unwrap();
+    let other = store.create_table("u", "story", 0, "invite").await.unwrap();
     assert_eq!(
         store
             .append(
@@ -234,7 +237,7 @@ async fn concurrent_writers_to_many_tables_all_land() {
         let store = store.clone();
         tasks.push(tokio::spawn(async move {
             let table = store
-                .create_table(&format!("token-{t}"), "story", 0)
+                .create_table(&format!("token-{t}"), "story", 0, "invite")
                 .await
                 .unwrap();
             for after in 0..10u64 {
@@ -261,4 +264,165 @@ async fn concurrent_writers_to_many_tables_all_land() {
     store.close().await;
     let closed = store.append(store::TableId(1), 10, Append::default()).await;
     assert!(matches!(closed, Err(StoreError::Open(_))), "{closed:?}");
+}
+
+#[tokio::test]
+async fn a_clean_close_leaves_every_table_in_the_database_file_alone() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let table = store.create_table("t", "story", 0, "code").await.unwrap();
+    store
+        .append(
+            table,
+            0,
+            Append {
+                events: vec![event(1, Some(1), "kept")],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    let wal = db.with_extension("db-wal");
+    assert!(
+        std::fs::metadata(&wal).map_or(true, |m| m.len() == 0),
+        "the write-ahead log was checkpointed into the file"
+    );
+    // The obvious backup: a copy of the database file, nothing else.
+    let copy = db.with_file_name("copy.db");
+    std::fs::copy(&*db, &copy).unwrap();
+    let store = SqliteStore::open(&copy).await.unwrap();
+    let record = store.table_by_token("t").await.unwrap().unwrap();
+    assert_eq!(record.invite.as_deref(), Some("code"));
+    let events = store.events_after(record.id, 0).await.unwrap();
+    assert_eq!(events[0].body, "kept");
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_database_in_use_is_refused_until_its_store_closes() {
+    let db = fresh_db();
+    let first = SqliteStore::open(&db).await.unwrap();
+    let second = SqliteStore::open(&db).await.unwrap_err();
+    assert!(matches!(second, StoreError::InUse(_)), "{second:?}");
+    assert!(
+        second
+            .to_string()
+            .contains("in use by another prophecy serve"),
+        "{second}"
+    );
+    first.close().await;
+    let again = SqliteStore::open(&db).await.unwrap();
+    again.close().await;
+}
+
+#[tokio::test]
+async fn a_file_that_is_not_a_database_or_is_damaged_is_refused_on_open() {
+    let db = fresh_db();
+    std::fs::write(&*db, b"these are my notes, not a database\n".repeat(200)).unwrap();
+    let err = SqliteStore::open(&db).await.unwrap_err();
+    assert!(matches!(err, StoreError::Damaged(_)), "{err:?}");
+    assert_eq!(err.to_string().lines().count(), 1);
+    assert!(
+        err.to_string().contains("restore it from a backup"),
+        "{err}"
+    );
+
+    // A real database with a page overwritten in the middle.
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    for t in 0..200 {
+        let table = store
+            .create_table(&format!("token-{t}"), "story", 0, "code")
+            .await
+            .unwrap();
+        store
+            .append(
+                table,
+                0,
+                Append {
+                    events: vec![event(1, Some(1), &"story text ".repeat(50))],
+                    ..Append::default()
+                },
+            )
+            .await
+            .unwrap();
+    }
+    store.close().await;
+    let mut bytes = std::fs::read(&*db).unwrap();
+    assert!(bytes.len() > 40_000, "{} bytes", bytes.len());
+    let page = 4096;
+    for b in &mut bytes[5 * page..5 * page + 2000] {
+        *b = 0xA5;
+    }
+    std::fs::write(&*db, &bytes).unwrap();
+    let err = SqliteStore::open(&db).await.unwrap_err();
+    assert!(matches!(err, StoreError::Damaged(_)), "{err:?}");
+    assert_eq!(err.to_string().lines().count(), 1, "{err}");
+}
+
+#[tokio::test]
+async fn an_undecodable_row_is_an_error_not_a_panic() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let table = store.create_table("t", "story", 0, "code").await.unwrap();
+    store
+        .append(
+            table,
+            0,
+            Append {
+                events: vec![event(1, Some(1), "fine")],
+                new_seat: Some(NewSeat {
+                    player: 1,
+                    name: "Ada".into(),
+                    secret_hash: vec![1; 32],
+                    creator: true,
+                }),
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    store.close().await;
+    {
+        use sqlx::Connection;
+        let url = format!("sqlite://{}", db.display());
+        let mut connection = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        for sql in [
+            "UPDATE events SET body = CAST(x'ff00fe' AS TEXT)",
+            "UPDATE seats SET name = CAST(x'c3' AS TEXT)",
+            "UPDATE tables SET game = CAST(x'80' AS TEXT)",
+        ] {
+            sqlx::query(sql).execute(&mut connection).await.unwrap();
+        }
+        connection.close().await.unwrap();
+    }
+    let store = SqliteStore::open(&db).await.unwrap();
+    let damaged = |r: Result<(), StoreError>| match r {
+        Err(StoreError::Damaged(message)) => message,
+        other => panic!("{other:?}"),
+    };
+    let message = damaged(store.events_after(table, 0).await.map(|_| ()));
+    assert!(
+        message.starts_with("a stored event cannot be read"),
+        "{message}"
+    );
+    damaged(store.seats(table).await.map(|_| ()));
+    damaged(store.seat_by_secret(table, &[1; 32]).await.map(|_| ()));
+    damaged(store.table_by_token("t").await.map(|_| ()));
+    store.close().await;
+}
+
+#[tokio::test]
+async fn the_invitation_is_renewed_and_closed() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let table = store.create_table("t", "story", 0, "first").await.unwrap();
+    store.set_invite(table, Some("second")).await.unwrap();
+    let record = store.table_by_token("t").await.unwrap().unwrap();
+    assert_eq!(record.invite.as_deref(), Some("second"));
+    store.set_invite(table, None).await.unwrap();
+    let record = store.table_by_token("t").await.unwrap().unwrap();
+    assert_eq!(record.invite, None);
+    store.close().await;
 }

@@ -1,0 +1,320 @@
+//! Seats and invitations: a removed seat is closed on every path, removed seats free their
+//! place, the creator renews or closes the invitation, and the game file hides flagged text.
+
+use crate::{
+    Page, Server, create_table, fresh_db, http, invite_of, join, try_join, upgrade_status,
+};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn field(body: &str, name: &str) -> Value {
+    serde_json::from_str::<Value>(body).unwrap()[name].clone()
+}
+
+/// A socket that was too slow for the broadcast (it read nothing while the table changed a
+/// hundred times) still learns it was removed, and nothing it can send brings the table back.
+#[tokio::test]
+async fn a_removed_player_is_closed_out_even_when_their_socket_lagged() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let mut lagging = Page::open(addr, &token, &bo, 0).await;
+    // Several sockets of the creator, to make changes faster than one socket's rate limit.
+    let mut writers = Vec::new();
+    for _ in 0..6 {
+        writers.push(Page::open(addr, &token, &ada, 0).await);
+    }
+    for (i, writer) in writers.iter_mut().enumerate() {
+        for j in 0..18 {
+            let text = format!("Prophecy {i}-{j}: {}", "the moon falls ".repeat(10));
+            writer
+                .ok(json!({"action": "write_prophecy", "text": text}))
+                .await;
+        }
+    }
+    writers[0]
+        .ok(json!({"action": "remove_player", "player": 2}))
+        .await;
+    // The lagging page now reads: whatever was queued for it, then the notice, then the end.
+    let removed = lagging.until(|m| m["type"] == "removed").await;
+    assert_eq!(removed["message"], "You were removed from this table.");
+    assert!(lagging.closed().await);
+    // Every other path is closed too.
+    assert_eq!(
+        upgrade_status(addr, &token, Some(&bo), &format!("http://{addr}")).await,
+        401
+    );
+    for path in ["export.md", "print", "qr.svg", "game.jsonl", "invite"] {
+        let (status, _, _) =
+            http(addr, "GET", &format!("/t/{token}/{path}"), Some(&bo), None).await;
+        assert_eq!(status, 401, "{path}");
+    }
+    let (_, _, body) = http(addr, "GET", &format!("/t/{token}/me"), Some(&bo), None).await;
+    assert_eq!(field(&body, "player"), Value::Null);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_socket_of_a_removed_player_that_says_hello_again_is_told_and_closed() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    let mut b = Page::open(addr, &token, &bo, 0).await;
+    a.ok(json!({"action": "remove_player", "player": 2})).await;
+    // Whatever the page sends now, it gets no view: the notice, and the socket closes.
+    b.send(json!({"type": "hello", "since": 0})).await;
+    let mut heard = Vec::new();
+    loop {
+        match tokio::time::timeout(Duration::from_secs(5), b.next_or_end()).await {
+            Ok(Some(message)) => heard.push(message),
+            Ok(None) => break,
+            Err(_) => panic!("the socket stayed open: {heard:?}"),
+        }
+    }
+    assert!(heard.iter().any(|m| m["type"] == "removed"), "{heard:?}");
+    assert!(
+        heard.iter().all(|m| m["type"] != "sync"),
+        "no sync for a removed seat: {heard:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn removed_seats_free_their_place_and_player_numbers_are_parsed_strictly() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    for n in 2..=12 {
+        join(addr, &token, &format!("P{n}")).await;
+    }
+    let (status, _, body) = try_join(addr, &token, &invite_of(&token), "Thirteen").await;
+    assert_eq!(
+        (status, field(&body, "error")),
+        (400, json!("A game can have at most 12 players."))
+    );
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    // 2^32 + 2 is not player 2.
+    let answer = a
+        .act(json!({"action": "remove_player", "player": 4_294_967_298u64}))
+        .await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    for bad in [json!(-2), json!(2.5), json!("2"), json!(0), json!(99)] {
+        let answer = a
+            .act(json!({"action": "remove_player", "player": bad}))
+            .await;
+        assert_eq!(answer["type"], "error", "{bad} → {answer}");
+    }
+    let seated = a.view["players"].as_array().unwrap().len();
+    assert_eq!(seated, 12, "nobody was removed by a bad number");
+    a.ok(json!({"action": "remove_player", "player": 2})).await;
+    let newcomer = join(addr, &token, "Thirteen").await;
+    let (_, _, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/me"),
+        Some(&newcomer),
+        None,
+    )
+    .await;
+    assert_eq!(
+        field(&body, "player"),
+        json!(13),
+        "a fresh number, never a reused one"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_creator_renews_the_invitation_or_closes_joining() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let old = invite_of(&token);
+    let bo = join(addr, &token, "Bo").await;
+    let mut b = Page::open(addr, &token, &bo, 0).await;
+
+    // Everyone seated sees the link; only the creator changes it.
+    let (status, headers, body) =
+        http(addr, "GET", &format!("/t/{token}/invite"), Some(&bo), None).await;
+    assert_eq!(status, 200);
+    assert!(headers.contains("cache-control: no-store"));
+    assert_eq!(
+        field(&body, "link"),
+        json!(format!("http://{addr}/t/{token}?join={old}"))
+    );
+    let renew = Some(json!({"action": "renew"}));
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        Some(&bo),
+        renew.clone(),
+    )
+    .await;
+    assert_eq!(status, 403);
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        None,
+        renew.clone(),
+    )
+    .await;
+    assert_eq!(status, 401);
+
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        Some(&ada),
+        renew,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let link = field(&body, "link").as_str().unwrap().to_owned();
+    let new = link.rsplit_once("?join=").unwrap().1.to_owned();
+    assert_ne!(new, old);
+    // Pages hear that the invitation changed.
+    b.until(|m| m["type"] == "invite").await;
+    let (status, _, body) = try_join(addr, &token, &old, "Cy").await;
+    assert_eq!(status, 403, "the old link seats nobody: {body}");
+    assert!(
+        field(&body, "error")
+            .as_str()
+            .unwrap()
+            .contains("current invitation link")
+    );
+    let (_, _, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/me?join={old}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(field(&body, "joining"), json!("wrong_link"));
+    let (_, _, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/me?join={new}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(field(&body, "joining"), json!("open"));
+    let (status, _, _) = try_join(addr, &token, &new, "Cy").await;
+    assert_eq!(status, 200);
+    // Seated players keep their seats.
+    b.ok(json!({"action": "add_line", "text": "no spiders"}))
+        .await;
+
+    let close = Some(json!({"action": "close"}));
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        Some(&ada),
+        close,
+    )
+    .await;
+    assert_eq!((status, field(&body, "open")), (200, json!(false)));
+    let (status, _, body) = try_join(addr, &token, &new, "Di").await;
+    assert_eq!(status, 403);
+    assert!(
+        field(&body, "error")
+            .as_str()
+            .unwrap()
+            .contains("closed joining")
+    );
+    let (status, _, _) = http(addr, "GET", &format!("/t/{token}/qr.svg"), Some(&ada), None).await;
+    assert_eq!(status, 404, "no QR code while joining is closed");
+
+    let open = Some(json!({"action": "open"}));
+    let (_, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        Some(&ada),
+        open,
+    )
+    .await;
+    let reopened = field(&body, "link")
+        .as_str()
+        .unwrap()
+        .rsplit_once("?join=")
+        .unwrap()
+        .1
+        .to_owned();
+    assert_ne!(reopened, new, "reopening makes a new link");
+    assert_eq!(try_join(addr, &token, &new, "Di").await.0, 403);
+    assert_eq!(try_join(addr, &token, &reopened, "Di").await.0, 200);
+    let (status, _, _) = try_join(addr, &token, "", "Ed").await;
+    assert_eq!(status, 403, "no code, no seat");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_game_file_replays_and_leaves_flagged_text_out() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    a.ok(json!({"action": "write_prophecy", "text": "The moon eats the crown"}))
+        .await;
+    a.ok(json!({"action": "flag", "target": {"text": "prophecy"}}))
+        .await;
+    let (status, headers, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/game.jsonl"),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(headers.contains("content-disposition: attachment; filename=\"prophecy-game.jsonl\""));
+    assert!(
+        !body.contains("moon"),
+        "flagged text never leaves the server: {body}"
+    );
+    assert!(body.contains(story::redact::LEFT_OUT));
+    // The replacement is not flagged: it is in the file.
+    a.ok(json!({"action": "write_prophecy", "text": "The sun forgets its name"}))
+        .await;
+    let (_, _, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/game.jsonl"),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert!(!body.contains("moon"));
+    assert!(body.contains("The sun forgets its name"));
+    // The file is what `prophecy export` reads: every line a stored event, one game.
+    let events: Vec<story::Event> = body
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<story::StoredEvent>(l)
+                .unwrap()
+                .into_event()
+        })
+        .collect();
+    assert_eq!(events.len() as u64, a.seq);
+    let state = story::State::replay(&events);
+    assert_eq!(
+        state.prophecy.as_ref().map(|p| p.text.as_str()),
+        Some("The sun forgets its name")
+    );
+    let (status, _, _) = http(addr, "GET", &format!("/t/{token}/game.jsonl"), None, None).await;
+    assert_eq!(status, 401);
+    server.stop().await;
+}
