@@ -1,21 +1,46 @@
 #!/usr/bin/env bash
-# The project's one test command (README "Test"): formatting, lints, then every test of every
-# crate. It installs what the tests need when it is missing, so it works on a fresh machine.
-set -euo pipefail
+# The project's one test command (README "Test"): formatting, lints, every test of every crate,
+# then the browser tests. Every step runs even when an earlier one failed, so one failure does
+# not hide another; the script fails at the end if any step did. It installs what the tests
+# need when it is missing, so it works on a fresh machine.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-cargo fmt --all --check
-cargo clippy --workspace --all-targets --locked -- -D warnings
-cargo test --workspace --locked
+failed=()
+step() {
+  local name=$1
+  shift
+  echo "== $name"
+  if ! "$@"; then
+    failed+=("$name")
+    echo "== $name: FAILED"
+  fi
+}
 
-# The browser tests: Debian's Chromium, driven by playwright-core (which downloads no browser).
-if ! command -v chromium >/dev/null 2>&1; then
-  echo "Installing Chromium (Debian package) for the browser tests..."
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+browser_tests() {
+  # Debian's Chromium, driven by playwright-core (which downloads no browser).
+  if ! command -v chromium >/dev/null 2>&1; then
+    echo "Installing Chromium (Debian package) for the browser tests..."
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq || return 1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null || return 1
+  fi
+  (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  cargo build -p prophecy --locked || return 1
+  PROPHECY_BIN="$PWD/target/debug/prophecy" npm --prefix e2e test
+}
+
+step "formatting (cargo fmt --check)" cargo fmt --all --check
+step "lints (cargo clippy)" cargo clippy --workspace --all-targets --locked -- -D warnings
+# --no-fail-fast: every crate's tests run even when one crate's fail.
+step "Rust tests (cargo test)" cargo test --workspace --locked --no-fail-fast
+step "browser tests (e2e)" browser_tests
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo
+  echo "FAILED: ${failed[*]}"
+  exit 1
 fi
-(cd e2e && npm ci --no-audit --no-fund --loglevel=error)
-cargo build -p prophecy --locked
-PROPHECY_BIN="$PWD/target/debug/prophecy" npm --prefix e2e test
+echo
+echo "All steps passed: formatting, lints, Rust tests, browser tests."
