@@ -613,23 +613,16 @@ async fn join<S: Store>(
     }
 }
 
-/// The story so far, for seated players: (title, Markdown).
-async fn story_so_far<S: Store>(
+/// Asks the table's room for something on behalf of a seated player: the room's answer, or
+/// the response that refuses (no seat: `why`; no table; the table closing or unreadable).
+async fn ask_room<S: Store, T>(
     state: &AppState<S>,
     token: &str,
     headers: &HeaderMap,
-) -> Result<(String, String), Response> {
-    match seated(state, token, headers).await {
-        Ok(Some(_)) => {}
-        Ok(None) => {
-            return Err(failure(
-                StatusCode::UNAUTHORIZED,
-                false,
-                "Only players at this table can export its story.",
-            ));
-        }
-        Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e)),
-    }
+    why: &str,
+    request: impl FnOnce(oneshot::Sender<T>) -> Request,
+) -> Result<T, Response> {
+    require_seat(state, token, headers, false, why).await?;
     let room = match state.room(token).await {
         Ok(Some(room)) => room,
         Ok(None) => {
@@ -641,21 +634,31 @@ async fn story_so_far<S: Store>(
         }
         Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e)),
     };
-    let (reply, answer) = oneshot::channel();
-    if !room.send(Request::Export { reply }).await {
-        return Err(failure(
-            StatusCode::SERVICE_UNAVAILABLE,
-            false,
-            "The table is closing; try again.",
-        ));
-    }
-    answer.await.map_err(|_| {
+    let closing = || {
         failure(
             StatusCode::SERVICE_UNAVAILABLE,
             false,
             "The table is closing; try again.",
         )
+    };
+    let (reply, answer) = oneshot::channel();
+    if !room.send(request(reply)).await {
+        return Err(closing());
+    }
+    answer.await.map_err(|_| closing())
+}
+
+/// The story so far, for seated players: (title, Markdown).
+async fn story_so_far<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    headers: &HeaderMap,
+) -> Result<(String, String), Response> {
+    let why = "Only players at this table can export its story.";
+    ask_room(state, token, headers, why, |reply| Request::Export {
+        reply,
     })
+    .await
 }
 
 async fn export<S: Store>(
@@ -870,37 +873,13 @@ async fn game_file<S: Store>(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(response) = require_seat(
-        &state,
-        &token,
-        &headers,
-        false,
-        "Only players at this table can download its game.",
-    )
-    .await
-    {
-        return response;
-    }
-    let room = match state.room(&token).await {
-        Ok(Some(room)) => room,
-        Ok(None) => {
-            return failure(
-                StatusCode::NOT_FOUND,
-                false,
-                "There is no table at this link.",
-            );
-        }
-        Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e),
-    };
-    let (reply, answer) = oneshot::channel();
-    if !room.send(Request::GameFile { reply }).await {
-        return failure(
-            StatusCode::SERVICE_UNAVAILABLE,
-            false,
-            "The table is closing; try again.",
-        );
-    }
-    match answer.await {
+    let why = "Only players at this table can download its game.";
+    let answer = ask_room(&state, &token, &headers, why, |reply| Request::GameFile {
+        reply,
+    })
+    .await;
+    match answer {
+        Err(response) => response,
         Ok(Ok(file)) => no_store(
             (
                 [
@@ -915,11 +894,6 @@ async fn game_file<S: Store>(
                 .into_response(),
         ),
         Ok(Err(message)) => failure(StatusCode::INTERNAL_SERVER_ERROR, false, &message),
-        Err(_) => failure(
-            StatusCode::SERVICE_UNAVAILABLE,
-            false,
-            "The table is closing; try again.",
-        ),
     }
 }
 
