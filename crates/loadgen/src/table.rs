@@ -280,7 +280,7 @@ impl Table {
         self.seq = self.seen.iter().copied().max().unwrap_or(0);
         self.act(0, json!({"action": "roll_catastrophe", "world": "vael"}))
             .await?;
-        self.act(1, json!({"action": "advance", "to": "characters"}))
+        self.agreed(1, json!({"motion": "advance", "to": "characters"}))
             .await?;
         for (socket, name) in ["Wren", "Tamsin", "Osric", "Maud"].iter().enumerate() {
             self.act(socket, json!({"action": "create_character", "name": name}))
@@ -320,7 +320,7 @@ impl Table {
                     .as_u64()
                     .ok_or(Failure::Error("a character without aspects".into()))?;
         }
-        self.act(2, json!({"action": "advance", "to": "outline"}))
+        self.agreed(2, json!({"motion": "advance", "to": "outline"}))
             .await?;
         self.sketch(scenes).await?;
         self.act(
@@ -337,7 +337,31 @@ impl Table {
         self.vault_aspect = find(&view["objects"], |o| o["id"] == self.vault)?["aspects"][0]["id"]
             .as_u64()
             .ok_or(Failure::Error("the vault has no aspect".into()))?;
-        self.act(1, json!({"action": "advance", "to": "story"}))
+        self.agreed(1, json!({"motion": "advance", "to": "story"}))
+            .await?;
+        Ok(())
+    }
+
+    /// `socket` proposes a motion and the other seats agree, all but `last`; the id of the
+    /// proposal, which `last`'s agreement carries.
+    async fn propose(&mut self, socket: usize, last: usize, motion: Value) -> Result<u64, Failure> {
+        self.act(socket, json!({"action": "propose", "motion": motion}))
+            .await?;
+        let id = self.view().await?["proposal"]["id"]
+            .as_u64()
+            .ok_or(Failure::Error("the proposal has no id".into()))?;
+        for other in (0..SEATS).filter(|s| *s != socket && *s != last) {
+            self.act(other, json!({"action": "agree", "proposal": id}))
+                .await?;
+        }
+        Ok(id)
+    }
+
+    /// `socket` proposes a motion and every seat agrees: it carries.
+    async fn agreed(&mut self, socket: usize, motion: Value) -> Result<(), Failure> {
+        let last = (socket + 1) % SEATS;
+        let id = self.propose(socket, last, motion).await?;
+        self.act(last, json!({"action": "agree", "proposal": id}))
             .await?;
         Ok(())
     }
@@ -489,9 +513,14 @@ impl Table {
         }
     }
 
-    /// Sends `make_check` and waits until all four sockets have an update covering it:
-    /// (until the roller's `done`, until the last of the four updates).
+    /// Proposes the check, has the others agree, and times the agreement that carries it (the
+    /// roll): until all four sockets have an update covering it (until the roller's `done`,
+    /// until the last of the four updates).
     async fn roll(&mut self, socket: usize, scene: u64) -> Result<(Duration, Duration), Failure> {
+        let check = json!({"motion": "make_check", "scene": scene, "accept_empty_pool": false});
+        let roller = (socket + 1) % SEATS;
+        let id = self.propose(socket, roller, check).await?;
+        let socket = roller;
         self.pacers[socket].wait().await;
         self.probe = Some(Probe {
             base: self.seq,
@@ -500,10 +529,7 @@ impl Table {
         });
         let sent = Instant::now();
         let req = self
-            .send(
-                socket,
-                json!({"action": "make_check", "scene": scene, "accept_empty_pool": false}),
-            )
+            .send(socket, json!({"action": "agree", "proposal": id}))
             .await?;
         let deadline = sent + self.timeout;
         let (target, answered) = self.answer(socket, req, deadline).await?;

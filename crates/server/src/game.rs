@@ -67,6 +67,11 @@ pub trait Game: Send + Sync + 'static {
     /// What the players see (flagged text left out). The same for everyone, so it is built and
     /// serialized once per change; each page knows which player it is.
     fn view(state: &Self::State, creator: u32) -> Value;
+    /// What only `player` may know: their own anonymous doings (the lines they drew, whether
+    /// the pause is theirs). Sent to that player's pages alone, beside the shared view.
+    fn own(_state: &Self::State, _player: u32) -> Value {
+        Value::Null
+    }
     /// The story so far as Markdown, and its title.
     fn markdown(state: &Self::State) -> (String, String);
     /// The log as a seated player may download it (the game file that `prophecy export` reads):

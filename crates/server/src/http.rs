@@ -33,6 +33,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
             get(|Path(file): Path<String>| async move { asset(&file) }),
         )
         .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
+        .route("/rulings", get(rulings))
         .route("/tables", post(create::<S>))
         .route("/t/{token}", get(table_page::<S>))
         .route("/t/{token}/me", get(me::<S>))
@@ -119,6 +120,19 @@ fn asset(file: &str) -> Response {
             .into_response(),
         None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
     }
+}
+
+/// The rulings: where the seeds are silent or the table adds a step, in plain words. Linked
+/// from the page's rules help.
+async fn rulings() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        include_str!("../../../docs/rulings.md"),
+    )
+        .into_response()
 }
 
 /// An error as a small page, or as JSON for JSON requests.

@@ -4,7 +4,7 @@
 
 use crate::game::{Context, Game, Rejection};
 use serde_json::{Value, json};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use store::{Append, NewEvent, NewSeat, Store, StoreError, TableId};
@@ -32,6 +32,8 @@ pub struct Published {
     pub update: Option<Arc<str>>,
     /// Another message for everyone (presence).
     pub everyone: Option<Arc<str>>,
+    /// With an update: each online player's `own` message (what only they may know).
+    pub own: BTreeMap<u32, Arc<str>>,
 }
 
 /// What a room is asked.
@@ -243,6 +245,7 @@ impl<G: Game, S: Store> Room<G, S> {
                         seq: self.seq,
                         update: None,
                         everyone: Some(Arc::from(message.to_string())),
+                        own: BTreeMap::new(),
                     }));
                 }
             }
@@ -511,10 +514,18 @@ impl<G: Game, S: Store> Room<G, S> {
             "log": log,
             "view": G::view(&self.state, self.creator),
         });
+        // Only the players with a page open get theirs; a page that opens later has it in
+        // its `sync`.
+        let own = self
+            .connections
+            .keys()
+            .map(|p| (*p, Arc::from(own_message(&G::own(&self.state, *p)))))
+            .collect();
         let _ = self.published.send(Arc::new(Published {
             seq: self.seq,
             update: Some(Arc::from(update.to_string())),
             everyone: None,
+            own,
         }));
     }
 
@@ -528,6 +539,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 "log": log,
                 "you": player,
                 "view": G::view(&self.state, self.creator),
+                "own": G::own(&self.state, player),
                 "online": self.online(),
             })
             .to_string(),
@@ -554,7 +566,13 @@ impl<G: Game, S: Store> Room<G, S> {
                 seq: self.seq,
                 update: None,
                 everyone: Some(Arc::from(message.to_string())),
+                own: BTreeMap::new(),
             }));
         }
     }
+}
+
+/// The message that brings a player what only they may know.
+fn own_message(own: &Value) -> String {
+    json!({"type": "own", "own": own}).to_string()
 }

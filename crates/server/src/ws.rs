@@ -71,6 +71,7 @@ pub async fn upgrade<S: Store>(
                 player: seat.player,
                 seq: 0,
                 greeted: false,
+                own: None,
                 bucket: Bucket::new(),
             }
             .run(socket, shutdown)
@@ -128,6 +129,8 @@ struct Connection {
     seq: u64,
     /// The page said `hello` (and so was sent a `sync`).
     greeted: bool,
+    /// The last `own` message this page was sent, so an unchanged one is not sent again.
+    own: Option<Arc<str>>,
     bucket: Bucket,
 }
 
@@ -274,7 +277,16 @@ impl Connection {
         match &change.update {
             Some(message) if change.seq > self.seq => {
                 self.seq = change.seq;
-                send_text(socket, message).await
+                if let Flow::Close = send_text(socket, message).await {
+                    return Flow::Close;
+                }
+                match change.own.get(&self.player) {
+                    Some(own) if self.own.as_ref() != Some(own) => {
+                        self.own = Some(own.clone());
+                        send_text(socket, own).await
+                    }
+                    _ => Flow::Continue,
+                }
             }
             _ => Flow::Continue,
         }

@@ -98,10 +98,7 @@ fn act(
     by: u32,
     action: story::command::Action,
 ) -> u32 {
-    let command = story::command::Command {
-        by: story::ids::PlayerId(by),
-        action,
-    };
+    let command = story::command::Command::new(story::ids::PlayerId(by), action);
     let new = story::decide(state, command).expect("the scripted game is valid");
     for e in &new {
         *state = story::evolve(std::mem::take(state), e);
@@ -110,14 +107,43 @@ fn act(
     state.next_id.saturating_sub(1)
 }
 
+/// Player `by` proposes `motion` and every other player agrees: it carries.
+fn carry(
+    state: &mut story::State,
+    events: &mut Vec<story::Event>,
+    by: u32,
+    motion: story::model::Motion,
+    seed: u64,
+) {
+    use story::command::Action;
+    let seed = dice::Seed(seed);
+    act(state, events, by, Action::Propose { motion, seed });
+    while let Some(open) = state.proposal.clone() {
+        let next = state
+            .voters()
+            .into_iter()
+            .find(|v| !open.agreed.contains(v))
+            .expect("someone still to agree");
+        act(
+            state,
+            events,
+            next.0,
+            Action::Agree {
+                proposal: open.id,
+                seed,
+            },
+        );
+    }
+}
+
 /// A valid game of `target` events (or a few more), made by the engine itself: four players,
 /// an eight-scene outline, every scene performed with its investigation, pairs and narration,
 /// and the rest of the log in the edits a long evening of play makes.
 fn long_game(target: usize) -> Vec<story::Event> {
     use story::State;
     use story::command::Action;
-    use story::ids::{AspectId, ObjectId, SceneId, Timestamp};
-    use story::model::{AspectCategory, ObjectKind, Phase};
+    use story::ids::{AspectId, ObjectId, SceneId};
+    use story::model::{AspectCategory, Motion, ObjectKind, Phase};
 
     let mut state = State::default();
     let mut events = Vec::new();
@@ -147,13 +173,14 @@ fn long_game(target: usize) -> Vec<story::Event> {
             text: "The long night comes.".into(),
         },
     );
-    act(
+    carry(
         &mut state,
         &mut events,
         1,
-        Action::Advance {
+        Motion::Advance {
             to: Phase::Characters,
         },
+        0,
     );
     let characters: Vec<ObjectId> = (1..=4)
         .map(|p| {
@@ -189,11 +216,12 @@ fn long_game(target: usize) -> Vec<story::Event> {
             );
         }
     }
-    act(
+    carry(
         &mut state,
         &mut events,
         1,
-        Action::Advance { to: Phase::Outline },
+        Motion::Advance { to: Phase::Outline },
+        0,
     );
     let finale = SceneId(act(
         &mut state,
@@ -216,25 +244,18 @@ fn long_game(target: usize) -> Vec<story::Event> {
             },
         )));
     }
-    act(
+    carry(
         &mut state,
         &mut events,
         1,
-        Action::Advance { to: Phase::Story },
+        Motion::Advance { to: Phase::Story },
+        0,
     );
     // Perform the scenes deepest first, so that every scene's precursors come before it.
     scenes.sort_by_key(|s| std::cmp::Reverse(state.depth(*s)));
     let per_scene = target / scenes.len();
     for (n, &scene) in scenes.iter().enumerate() {
-        act(
-            &mut state,
-            &mut events,
-            1,
-            Action::StartScene {
-                scene,
-                at: Timestamp(n as i64 * 480_000),
-            },
-        );
+        act(&mut state, &mut events, 1, Action::StartScene { scene });
         let place = ObjectId(act(
             &mut state,
             &mut events,
@@ -297,15 +318,15 @@ fn long_game(target: usize) -> Vec<story::Event> {
             );
             i += 1;
         }
-        act(
+        carry(
             &mut state,
             &mut events,
             1,
-            Action::MakeCheck {
+            Motion::MakeCheck {
                 scene,
-                seed: dice::Seed(n as u64),
                 accept_empty_pool: false,
             },
+            n as u64,
         );
         act(
             &mut state,
@@ -326,7 +347,7 @@ fn long_game(target: usize) -> Vec<story::Event> {
             text: "Dawn.".into(),
         },
     );
-    act(&mut state, &mut events, 3, Action::EndGame);
+    carry(&mut state, &mut events, 3, Motion::EndGame, 0);
     events
 }
 

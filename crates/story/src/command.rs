@@ -2,8 +2,8 @@
 //! seeds, times, a world's table) comes inside the command.
 
 use crate::content::{Module, World};
-use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
-use crate::model::{AspectCategory, ObjectKind, Phase, TextRef};
+use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, ProposalId, SceneId, Timestamp};
+use crate::model::{AspectCategory, Motion, ObjectKind, TextRef};
 use crate::ruleset::Ruleset;
 use dice::Seed;
 use serde::{Deserialize, Serialize};
@@ -13,8 +13,26 @@ use serde::{Deserialize, Serialize};
 pub struct Command {
     /// Who acts. For [`Action::Join`], the id the table layer gives the newcomer.
     pub by: PlayerId,
+    /// When, by the issuer's clock: it starts, stops and resets the scene timer.
+    #[serde(default = "epoch")]
+    pub at: Timestamp,
     /// What they ask for.
     pub action: Action,
+}
+
+fn epoch() -> Timestamp {
+    Timestamp(0)
+}
+
+impl Command {
+    /// A command at the start of the epoch, for callers without a clock (tests, scripts).
+    pub fn new(by: PlayerId, action: Action) -> Command {
+        Command {
+            by,
+            at: epoch(),
+            action,
+        }
+    }
 }
 
 /// Everything a player can ask of the game.
@@ -47,7 +65,7 @@ pub enum Action {
         /// The excluded content.
         text: String,
     },
-    /// Lift an exclusion.
+    /// Lift an exclusion (only whoever drew it can).
     RemoveLine {
         /// Which.
         line: LineId,
@@ -56,6 +74,54 @@ pub enum Action {
     Flag {
         /// Which text.
         target: TextRef,
+    },
+    /// The X-card for anything, spoken or typed: play pauses, anonymously, until whoever
+    /// paused resumes or the table agrees to ([`Motion::Resume`]).
+    Pause,
+    /// Lift one's own pause.
+    Resume,
+
+    // Proposals: what cannot be undone is agreed by the table.
+    /// Put a motion to the table; it carries when every player who plays has agreed.
+    Propose {
+        /// What.
+        motion: Motion,
+        /// Dice for a check, if the motion carries at once (a table of one).
+        seed: Seed,
+    },
+    /// Agree to the open proposal (again, to carry it once everyone has).
+    Agree {
+        /// Which (a stale page cannot agree to a later one).
+        proposal: ProposalId,
+        /// Dice for a check, if this agreement carries it.
+        seed: Seed,
+    },
+    /// Say "not yet": the proposal is stopped.
+    Stop {
+        /// Which.
+        proposal: ProposalId,
+    },
+
+    /// Roll real dice at this table (typed in), or go back to the server's dice.
+    ChooseDice {
+        /// Real dice.
+        physical: bool,
+    },
+    /// Hold the scene timer (the moderator's, or without one anyone's).
+    HoldTimer,
+    /// Let the held timer count again.
+    ReleaseTimer,
+    /// Give the scene more time.
+    ExtendTimer {
+        /// Minutes added (1 to 30).
+        minutes: u32,
+    },
+    /// Start the scene's time again from now.
+    ResetTimer,
+    /// The moderator puts a question to the players.
+    AskQuestion {
+        /// The question (one of the page's, or the moderator's own).
+        text: String,
     },
 
     // Receive the Prophecy.
@@ -75,12 +141,6 @@ pub enum Action {
     WriteProphecy {
         /// The text.
         text: String,
-    },
-
-    /// Move on to the next phase, once its preconditions hold.
-    Advance {
-        /// The phase to begin; naming it keeps two players who click at once from skipping one.
-        to: Phase,
     },
 
     // Characters and objects.
@@ -185,12 +245,16 @@ pub enum Action {
     },
 
     // Tell the Story.
-    /// Begin performing an available scene; its timer starts at `at`.
+    /// Begin performing an available scene; its timer starts at the command's time.
     StartScene {
         /// Which.
         scene: SceneId,
-        /// When, by the issuer's clock.
-        at: Timestamp,
+    },
+    /// Stop performing a started scene before its check: it can be started again, its pairs
+    /// stay with it.
+    CancelScene {
+        /// Which.
+        scene: SceneId,
     },
     /// Propose a pair of matching aspects for the scene's check.
     ProposePair {
@@ -210,19 +274,28 @@ pub enum Action {
         /// The new justification (may be empty).
         justification: String,
     },
-    /// Withdraw a proposed pair before the check.
+    /// Withdraw one's own proposed pair before the check.
     WithdrawPair {
         /// Which.
         pair: PairId,
     },
-    /// Make the check: one die per pair, one reward die per successful precursor.
-    MakeCheck {
-        /// The scene being performed.
+    /// Say a pair matches (or lift one's objection).
+    AcceptPair {
+        /// Which.
+        pair: PairId,
+    },
+    /// Object to a pair: it does not count, and the check waits, until settled.
+    ObjectToPair {
+        /// Which.
+        pair: PairId,
+    },
+    /// Type in the faces of real dice after the table agreed to the check: the pool in order,
+    /// then one die for each six, wave by wave.
+    EnterFaces {
+        /// The scene.
         scene: SceneId,
-        /// The dice's seed.
-        seed: Seed,
-        /// The players accept that an empty pool is a failure.
-        accept_empty_pool: bool,
+        /// The faces, 1 to 6.
+        faces: Vec<u8>,
     },
     /// Tell what happened (replaces an earlier narration of the scene).
     Narrate {
@@ -236,11 +309,10 @@ pub enum Action {
         /// Which.
         scene: SceneId,
     },
-    /// After the Finale: its long-term effects (Temporal Mechanics: the flashforward).
+    /// After the Finale: its long-term effects, optional (Temporal Mechanics: the
+    /// flashforward, which the Resolution needs).
     NarrateLongTermEffects {
         /// The narration.
         text: String,
     },
-    /// End the game.
-    EndGame,
 }

@@ -3,12 +3,13 @@
 use crate::command::{Action, Command};
 use crate::content::World;
 use crate::event::Event;
-use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId};
+use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, ProposalId, SceneId, Timestamp};
 use crate::model::{
-    AspectCategory, CheckRecord, ObjectKind, Phase, ProphecySource, Scene, TextRef,
+    AspectCategory, CheckRecord, Motion, ObjectKind, Phase, ProphecySource, Scene, TextRef, Timed,
 };
 use crate::refusal::Refusal;
 use crate::state::State;
+use dice::Seed;
 use dice::check;
 use dice::d66;
 
@@ -42,13 +43,48 @@ pub mod limits {
     pub const LINE: usize = 200;
     /// The prophecy, a narration, the flashback or the long-term effects.
     pub const LONG_TEXT: usize = 4_000;
+    /// The moderator's question.
+    pub const QUESTION: usize = 300;
+    /// Minutes added to a scene's timer at once.
+    pub const EXTEND_MINUTES: u32 = 30;
+    /// Faces typed in for one check (the pool and every die a six added).
+    pub const FACES: usize = 200;
 }
 
 type Decision = Result<Vec<Event>, Refusal>;
 
 /// Checks a command against the rules and the state; the events it becomes, or why not.
 pub fn decide(state: &State, command: Command) -> Decision {
+    let at = command.at;
+    let mut events = decide_action(state, command)?;
+    timer_follows(state, at, &mut events);
+    Ok(events)
+}
+
+/// The scene timer stops while play is paused or the timer is held, and counts again after:
+/// whatever the command, if its events change that, the timer's own event follows them.
+fn timer_follows(state: &State, at: Timestamp, events: &mut Vec<Event>) {
+    let starts_timer = |e: &Event| {
+        matches!(
+            e,
+            Event::SceneStarted { .. } | Event::TimerStarted { .. } | Event::TimerReset { .. }
+        )
+    };
+    if state.timer.is_none() && !events.iter().any(starts_timer) {
+        return;
+    }
+    let after = events.iter().fold(state.clone(), crate::evolve);
+    let Some(timer) = after.timer else { return };
+    match (after.timer_should_stop(), timer.stopped_since.is_some()) {
+        (true, false) => events.push(Event::TimerStopped { at }),
+        (false, true) => events.push(Event::TimerCounting { at }),
+        _ => {}
+    }
+}
+
+fn decide_action(state: &State, command: Command) -> Decision {
     let by = command.by;
+    let at = command.at;
     match command.action {
         Action::Open { ruleset } => {
             if state.opened {
@@ -69,7 +105,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
             if !state.is_present(by) {
                 return Err(Refusal::NotAtTable);
             }
-            Rules { state, by }.decide(action)
+            Rules { state, by, at }.decide(action)
         }
     }
 }
@@ -118,6 +154,7 @@ fn optional_text(what: &'static str, value: &str, max: usize) -> Result<String, 
 struct Rules<'a> {
     state: &'a State,
     by: PlayerId,
+    at: Timestamp,
 }
 
 impl Rules<'_> {
@@ -156,6 +193,46 @@ impl Rules<'_> {
         } else {
             Ok(())
         }
+    }
+
+    /// The moderator may replace a flagged text like anyone (a safety tool), nothing else.
+    fn not_moderator_unless_flagged(
+        &self,
+        what: &'static str,
+        target: TextRef,
+    ) -> Result<(), Refusal> {
+        if self.state.is_flagged(target) {
+            Ok(())
+        } else {
+            self.not_moderator(what)
+        }
+    }
+
+    /// Timer controls: the moderator's when there is one, else anyone's.
+    fn keeps_time(&self) -> Result<crate::model::Timer, Refusal> {
+        if let Some(m) = self.state.moderator
+            && m != self.by
+        {
+            return Err(Refusal::ModeratorKeepsTime);
+        }
+        self.state.timer.ok_or(Refusal::NoTimer)
+    }
+
+    /// Nothing changes the pool while the table decides on the check or rolls real dice.
+    fn pool_open(&self, scene: SceneId) -> Result<(), Refusal> {
+        if let Some(p) = &self.state.proposal
+            && matches!(p.motion, Motion::MakeCheck { scene: s, .. } if s == scene)
+        {
+            return Err(Refusal::ProposalOpen { motion: p.motion });
+        }
+        let s = self.scene(scene)?;
+        if s.check.is_some() {
+            return Err(Refusal::AlreadyChecked);
+        }
+        if s.rolling {
+            return Err(Refusal::Rolling);
+        }
+        Ok(())
     }
 
     fn scene(&self, id: SceneId) -> Result<&Scene, Refusal> {
@@ -240,11 +317,16 @@ impl Rules<'_> {
                 Ok(vec![Event::LineAdded {
                     line: LineId(self.new_id()),
                     text,
+                    by: Some(self.by),
                 }])
             }
             Action::RemoveLine { line } => {
                 if !state.lines.contains_key(&line) {
                     return Err(Refusal::Unknown { what: "line" });
+                }
+                // Lines from before they had authors can be lifted by anyone.
+                if state.line_authors.get(&line).is_some_and(|a| *a != self.by) {
+                    return Err(Refusal::NotYourLine);
                 }
                 Ok(vec![Event::LineRemoved { line }])
             }
@@ -256,6 +338,82 @@ impl Rules<'_> {
                     return Err(Refusal::AlreadyFlagged);
                 }
                 Ok(vec![Event::Flagged { target }])
+            }
+            Action::Pause => {
+                if state.x_card.is_some() {
+                    return Err(Refusal::AlreadyPaused);
+                }
+                Ok(vec![Event::TablePaused { by: Some(self.by) }])
+            }
+            Action::Resume => {
+                let x_card = state.x_card.ok_or(Refusal::NotPaused)?;
+                if x_card.by.is_some_and(|p| p != self.by) {
+                    return Err(Refusal::NotYourPause);
+                }
+                Ok(vec![Event::TableResumed])
+            }
+            Action::Propose { motion, seed } => self.propose(motion, seed),
+            Action::Agree { proposal, seed } => self.agree(proposal, seed),
+            Action::Stop { proposal } => {
+                let open = self.open_proposal(proposal)?;
+                // The moderator does not vote, but may take back their own proposal.
+                if !state.votes(self.by) && open.by != self.by {
+                    return Err(Refusal::ModeratorCannot {
+                        what: "vote on proposals",
+                    });
+                }
+                Ok(vec![Event::ProposalStopped {
+                    proposal,
+                    by: self.by,
+                }])
+            }
+            Action::ChooseDice { physical } => {
+                if let Some(p) = &state.proposal
+                    && matches!(p.motion, Motion::MakeCheck { .. })
+                {
+                    return Err(Refusal::ProposalOpen { motion: p.motion });
+                }
+                if state.scenes.values().any(|s| s.rolling) {
+                    return Err(Refusal::Rolling);
+                }
+                if state.physical_dice == physical {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![Event::DiceChosen { physical }])
+            }
+            Action::HoldTimer => {
+                if self.keeps_time()?.held {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![Event::TimerHeld])
+            }
+            Action::ReleaseTimer => {
+                if !self.keeps_time()?.held {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![Event::TimerReleased])
+            }
+            Action::ExtendTimer { minutes } => {
+                self.keeps_time()?;
+                if !(1..=limits::EXTEND_MINUTES).contains(&minutes) {
+                    return Err(Refusal::BadExtension {
+                        max: limits::EXTEND_MINUTES,
+                    });
+                }
+                Ok(vec![Event::TimerExtended { minutes }])
+            }
+            Action::ResetTimer => {
+                self.keeps_time()?;
+                Ok(vec![Event::TimerReset { at: self.at }])
+            }
+            Action::AskQuestion { text: question } => {
+                // Anyone may replace a flagged question, or a table whose moderator left would
+                // stay paused.
+                if state.moderator != Some(self.by) && !state.is_flagged(TextRef::Question) {
+                    return Err(Refusal::OnlyTheModeratorAsks);
+                }
+                let text = text("question", &question, limits::QUESTION)?;
+                Ok(vec![Event::QuestionAsked { text }])
             }
 
             Action::RollCatastrophe { world, seed } => {
@@ -304,8 +462,6 @@ impl Rules<'_> {
                 }])
             }
 
-            Action::Advance { to } => self.advance(to),
-
             Action::CreateCharacter { name } => {
                 self.only_in(
                     &[Phase::Characters, Phase::Outline, Phase::Story],
@@ -332,6 +488,7 @@ impl Rules<'_> {
                     }
                     _ => {}
                 }
+                self.not_moderator("create objects")?;
                 self.room_for_object()?;
                 let name = text("name", &name, limits::NAME)?;
                 Ok(vec![Event::ObjectCreated {
@@ -341,11 +498,20 @@ impl Rules<'_> {
                 }])
             }
             Action::Rename { object, name } => {
-                self.may_change(object)?;
+                // A flagged name can be replaced by anyone, or an absent owner would keep the
+                // table paused.
+                let flagged = TextRef::ObjectName(object);
+                self.not_moderator_unless_flagged("rename objects", flagged)?;
+                if !state.is_flagged(flagged) {
+                    self.may_change(object)?;
+                } else {
+                    self.object_kind(object)?;
+                }
                 let name = text("name", &name, limits::NAME)?;
                 Ok(vec![Event::ObjectRenamed { object, name }])
             }
             Action::RemoveObject { object } => {
+                self.not_moderator("remove objects")?;
                 let kind = self.object_kind(object)?;
                 self.may_change(object)?;
                 if kind.is_character() && state.phase >= Phase::Outline {
@@ -365,6 +531,7 @@ impl Rules<'_> {
                 category,
             } => {
                 let kind = self.object_kind(object)?;
+                self.not_moderator("attach aspects")?;
                 self.may_change(object)?;
                 if let Some(category) = category {
                     if !kind.is_character() {
@@ -396,7 +563,11 @@ impl Rules<'_> {
                     .aspects
                     .get(&aspect)
                     .ok_or(Refusal::Unknown { what: "aspect" })?;
-                self.may_change(a.object)?;
+                let flagged = TextRef::Aspect(aspect);
+                self.not_moderator_unless_flagged("edit aspects", flagged)?;
+                if !state.is_flagged(flagged) {
+                    self.may_change(a.object)?;
+                }
                 let text = text("aspect", &new, limits::ASPECT)?;
                 Ok(vec![Event::AspectEdited { aspect, text }])
             }
@@ -405,6 +576,7 @@ impl Rules<'_> {
                     .aspects
                     .get(&aspect)
                     .ok_or(Refusal::Unknown { what: "aspect" })?;
+                self.not_moderator("remove aspects")?;
                 self.may_change(a.object)?;
                 if self.aspect_in_pair(aspect) {
                     return Err(Refusal::UsedInPair);
@@ -422,9 +594,9 @@ impl Rules<'_> {
                 }
                 if !state.is_flagged(TextRef::Flashback) {
                     self.only_in(
-                        &[Phase::Prophecy, Phase::Characters, Phase::Outline],
+                        &[Phase::Outline],
                         "the flashback",
-                        "in the setup, before the confrontation",
+                        "in the Setup act, once the PCs are created",
                     )?;
                 }
                 self.not_moderator("narrate")?;
@@ -437,8 +609,12 @@ impl Rules<'_> {
                     "sketching scenes",
                     "while writing the outline",
                 )?;
+                self.not_moderator("sketch scenes")?;
                 if state.finale.is_some() {
                     return Err(Refusal::FinaleExists);
+                }
+                if state.ruleset.is_temporal() && state.flashback.is_none() {
+                    return Err(Refusal::NoFlashback);
                 }
                 let objective = text("objective", &objective, limits::OBJECTIVE)?;
                 Ok(vec![Event::SceneSketched {
@@ -454,6 +630,7 @@ impl Rules<'_> {
                     "sketching scenes",
                     "while writing the outline",
                 )?;
+                self.not_moderator("sketch scenes")?;
                 let p = self.scene(parent)?;
                 let difficulty = state
                     .ruleset
@@ -476,6 +653,7 @@ impl Rules<'_> {
                 }])
             }
             Action::EditObjective { scene, objective } => {
+                self.not_moderator_unless_flagged("sketch scenes", TextRef::Objective(scene))?;
                 if state.is_flagged(TextRef::Objective(scene)) {
                     self.scene(scene)?;
                 } else {
@@ -495,12 +673,14 @@ impl Rules<'_> {
                     "removing scenes",
                     "while writing the outline",
                 )?;
+                self.not_moderator("sketch scenes")?;
                 if !self.scene(scene)?.precursors.is_empty() {
                     return Err(Refusal::HasPrecursors);
                 }
                 Ok(vec![Event::SceneRemoved { scene }])
             }
             Action::SetSetting { scene, time, place } => {
+                self.not_moderator_unless_flagged("sketch scenes", TextRef::Setting(scene))?;
                 if state.is_flagged(TextRef::Setting(scene)) {
                     self.scene(scene)?;
                 } else {
@@ -511,6 +691,7 @@ impl Rules<'_> {
                 Ok(vec![Event::SettingChanged { scene, time, place }])
             }
             Action::PlaceObject { scene, object } => {
+                self.not_moderator("place objects")?;
                 let s = self.setting_editable(scene)?;
                 self.object_kind(object)?;
                 if s.setting.objects.contains(&object) {
@@ -519,6 +700,7 @@ impl Rules<'_> {
                 Ok(vec![Event::ObjectPlaced { scene, object }])
             }
             Action::WithdrawObject { scene, object } => {
+                self.not_moderator("place objects")?;
                 let s = self.setting_editable(scene)?;
                 if !s.setting.objects.contains(&object) {
                     return Err(Refusal::Unknown {
@@ -538,7 +720,7 @@ impl Rules<'_> {
                 Ok(vec![Event::ObjectWithdrawn { scene, object }])
             }
 
-            Action::StartScene { scene, at } => {
+            Action::StartScene { scene } => {
                 self.only_in(
                     &[Phase::Story],
                     "performing scenes",
@@ -565,7 +747,19 @@ impl Rules<'_> {
                 if !missing.is_empty() {
                     return Err(Refusal::PrecursorsNotPerformed { missing });
                 }
-                Ok(vec![Event::SceneStarted { scene, at }])
+                Ok(vec![Event::SceneStarted { scene, at: self.at }])
+            }
+            Action::CancelScene { scene } => {
+                let s = self.in_progress(scene)?;
+                if s.check.is_some() {
+                    return Err(Refusal::AlreadyChecked);
+                }
+                if let Some(p) = &state.proposal
+                    && matches!(p.motion, Motion::MakeCheck { scene: x, .. } if x == scene)
+                {
+                    return Err(Refusal::ProposalOpen { motion: p.motion });
+                }
+                Ok(vec![Event::SceneCancelled { scene }])
             }
             Action::ProposePair {
                 scene,
@@ -573,10 +767,9 @@ impl Rules<'_> {
                 environment_aspect,
                 justification,
             } => {
+                self.not_moderator("propose pairs")?;
                 let s = self.in_progress(scene)?;
-                if s.check.is_some() {
-                    return Err(Refusal::AlreadyChecked);
-                }
+                self.pool_open(scene)?;
                 let kind = |a| {
                     state
                         .is_character_aspect(a)
@@ -646,30 +839,67 @@ impl Rules<'_> {
                 }])
             }
             Action::WithdrawPair { pair } => {
-                let p = state
-                    .pairs
-                    .get(&pair)
-                    .ok_or(Refusal::Unknown { what: "pair" })?;
-                if self.scene(p.scene)?.check.is_some() {
-                    return Err(Refusal::AlreadyChecked);
+                let p = self.pair(pair)?;
+                if p.proposed_by != self.by {
+                    return Err(Refusal::NotYourPair);
                 }
+                self.pool_open(p.scene)?;
                 Ok(vec![Event::PairWithdrawn { pair }])
             }
-            Action::MakeCheck {
-                scene,
-                seed,
-                accept_empty_pool,
-            } => {
+            Action::AcceptPair { pair } => {
+                let p = self.pair(pair)?;
+                self.may_judge(p.scene)?;
+                if p.proposed_by == self.by {
+                    return Err(Refusal::OwnPair);
+                }
+                if p.accepted_by.contains(&self.by) && !p.objections.contains(&self.by) {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![Event::PairAccepted { pair, by: self.by }])
+            }
+            Action::ObjectToPair { pair } => {
+                let p = self.pair(pair)?;
+                self.may_judge(p.scene)?;
+                if p.proposed_by == self.by {
+                    return Err(Refusal::OwnPair);
+                }
+                if p.objections.contains(&self.by) {
+                    return Ok(Vec::new());
+                }
+                let mut events = Vec::new();
+                // An objection says "not yet" to a check proposed with the pair in it.
+                if let Some(open) = &state.proposal
+                    && matches!(open.motion, Motion::MakeCheck { scene, .. } if scene == p.scene)
+                {
+                    events.push(Event::ProposalStopped {
+                        proposal: open.id,
+                        by: self.by,
+                    });
+                }
+                events.push(Event::PairObjected { pair, by: self.by });
+                Ok(events)
+            }
+            Action::EnterFaces { scene, faces } => {
+                self.not_moderator("roll the dice")?;
                 let s = self.in_progress(scene)?;
                 self.not_paused()?;
                 if s.check.is_some() {
                     return Err(Refusal::AlreadyChecked);
                 }
-                let pool = state.pool(scene);
-                if pool.is_empty() && !accept_empty_pool {
-                    return Err(Refusal::EmptyPool);
+                if !s.rolling {
+                    return Err(Refusal::NotRolling);
                 }
-                let roll = check::roll(&pool, seed);
+                if faces.len() > limits::FACES {
+                    return Err(Refusal::TooMany {
+                        what: "dice typed in for one check",
+                        max: limits::FACES,
+                    });
+                }
+                let pool = state.pool(scene);
+                let roll =
+                    check::roll_given_faces(&pool, &faces).map_err(|e| Refusal::FacesDoNotFit {
+                        problem: e.to_string(),
+                    })?;
                 let outcome = roll.outcome(s.difficulty);
                 Ok(vec![Event::CheckMade {
                     scene,
@@ -677,6 +907,7 @@ impl Rules<'_> {
                         difficulty: s.difficulty,
                         roll,
                         outcome,
+                        physical: true,
                     },
                 }])
             }
@@ -700,7 +931,15 @@ impl Rules<'_> {
                 if s.narration.is_none() {
                     return Err(Refusal::NoNarration);
                 }
-                Ok(vec![Event::SceneFinished { scene }])
+                let mut events = vec![Event::SceneFinished { scene }];
+                // Temporal Mechanics: the climax done, the Resolution's flashforward begins.
+                if state.ruleset.is_temporal() && state.finale == Some(scene) {
+                    events.push(Event::TimerStarted {
+                        timed: Timed::Flashforward,
+                        at: self.at,
+                    });
+                }
+                Ok(events)
             }
             Action::NarrateLongTermEffects { text: effects } => {
                 self.not_moderator("narrate")?;
@@ -709,16 +948,6 @@ impl Rules<'_> {
                 }
                 let text = text("long-term effects", &effects, limits::LONG_TEXT)?;
                 Ok(vec![Event::LongTermEffectsNarrated { text }])
-            }
-            Action::EndGame => {
-                if !self.finale_performed() {
-                    return Err(Refusal::FinaleNotPerformed);
-                }
-                if state.long_term_effects.is_none() {
-                    return Err(Refusal::NoLongTermEffects);
-                }
-                self.not_paused()?;
-                Ok(vec![Event::GameEnded])
             }
         }
     }
@@ -750,7 +979,217 @@ impl Rules<'_> {
             .is_some_and(|f| f.performed)
     }
 
-    fn advance(&self, to: Phase) -> Decision {
+    fn pair(&self, pair: PairId) -> Result<&crate::model::MatchingPair, Refusal> {
+        self.state
+            .pairs
+            .get(&pair)
+            .ok_or(Refusal::Unknown { what: "pair" })
+    }
+
+    /// Judging a pair (accepting, objecting) is for players, before the check.
+    fn may_judge(&self, scene: SceneId) -> Result<(), Refusal> {
+        self.not_moderator("judge pairs")?;
+        let s = self.scene(scene)?;
+        if s.check.is_some() {
+            return Err(Refusal::AlreadyChecked);
+        }
+        if s.rolling {
+            return Err(Refusal::Rolling);
+        }
+        Ok(())
+    }
+
+    fn open_proposal(&self, id: ProposalId) -> Result<&crate::model::Proposal, Refusal> {
+        self.state
+            .proposal
+            .as_ref()
+            .filter(|p| p.id == id)
+            .ok_or(Refusal::NoSuchProposal)
+    }
+
+    fn propose(&self, motion: Motion, seed: Seed) -> Decision {
+        let state = self.state;
+        if let Some(open) = &state.proposal {
+            return Err(Refusal::ProposalOpen {
+                motion: open.motion,
+            });
+        }
+        match motion {
+            Motion::MakeCheck { .. } => self.not_moderator("make checks")?,
+            Motion::WithdrawPair { .. } => self.not_moderator("judge pairs")?,
+            _ => {}
+        }
+        self.motion_possible(motion)?;
+        let proposal = ProposalId(self.new_id());
+        let mut events = vec![Event::ProposalMade {
+            proposal,
+            motion,
+            by: self.by,
+        }];
+        // A table of one agrees at once.
+        let after = crate::evolve(state.clone(), &events[0]);
+        if after.proposal_agreed() {
+            events.extend(self.carry(proposal, motion, seed)?);
+        }
+        Ok(events)
+    }
+
+    fn agree(&self, id: ProposalId, seed: Seed) -> Decision {
+        let state = self.state;
+        let proposal = self.open_proposal(id)?;
+        if !state.votes(self.by) {
+            return Err(Refusal::ModeratorCannot {
+                what: "vote on proposals",
+            });
+        }
+        let mut events = Vec::new();
+        let mut agreed = proposal.agreed.clone();
+        if agreed.insert(self.by) {
+            events.push(Event::ProposalAgreed {
+                proposal: id,
+                by: self.by,
+            });
+        }
+        if state.voters().is_subset(&agreed) {
+            self.motion_possible(proposal.motion)?;
+            events.extend(self.carry(id, proposal.motion, seed)?);
+        } else if events.is_empty() {
+            return Err(Refusal::AlreadyAgreed);
+        }
+        Ok(events)
+    }
+
+    /// Whether the motion could carry now (checked when it is proposed and when it carries).
+    fn motion_possible(&self, motion: Motion) -> Result<(), Refusal> {
+        let state = self.state;
+        if motion != Motion::Resume {
+            self.not_paused()?;
+        }
+        match motion {
+            Motion::Advance { to: Phase::Ended } | Motion::EndGame => {
+                if state.phase != Phase::Story {
+                    return Err(Refusal::NotTheNextPhase {
+                        from: state.phase,
+                        to: Phase::Ended,
+                    });
+                }
+                if !self.finale_performed() {
+                    return Err(Refusal::FinaleNotPerformed);
+                }
+                if state.ruleset.is_temporal() && state.long_term_effects.is_none() {
+                    return Err(Refusal::NoFlashforward);
+                }
+                Ok(())
+            }
+            Motion::Advance { to } => self.advance_possible(to),
+            Motion::ReturnToOutline => {
+                if state.phase != Phase::Story {
+                    return Err(Refusal::NotNow {
+                        what: "going back to the outline",
+                        when: "while telling the story",
+                        phase: state.phase,
+                    });
+                }
+                if state
+                    .scenes
+                    .values()
+                    .any(|s| s.check.is_some() || s.rolling)
+                {
+                    return Err(Refusal::StoryBegun);
+                }
+                Ok(())
+            }
+            Motion::MakeCheck {
+                scene,
+                accept_empty_pool,
+            } => {
+                let s = self.in_progress(scene)?;
+                if s.check.is_some() {
+                    return Err(Refusal::AlreadyChecked);
+                }
+                if s.rolling {
+                    return Err(Refusal::Rolling);
+                }
+                let objected = s
+                    .pairs
+                    .iter()
+                    .filter_map(|p| state.pairs.get(p))
+                    .any(|p| !state.counts(p));
+                if objected {
+                    return Err(Refusal::PairUnderObjection);
+                }
+                if state.pool(scene).is_empty() && !accept_empty_pool {
+                    return Err(Refusal::EmptyPool);
+                }
+                Ok(())
+            }
+            Motion::WithdrawPair { pair } => {
+                let p = self.pair(pair)?;
+                let s = self.scene(p.scene)?;
+                if s.check.is_some() {
+                    return Err(Refusal::AlreadyChecked);
+                }
+                if s.rolling {
+                    return Err(Refusal::Rolling);
+                }
+                Ok(())
+            }
+            Motion::Resume => state.x_card.map(|_| ()).ok_or(Refusal::NotPaused),
+        }
+    }
+
+    /// The events of a motion everyone agreed to.
+    fn carry(&self, proposal: ProposalId, motion: Motion, seed: Seed) -> Decision {
+        let state = self.state;
+        let mut events = vec![Event::ProposalCarried { proposal }];
+        match motion {
+            Motion::Advance { to: Phase::Ended } | Motion::EndGame => {
+                events.push(Event::GameEnded);
+            }
+            Motion::Advance { to } => {
+                events.push(Event::PhaseBegan { phase: to });
+                // Temporal Mechanics' Setup opens with the flashback scene, timed like any.
+                if to == Phase::Outline && state.ruleset.is_temporal() && state.flashback.is_none()
+                {
+                    events.push(Event::TimerStarted {
+                        timed: Timed::Flashback,
+                        at: self.at,
+                    });
+                }
+            }
+            Motion::ReturnToOutline => {
+                if let Some(scene) = state.in_progress {
+                    events.push(Event::SceneCancelled { scene });
+                }
+                events.push(Event::PhaseBegan {
+                    phase: Phase::Outline,
+                });
+            }
+            Motion::MakeCheck { scene, .. } => {
+                let s = self.scene(scene)?;
+                if state.physical_dice {
+                    events.push(Event::DiceCalledFor { scene });
+                } else {
+                    let roll = check::roll(&state.pool(scene), seed);
+                    let outcome = roll.outcome(s.difficulty);
+                    events.push(Event::CheckMade {
+                        scene,
+                        check: CheckRecord {
+                            difficulty: s.difficulty,
+                            roll,
+                            outcome,
+                            physical: false,
+                        },
+                    });
+                }
+            }
+            Motion::WithdrawPair { pair } => events.push(Event::PairWithdrawn { pair }),
+            Motion::Resume => events.push(Event::TableResumed),
+        }
+        Ok(events)
+    }
+
+    fn advance_possible(&self, to: Phase) -> Result<(), Refusal> {
         let state = self.state;
         if state.phase.next() != Some(to) {
             return Err(Refusal::NotTheNextPhase {
@@ -758,27 +1197,29 @@ impl Rules<'_> {
                 to,
             });
         }
-        self.not_paused()?;
         match to {
             Phase::Characters => {
-                if state.prophecy.is_none() {
+                // Temporal Mechanics has no prophecy: the flashback is its catastrophe.
+                if state.prophecy.is_none() && !state.ruleset.is_temporal() {
                     return Err(Refusal::NoProphecy);
                 }
             }
             Phase::Outline => self.characters_complete()?,
             Phase::Story => {
                 self.characters_complete()?;
-                if state.finale.is_none() {
-                    return Err(Refusal::NoFinale);
-                }
                 if state.ruleset.is_temporal() && state.flashback.is_none() {
                     return Err(Refusal::NoFlashback);
                 }
+                if state.finale.is_none() {
+                    return Err(Refusal::NoFinale);
+                }
+                if state.ruleset.is_temporal() && state.scenes.len() < 2 {
+                    return Err(Refusal::StoryTreeTooSmall);
+                }
             }
-            Phase::Ended => return self.decide(Action::EndGame),
-            Phase::Prophecy => unreachable!("no phase comes before the prophecy"),
+            Phase::Ended | Phase::Prophecy => unreachable!("handled by `motion_possible`"),
         }
-        Ok(vec![Event::PhaseBegan { phase: to }])
+        Ok(())
     }
 
     fn characters_complete(&self) -> Result<(), Refusal> {

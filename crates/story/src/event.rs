@@ -9,8 +9,10 @@
 //! (`V2(Event)`), and upgrades old events in [`StoredEvent::into_event`]. The tests replay a
 //! game stored by the first version, so a stored game keeps loading.
 
-use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
-use crate::model::{AspectCategory, CheckRecord, ObjectKind, Phase, ProphecySource, TextRef};
+use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, ProposalId, SceneId, Timestamp};
+use crate::model::{
+    AspectCategory, CheckRecord, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
+};
 use crate::ruleset::Ruleset;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -36,6 +38,10 @@ pub enum Event {
     LineAdded {
         line: LineId,
         text: String,
+        /// Who drew it: only they may lift it. Never shown to the others (see
+        /// [`crate::redact`]); `None` in games from before lines had authors.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<PlayerId>,
     },
     LineRemoved {
         line: LineId,
@@ -43,6 +49,57 @@ pub enum Event {
     /// Anonymous: the event does not say who flagged.
     Flagged {
         target: TextRef,
+    },
+    /// The X-card. `by` lets whoever paused resume at once; it is never shown to the others.
+    TablePaused {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<PlayerId>,
+    },
+    TableResumed,
+    ProposalMade {
+        proposal: ProposalId,
+        motion: Motion,
+        by: PlayerId,
+    },
+    ProposalAgreed {
+        proposal: ProposalId,
+        by: PlayerId,
+    },
+    ProposalStopped {
+        proposal: ProposalId,
+        by: PlayerId,
+    },
+    /// Everyone agreed; the motion's own events follow.
+    ProposalCarried {
+        proposal: ProposalId,
+    },
+    DiceChosen {
+        physical: bool,
+    },
+    /// Temporal Mechanics' flashback or flashforward begins (scenes start with
+    /// `SceneStarted`).
+    TimerStarted {
+        timed: Timed,
+        at: Timestamp,
+    },
+    /// Play paused, or the timer was held: it stops counting.
+    TimerStopped {
+        at: Timestamp,
+    },
+    /// It counts again.
+    TimerCounting {
+        at: Timestamp,
+    },
+    TimerHeld,
+    TimerReleased,
+    TimerExtended {
+        minutes: u32,
+    },
+    TimerReset {
+        at: Timestamp,
+    },
+    QuestionAsked {
+        text: String,
     },
     ProphecyReceived {
         source: ProphecySource,
@@ -117,6 +174,9 @@ pub enum Event {
         scene: SceneId,
         at: Timestamp,
     },
+    SceneCancelled {
+        scene: SceneId,
+    },
     PairProposed {
         pair: PairId,
         scene: SceneId,
@@ -127,6 +187,18 @@ pub enum Event {
     },
     PairWithdrawn {
         pair: PairId,
+    },
+    PairAccepted {
+        pair: PairId,
+        by: PlayerId,
+    },
+    PairObjected {
+        pair: PairId,
+        by: PlayerId,
+    },
+    /// The table agreed to the check and rolls real dice; the faces come in `CheckMade`.
+    DiceCalledFor {
+        scene: SceneId,
     },
     JustificationEdited {
         pair: PairId,

@@ -7,7 +7,7 @@
 
 use crate::ids::{AspectId, ObjectId, SceneId};
 use crate::model::{ObjectKind, Prophecy, ProphecySource, Scene, TextRef};
-use crate::state::{State, level_at_depth};
+use crate::state::{State, level_at_depth, temporal_level_at_depth};
 use crate::views::{self, ViewScene};
 use dice::check::{Cause, Outcome, PoolEntry};
 use std::collections::BTreeSet;
@@ -187,9 +187,14 @@ impl Export<'_> {
             Some(Prophecy {
                 source: ProphecySource::Catastrophe { world, .. },
                 ..
+            }) if s.ruleset.is_temporal() => format!("A timeline of {}", inline(world)),
+            Some(Prophecy {
+                source: ProphecySource::Catastrophe { world, .. },
+                ..
             }) => {
                 format!("A prophecy of {}", inline(world))
             }
+            _ if s.ruleset.is_temporal() => "A broken timeline".to_owned(),
             _ => "A prophecy".to_owned(),
         };
         self.line(format!("# {title}"));
@@ -241,7 +246,16 @@ impl Export<'_> {
     }
 
     fn prophecy(&mut self) {
-        self.line("## The Prophecy");
+        // Temporal Mechanics asks for no prophecy; a world's or module's warning is optional.
+        let temporal = self.state.ruleset.is_temporal();
+        if temporal && self.state.prophecy.is_none() {
+            return;
+        }
+        self.line(if temporal {
+            "## The Warning"
+        } else {
+            "## The Prophecy"
+        });
         self.line("");
         let Some(p) = &self.state.prophecy else {
             self.line("*Not yet received.*");
@@ -351,7 +365,11 @@ impl Export<'_> {
         if views.is_empty() {
             return;
         }
-        self.line("## The Outline");
+        self.line(if self.state.ruleset.is_temporal() {
+            "## The Story Tree"
+        } else {
+            "## The Outline"
+        });
         self.line("");
         self.line("```mermaid");
         self.out.push_str(&views::mermaid(&views));
@@ -385,7 +403,12 @@ impl Export<'_> {
         self.line("## The Story");
         self.line("");
         for (n, p) in started.iter().enumerate() {
-            self.scene(n + 1, p.id, p.scene, level_at_depth(p.depth));
+            let level = if s.ruleset.is_temporal() {
+                temporal_level_at_depth(p.depth)
+            } else {
+                level_at_depth(p.depth)
+            };
+            self.scene(n + 1, p.id, p.scene, level);
         }
         let waiting: Vec<String> = order
             .iter()
@@ -466,14 +489,19 @@ impl Export<'_> {
         if let Some(check) = &scene.check {
             let dice = check.roll.dice.len();
             self.line(format!(
-                "**The check:** {} {} in the pool against difficulty {}.",
+                "**The check:** {} {} in the pool against difficulty {}{}.",
                 check.roll.pool().len(),
                 if check.roll.pool().len() == 1 {
                     "die"
                 } else {
                     "dice"
                 },
-                check.difficulty
+                check.difficulty,
+                if check.physical {
+                    ", rolled with real dice at the table and typed in"
+                } else {
+                    ""
+                }
             ));
             self.line("");
             if dice > 0 {

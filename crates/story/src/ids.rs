@@ -50,6 +50,12 @@ id!(
     "line "
 );
 
+id!(
+    /// A proposal the table settles: a phase move, a check, the end of the game…
+    ProposalId,
+    "proposal "
+);
+
 /// A moment, in milliseconds since the Unix epoch, supplied by whoever issues the command (the
 /// engine has no clock).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -57,6 +57,7 @@ impl fmt::Display for Thing {
                 TextRef::Justification(id) => write!(f, "the justification of {id}"),
                 TextRef::Flashback => f.write_str("the flashback"),
                 TextRef::LongTermEffects => f.write_str("the long-term effects"),
+                TextRef::Question => f.write_str("the moderator's question"),
             },
         }
     }
@@ -204,9 +205,30 @@ impl State {
             }
             Event::PlayerRemoved { player } => self.player(*player),
             Event::ModeratorChosen { player } => player.map_or(Ok(()), |p| self.player(p)),
-            Event::LineAdded { line, .. } => {
-                fresh(self.lines.contains_key(line), Thing::Line(*line))
+            Event::LineAdded { line, by, .. } => {
+                fresh(self.lines.contains_key(line), Thing::Line(*line))?;
+                by.map_or(Ok(()), |p| self.player(p))
             }
+            Event::TablePaused { by } => by.map_or(Ok(()), |p| self.player(p)),
+            Event::ProposalMade { by, .. }
+            | Event::ProposalAgreed { by, .. }
+            | Event::ProposalStopped { by, .. } => self.player(*by),
+            Event::PairAccepted { pair, by } | Event::PairObjected { pair, by } => {
+                exists(self.pairs.contains_key(pair), Thing::Pair(*pair))?;
+                self.player(*by)
+            }
+            Event::SceneCancelled { scene } | Event::DiceCalledFor { scene } => self.scene(*scene),
+            Event::TableResumed
+            | Event::ProposalCarried { .. }
+            | Event::DiceChosen { .. }
+            | Event::TimerStarted { .. }
+            | Event::TimerStopped { .. }
+            | Event::TimerCounting { .. }
+            | Event::TimerHeld
+            | Event::TimerReleased
+            | Event::TimerExtended { .. }
+            | Event::TimerReset { .. }
+            | Event::QuestionAsked { .. } => Ok(()),
             Event::LineRemoved { line } => {
                 exists(self.lines.contains_key(line), Thing::Line(*line))
             }
@@ -349,6 +371,7 @@ impl State {
             TextRef::Justification(p) => self.pairs.contains_key(&p),
             TextRef::Flashback => self.flashback.is_some(),
             TextRef::LongTermEffects => self.long_term_effects.is_some(),
+            TextRef::Question => self.question.is_some(),
         }
     }
 

@@ -4,16 +4,20 @@
 //!
 //! A game is its events. [`decide`] checks a [`Command`] against the [`State`] and returns the
 //! [`Event`]s it becomes or a [`Refusal`] naming the rule; [`evolve`] applies an event. Dice
-//! results live in the events, so replaying a stored log never re-rolls.
+//! results live in the events, so replaying a stored log never re-rolls. What cannot be undone
+//! (a phase move, a check, the end) is a motion the table agrees to: a [`model::Proposal`]
+//! carries when every player has agreed (see `docs/rulings.md`).
 //!
 //! - [`ruleset`]: the three rulesets and their parameters.
-//! - [`model`]: phases, objects, aspects, scenes, pairs, flags, warnings.
+//! - [`model`]: phases, objects, aspects, scenes, pairs, motions and proposals, the timer,
+//!   flags, the X-card, warnings.
 //! - [`command`], [`event`], [`state`], [`decide`](mod@decide), [`refusal`]: the engine.
 //! - [`integrity`]: whether a stored log could have happened (for logs from outside).
 //! - [`content`]: worlds with d66 catastrophe tables, and modules.
 //! - [`outline_odds`]: exact odds that each scene of a planned outline succeeds.
 //! - [`plan`]: outline plans as TOML files, for `prophecy outline`.
-//! - [`redact`]: a log as players may take it home, flagged texts left out.
+//! - [`redact`]: a log as players may take it home, flagged texts and safety-tool authors left
+//!   out.
 //! - [`views`]: an outline as a tree or a Mermaid diagram.
 //! - [`export`]: a game as Markdown.
 

@@ -1,10 +1,11 @@
 //! The things a game is made of, in the rules' own words.
 
-use crate::ids::{AspectId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
+use crate::ids::{AspectId, ObjectId, PairId, PlayerId, ProposalId, SceneId, Timestamp};
 use dice::Seed;
 use dice::check::{CheckRoll, Outcome};
 use dice::d66::D66;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::fmt;
 
 /// The phases of a game, in order. Temporal Mechanics groups them into three acts (see
@@ -39,12 +40,40 @@ impl Phase {
         }
     }
 
-    /// Temporal Mechanics' act: setup (in the future), confrontation (the present), resolution.
-    pub fn act(self) -> &'static str {
+    /// Temporal Mechanics' act in this phase: none before the story (choosing a world,
+    /// creating the PCs), Setup while the flashback and the story tree are made, Confrontation
+    /// while the story scenes are played. The Resolution (the flashforward) begins once the
+    /// climactic scene is performed, which the phase alone does not say: see [`State::act`].
+    ///
+    /// [`State::act`]: crate::State::act
+    pub fn act(self) -> Option<&'static str> {
         match self {
-            Phase::Prophecy | Phase::Characters | Phase::Outline => "Setup",
-            Phase::Story => "Confrontation",
-            Phase::Ended => "Resolution",
+            Phase::Prophecy | Phase::Characters => None,
+            Phase::Outline => Some("Setup"),
+            Phase::Story => Some("Confrontation"),
+            Phase::Ended => Some("Resolution"),
+        }
+    }
+}
+
+impl Phase {
+    /// The phase's name in a ruleset's own words (Temporal Mechanics names its acts).
+    pub fn name_in(self, ruleset: crate::Ruleset) -> &'static str {
+        if !ruleset.is_temporal() {
+            return match self {
+                Phase::Prophecy => "Receive the Prophecy",
+                Phase::Characters => "Create the Characters",
+                Phase::Outline => "Write the Outline",
+                Phase::Story => "Tell the Story",
+                Phase::Ended => "The End",
+            };
+        }
+        match self {
+            Phase::Prophecy => "Choose a World",
+            Phase::Characters => "Create the PCs",
+            Phase::Outline => "Setup: the Flashback and the Story Tree",
+            Phase::Story => "Confrontation: the Story Scenes",
+            Phase::Ended => "The End",
         }
     }
 }
@@ -232,6 +261,9 @@ pub struct CheckRecord {
     pub roll: CheckRoll,
     /// Success or failure.
     pub outcome: Outcome,
+    /// Rolled with real dice at the table and typed in, not by the server's dice.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub physical: bool,
 }
 
 /// A scene of the outline.
@@ -257,6 +289,10 @@ pub struct Scene {
     pub narration: Option<String>,
     /// Performed: checked, narrated and closed.
     pub performed: bool,
+    /// The table agreed to the check and rolls real dice: the pool is fixed until the faces
+    /// are typed in.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rolling: bool,
 }
 
 impl Scene {
@@ -279,6 +315,134 @@ pub struct MatchingPair {
     pub proposed_by: PlayerId,
     /// Why it lets the characters work the scene to their advantage (may be empty).
     pub justification: String,
+    /// Players who said it matches (its proposer is not listed: proposing is agreeing).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub accepted_by: BTreeSet<PlayerId>,
+    /// Players who object: while anyone at the table does, the pair does not count and the
+    /// check waits (see [`crate::State::counts`]).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub objections: BTreeSet<PlayerId>,
+}
+
+/// What the table is asked to agree to: the steps that cannot be taken back, and the ones
+/// that overrule a player.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "motion")]
+pub enum Motion {
+    /// Move on to the next phase.
+    Advance {
+        /// The phase to begin (naming it keeps a stale page from skipping one).
+        to: Phase,
+    },
+    /// From Tell the Story back to Write the Outline, while no check has been made.
+    ReturnToOutline,
+    /// Make the scene's check with the pool as it stands (agreeing accepts every pair in it).
+    MakeCheck {
+        /// The scene being performed.
+        scene: SceneId,
+        /// The players accept that an empty pool is a failure.
+        accept_empty_pool: bool,
+    },
+    /// Withdraw a pair its proposer has not withdrawn.
+    WithdrawPair {
+        /// Which.
+        pair: PairId,
+    },
+    /// Lift the table's pause (the X-card) when whoever paused has not.
+    Resume,
+    /// End the game.
+    EndGame,
+}
+
+impl fmt::Display for Motion {
+    /// The motion as a verb phrase: "move on to Tell the Story".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Motion::Advance { to: Phase::Ended } | Motion::EndGame => f.write_str("end the game"),
+            Motion::Advance { to } => write!(f, "move on to {to}"),
+            Motion::ReturnToOutline => f.write_str("go back to Write the Outline"),
+            Motion::MakeCheck { .. } => f.write_str("make the check"),
+            Motion::WithdrawPair { .. } => f.write_str("withdraw a pair"),
+            Motion::Resume => f.write_str("resume play"),
+        }
+    }
+}
+
+/// A motion put to the table: it carries when every player who plays has agreed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proposal {
+    /// Its id.
+    pub id: ProposalId,
+    /// What it asks.
+    pub motion: Motion,
+    /// Who proposed it.
+    pub by: PlayerId,
+    /// Who has agreed so far (the proposer included, unless they are the moderator).
+    pub agreed: BTreeSet<PlayerId>,
+}
+
+/// The X-card: play is paused, anonymously, for anything said or written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct XCard {
+    /// Who paused (they may resume at once); never shown to the others.
+    pub by: Option<PlayerId>,
+}
+
+/// What a timer times: a story scene, or Temporal Mechanics' flashback or flashforward.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "timed", content = "scene")]
+pub enum Timed {
+    /// A scene being performed.
+    Scene(SceneId),
+    /// Temporal Mechanics' flashback scene.
+    Flashback,
+    /// Temporal Mechanics' flashforward scene.
+    Flashforward,
+}
+
+/// The advisory timer of the scene being played. It never stops play; it stops counting while
+/// play is paused (a flag, the X-card) or while the moderator holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Timer {
+    /// What it times.
+    pub timed: Timed,
+    /// When it began counting (the scene's start, or the last reset).
+    pub from: Timestamp,
+    /// Milliseconds added: the moderator's extensions, and the time it spent stopped.
+    pub added_ms: i64,
+    /// Stopped since then; `None` while it counts.
+    pub stopped_since: Option<Timestamp>,
+    /// The moderator (or, without one, any player) holds it.
+    pub held: bool,
+}
+
+impl Timer {
+    /// A timer that starts counting at `at`.
+    pub fn start(timed: Timed, at: Timestamp) -> Timer {
+        Timer {
+            timed,
+            from: at,
+            added_ms: 0,
+            stopped_since: None,
+            held: false,
+        }
+    }
+
+    /// When the time is up if it counts on from now without stopping again.
+    pub fn deadline(&self, minutes: u32) -> Timestamp {
+        Timestamp(
+            self.from
+                .0
+                .saturating_add(i64::from(minutes) * 60_000)
+                .saturating_add(self.added_ms),
+        )
+    }
+
+    /// Milliseconds left at `now` (negative once the time is up); frozen while stopped.
+    pub fn remaining_ms(&self, minutes: u32, now: Timestamp) -> i64 {
+        let at = self.stopped_since.unwrap_or(now);
+        self.deadline(minutes).0.saturating_sub(at.0)
+    }
 }
 
 /// A text any player may flag (the X-card): flagged text is hidden until it is replaced.
@@ -303,6 +467,8 @@ pub enum TextRef {
     Flashback,
     /// The Finale's long-term effects (Temporal Mechanics' flashforward).
     LongTermEffects,
+    /// The moderator's question.
+    Question,
 }
 
 /// Something the players should know but that the rules do not forbid.

@@ -1,4 +1,5 @@
-//! A game's log as a player may take it home: every text that a flag hid is left out.
+//! A game's log as a player may take it home: every text that a flag hid is left out, and
+//! nobody's safety tools are traced back to them (see [`for_players`]).
 //!
 //! A flag hides the text it names until that text is replaced or removed; the page never
 //! receives it. The log keeps it (it is the record), so a log handed to players must lose it
@@ -32,6 +33,7 @@ fn written(event: &Event) -> Option<TextRef> {
         }
         Event::Narrated { scene, .. } => TextRef::Narration(*scene),
         Event::LongTermEffectsNarrated { .. } => TextRef::LongTermEffects,
+        Event::QuestionAsked { .. } => TextRef::Question,
         _ => return None,
     })
 }
@@ -46,7 +48,8 @@ fn without_text(mut event: Event) -> Event {
         | Event::AspectEdited { text, .. }
         | Event::FlashbackNarrated { text }
         | Event::Narrated { text, .. }
-        | Event::LongTermEffectsNarrated { text } => *text = left_out(),
+        | Event::LongTermEffectsNarrated { text }
+        | Event::QuestionAsked { text } => *text = left_out(),
         Event::CharacterCreated { name, .. }
         | Event::ObjectCreated { name, .. }
         | Event::ObjectRenamed { name, .. } => *name = left_out(),
@@ -83,6 +86,19 @@ pub fn flagged_text_left_out(events: &[Event]) -> Vec<Event> {
         }
     }
     out.reverse();
+    out
+}
+
+/// The log as players may download it: flagged texts left out, and the authors of lines and
+/// of the X-card forgotten (the safety tools are anonymous).
+pub fn for_players(events: &[Event]) -> Vec<Event> {
+    let mut out = flagged_text_left_out(events);
+    for event in &mut out {
+        match event {
+            Event::LineAdded { by, .. } | Event::TablePaused { by } => *by = None,
+            _ => {}
+        }
+    }
     out
 }
 

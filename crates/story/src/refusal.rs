@@ -1,6 +1,6 @@
 //! Refusals: why the rules forbid a command, in words a player understands.
 
-use crate::model::Phase;
+use crate::model::{Motion, Phase};
 use crate::ruleset::Ruleset;
 use std::fmt;
 
@@ -158,8 +158,55 @@ pub enum Refusal {
     NoNarration,
     /// The Finale must be performed first.
     FinaleNotPerformed,
-    /// The long-term effects come before the end.
-    NoLongTermEffects,
+    /// Temporal Mechanics: the flashforward (the Resolution) comes before the end.
+    NoFlashforward,
+    /// A line is lifted only by whoever drew it.
+    NotYourLine,
+    /// The X-card is already down.
+    AlreadyPaused,
+    /// Nothing to resume.
+    NotPaused,
+    /// Whoever paused resumes at once; anyone else asks the table.
+    NotYourPause,
+    /// The table is deciding another motion.
+    ProposalOpen {
+        /// What it asks.
+        motion: Motion,
+    },
+    /// That proposal is not the open one (it carried, or was stopped).
+    NoSuchProposal,
+    /// The player has agreed already; the others have not all yet.
+    AlreadyAgreed,
+    /// The table agreed to the check and is rolling real dice.
+    Rolling,
+    /// Faces are typed in only after the table agreed to a check with real dice.
+    NotRolling,
+    /// No scene is being timed.
+    NoTimer,
+    /// The moderator keeps time.
+    ModeratorKeepsTime,
+    /// An extension is a few minutes.
+    BadExtension {
+        /// The most at once.
+        max: u32,
+    },
+    /// Questions are the moderator's.
+    OnlyTheModeratorAsks,
+    /// A pair is withdrawn by its proposer, or by the table's agreement.
+    NotYourPair,
+    /// One's own pair is withdrawn, not judged.
+    OwnPair,
+    /// The check waits while a pair is under objection.
+    PairUnderObjection,
+    /// The typed faces are not a roll of this pool.
+    FacesDoNotFit {
+        /// What is wrong, from the dice.
+        problem: String,
+    },
+    /// Back to the outline only until the first check.
+    StoryBegun,
+    /// Temporal Mechanics: a story tree is the climax and at least one other scene.
+    StoryTreeTooSmall,
 }
 
 impl Refusal {
@@ -216,7 +263,26 @@ impl Refusal {
             EmptyPool => "empty_pool",
             NoNarration => "no_narration",
             FinaleNotPerformed => "finale_not_performed",
-            NoLongTermEffects => "no_long_term_effects",
+            NoFlashforward => "no_flashforward",
+            NotYourLine => "not_your_line",
+            AlreadyPaused => "already_paused",
+            NotPaused => "not_paused",
+            NotYourPause => "not_your_pause",
+            ProposalOpen { .. } => "proposal_open",
+            NoSuchProposal => "no_such_proposal",
+            AlreadyAgreed => "already_agreed",
+            Rolling => "rolling",
+            NotRolling => "not_rolling",
+            NoTimer => "no_timer",
+            ModeratorKeepsTime => "moderator_keeps_time",
+            BadExtension { .. } => "bad_extension",
+            OnlyTheModeratorAsks => "only_the_moderator_asks",
+            NotYourPair => "not_your_pair",
+            OwnPair => "own_pair",
+            PairUnderObjection => "pair_under_objection",
+            FacesDoNotFit { .. } => "faces_do_not_fit",
+            StoryBegun => "story_begun",
+            StoryTreeTooSmall => "story_tree_too_small",
         }
     }
 
@@ -227,8 +293,19 @@ impl Refusal {
             NotOpened | AlreadyOpened | NotAtTable | AlreadyJoined | UnknownPlayer => "The table",
             TooMany { .. } | Empty { .. } | TooLong { .. } | Unknown { .. } => "Limits",
             NotNow { .. } | GameOver | NotTheNextPhase { .. } => "The four phases",
-            NoModerator { .. } | ModeratorCannot { .. } | ModeratorHasCharacter => "The moderator",
-            AlreadyFlagged | Paused => "Safety tools",
+            NoModerator { .. }
+            | ModeratorCannot { .. }
+            | ModeratorHasCharacter
+            | ModeratorKeepsTime
+            | OnlyTheModeratorAsks => "The moderator",
+            AlreadyFlagged | Paused | NotYourLine | AlreadyPaused | NotPaused | NotYourPause => {
+                "Safety tools"
+            }
+            ProposalOpen { .. } | NoSuchProposal | AlreadyAgreed | StoryBegun => "Agreement",
+            NoTimer | BadExtension { .. } => "Time limits",
+            NotYourPair | OwnPair | PairUnderObjection => "Matching Aspects",
+            Rolling | NotRolling | FacesDoNotFit { .. } => "Checks",
+            StoryTreeTooSmall | NoFlashforward => "Temporal Mechanics",
             InvalidWorld { .. } | ProphecyLocked | NoProphecy => "Receive the Prophecy",
             NoPlayers
             | CharactersIncomplete { .. }
@@ -249,8 +326,7 @@ impl Refusal {
             | PrecursorsNotPerformed { .. }
             | NotInProgress
             | NoNarration
-            | FinaleNotPerformed
-            | NoLongTermEffects => "Tell the Story",
+            | FinaleNotPerformed => "Tell the Story",
             AlreadyChecked | NotChecked | EmptyPool => "Checks",
         }
     }
@@ -319,7 +395,7 @@ impl fmt::Display for Refusal {
             ),
             HasPrecursors => f.write_str("Only a scene without precursors can be removed; remove its precursors first."),
             AlreadyPerformed => f.write_str("That scene has already been performed."),
-            Paused => f.write_str("Play is paused: a flagged text must be replaced first."),
+            Paused => f.write_str("Play is paused (a flagged text, or the X-card): settle that first."),
             AnotherSceneInProgress { objective } => write!(
                 f,
                 "Another scene is being performed (\"{objective}\"); finish it first."
@@ -349,7 +425,37 @@ impl fmt::Display for Refusal {
             ),
             NoNarration => f.write_str("Tell what happened first: the scene needs its narration."),
             FinaleNotPerformed => f.write_str("The Finale has not been performed yet."),
-            NoLongTermEffects => f.write_str("Tell the Finale's long-term effects first."),
+            NoFlashforward => f.write_str("Play the flashforward first: tell how the timeline changed."),
+            NotYourLine => f.write_str("A line is lifted only by whoever drew it."),
+            AlreadyPaused => f.write_str("Play is already paused by the X-card."),
+            NotPaused => f.write_str("Play is not paused by the X-card."),
+            NotYourPause => f.write_str(
+                "Whoever paused can resume at once; anyone else proposes resuming, and the table agrees.",
+            ),
+            ProposalOpen { motion } => write!(
+                f,
+                "The table is deciding whether to {motion}: agree, or say not yet, first."
+            ),
+            NoSuchProposal => f.write_str("That proposal is no longer open (it carried, or someone stopped it)."),
+            AlreadyAgreed => f.write_str("You have agreed already; the others have not all agreed yet."),
+            Rolling => f.write_str("The table agreed to the check and is rolling real dice: type in the faces first."),
+            NotRolling => f.write_str("Type the faces in after the table agrees to make the check with real dice."),
+            NoTimer => f.write_str("No scene is being timed."),
+            ModeratorKeepsTime => f.write_str("The moderator keeps time at this table."),
+            BadExtension { max } => write!(f, "A scene can be given 1 to {max} more minutes at once."),
+            OnlyTheModeratorAsks => f.write_str("Only the moderator puts questions to the table."),
+            NotYourPair => f.write_str(
+                "A pair is withdrawn by whoever proposed it; anyone else proposes withdrawing it, and the table agrees.",
+            ),
+            OwnPair => f.write_str("You proposed that pair: withdraw it instead."),
+            PairUnderObjection => f.write_str(
+                "A pair is under objection: settle it (the objector accepts it, or it is withdrawn) before the check.",
+            ),
+            FacesDoNotFit { problem } => write!(f, "Those faces are not a roll of this pool: {problem}."),
+            StoryBegun => f.write_str("The outline is fixed once a check has been made."),
+            StoryTreeTooSmall => f.write_str(
+                "A story tree is the climactic scene and one or more other scenes: add a scene upstream of the climax.",
+            ),
         }
     }
 }

@@ -1,11 +1,11 @@
 //! The state of a game: what the events so far add up to.
 
 use crate::event::Event;
-use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId};
+use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
 use crate::integrity::BrokenLog;
 use crate::model::{
-    Aspect, AspectCategory, MatchingPair, Object, ObjectKind, Phase, Player, Prophecy, Scene,
-    TextRef, Warning,
+    Aspect, AspectCategory, MatchingPair, Motion, Object, ObjectKind, Phase, Player, Prophecy,
+    Proposal, Scene, TextRef, Timed, Timer, Warning, XCard,
 };
 use crate::ruleset::Ruleset;
 use dice::check::{Outcome, PoolEntry};
@@ -27,8 +27,26 @@ pub struct State {
     pub moderator: Option<PlayerId>,
     /// Content the table excludes.
     pub lines: BTreeMap<LineId, String>,
+    /// Who drew each line (only they may lift it; never shown to the others).
+    #[serde(default)]
+    pub line_authors: BTreeMap<LineId, PlayerId>,
     /// Flagged texts: hidden, and play paused, until replaced.
     pub flags: BTreeSet<TextRef>,
+    /// The X-card: play paused for something said or written.
+    #[serde(default)]
+    pub x_card: Option<XCard>,
+    /// The motion the table is deciding, if any.
+    #[serde(default)]
+    pub proposal: Option<Proposal>,
+    /// The table rolls real dice and types the faces in.
+    #[serde(default)]
+    pub physical_dice: bool,
+    /// The timer of the scene being played (a story scene, the flashback or flashforward).
+    #[serde(default)]
+    pub timer: Option<Timer>,
+    /// The moderator's last question.
+    #[serde(default)]
+    pub question: Option<String>,
     /// The prophecy, once received.
     pub prophecy: Option<Prophecy>,
     /// Characters and the environment's objects.
@@ -199,15 +217,98 @@ impl State {
                 }
             }
             Event::ModeratorChosen { player } => self.moderator = *player,
-            Event::LineAdded { line, text } => {
+            Event::LineAdded { line, text, by } => {
                 self.claim(line.0);
                 self.lines.insert(*line, text.clone());
+                match by {
+                    Some(by) => self.line_authors.insert(*line, *by),
+                    None => self.line_authors.remove(line),
+                };
             }
             Event::LineRemoved { line } => {
                 self.lines.remove(line);
+                self.line_authors.remove(line);
             }
             Event::Flagged { target } => {
                 self.flags.insert(*target);
+            }
+            Event::TablePaused { by } => self.x_card = Some(XCard { by: *by }),
+            Event::TableResumed => {
+                self.x_card = None;
+                self.drop_proposal(|m| m == Motion::Resume);
+            }
+            Event::ProposalMade {
+                proposal,
+                motion,
+                by,
+            } => {
+                self.claim(proposal.0);
+                let mut agreed = BTreeSet::new();
+                if self.votes(*by) {
+                    agreed.insert(*by);
+                }
+                self.proposal = Some(Proposal {
+                    id: *proposal,
+                    motion: *motion,
+                    by: *by,
+                    agreed,
+                });
+            }
+            Event::ProposalAgreed { proposal, by } => {
+                if let Some(p) = &mut self.proposal
+                    && p.id == *proposal
+                {
+                    p.agreed.insert(*by);
+                }
+            }
+            Event::ProposalStopped { proposal, .. } | Event::ProposalCarried { proposal } => {
+                if self.proposal.as_ref().is_some_and(|p| p.id == *proposal) {
+                    self.proposal = None;
+                }
+            }
+            Event::DiceChosen { physical } => self.physical_dice = *physical,
+            Event::TimerStarted { timed, at } => self.timer = Some(Timer::start(*timed, *at)),
+            Event::TimerStopped { at } => {
+                if let Some(t) = &mut self.timer
+                    && t.stopped_since.is_none()
+                {
+                    t.stopped_since = Some(*at);
+                }
+            }
+            Event::TimerCounting { at } => {
+                if let Some(t) = &mut self.timer
+                    && let Some(since) = t.stopped_since.take()
+                {
+                    t.added_ms = t
+                        .added_ms
+                        .saturating_add(at.0.saturating_sub(since.0).max(0));
+                }
+            }
+            Event::TimerHeld => {
+                if let Some(t) = &mut self.timer {
+                    t.held = true;
+                }
+            }
+            Event::TimerReleased => {
+                if let Some(t) = &mut self.timer {
+                    t.held = false;
+                }
+            }
+            Event::TimerExtended { minutes } => {
+                if let Some(t) = &mut self.timer {
+                    t.added_ms = t.added_ms.saturating_add(i64::from(*minutes) * 60_000);
+                }
+            }
+            Event::TimerReset { at } => {
+                if let Some(t) = &mut self.timer {
+                    t.from = *at;
+                    t.added_ms = 0;
+                    t.stopped_since = t.stopped_since.map(|_| *at);
+                }
+            }
+            Event::QuestionAsked { text } => {
+                self.flags.remove(&TextRef::Question);
+                self.question = Some(text.clone());
             }
             Event::ProphecyReceived { source, text } => {
                 self.flags.remove(&TextRef::Prophecy);
@@ -222,7 +323,12 @@ impl State {
                     p.text = text.clone();
                 }
             }
-            Event::PhaseBegan { phase } => self.phase = *phase,
+            Event::PhaseBegan { phase } => {
+                self.phase = *phase;
+                self.drop_proposal(|m| {
+                    matches!(m, Motion::Advance { .. } | Motion::ReturnToOutline)
+                });
+            }
             Event::CharacterCreated {
                 object,
                 player,
@@ -310,6 +416,7 @@ impl State {
             Event::FlashbackNarrated { text } => {
                 self.flags.remove(&TextRef::Flashback);
                 self.flashback = Some(text.clone());
+                self.stop_timer(Timed::Flashback);
             }
             Event::SceneSketched {
                 scene,
@@ -331,6 +438,7 @@ impl State {
                         check: None,
                         narration: None,
                         performed: false,
+                        rolling: false,
                     },
                 );
                 for object in old.map(|old| old.setting.objects).unwrap_or_default() {
@@ -370,6 +478,16 @@ impl State {
                 if self.in_progress == Some(*scene) {
                     self.in_progress = None;
                 }
+                self.stop_timer(Timed::Scene(*scene));
+                for pair in self
+                    .pairs
+                    .iter()
+                    .filter(|(_, p)| p.scene == *scene)
+                    .map(|(id, _)| *id)
+                    .collect::<Vec<_>>()
+                {
+                    self.remove_pair(pair);
+                }
                 for target in [
                     TextRef::Objective(*scene),
                     TextRef::Setting(*scene),
@@ -402,6 +520,21 @@ impl State {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.started_at = Some(*at);
                 }
+                self.timer = Some(Timer::start(Timed::Scene(*scene), *at));
+            }
+            Event::SceneCancelled { scene } => {
+                if self.in_progress == Some(*scene) {
+                    self.in_progress = None;
+                }
+                // Set aside, it is not started: it waits with the others, its pairs kept.
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.rolling = false;
+                    s.started_at = None;
+                }
+                self.stop_timer(Timed::Scene(*scene));
+                self.drop_proposal(
+                    |m| matches!(m, Motion::MakeCheck { scene: s, .. } if s == *scene),
+                );
             }
             Event::PairProposed {
                 pair,
@@ -428,20 +561,32 @@ impl State {
                         environment_aspect: *environment_aspect,
                         proposed_by: *by,
                         justification: justification.clone(),
+                        accepted_by: BTreeSet::new(),
+                        objections: BTreeSet::new(),
                     },
                 );
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.pairs.push(*pair);
                 }
             }
-            Event::PairWithdrawn { pair } => {
-                self.flags.remove(&TextRef::Justification(*pair));
-                if let Some(p) = self.pairs.remove(pair) {
-                    unlink(&mut self.index.pairs, p.character_aspect, pair);
-                    unlink(&mut self.index.pairs, p.environment_aspect, pair);
-                    if let Some(s) = self.scenes.get_mut(&p.scene) {
-                        s.pairs.retain(|x| x != pair);
+            Event::PairWithdrawn { pair } => self.remove_pair(*pair),
+            Event::PairAccepted { pair, by } => {
+                if let Some(p) = self.pairs.get_mut(pair) {
+                    p.objections.remove(by);
+                    if p.proposed_by != *by {
+                        p.accepted_by.insert(*by);
                     }
+                }
+            }
+            Event::PairObjected { pair, by } => {
+                if let Some(p) = self.pairs.get_mut(pair) {
+                    p.accepted_by.remove(by);
+                    p.objections.insert(*by);
+                }
+            }
+            Event::DiceCalledFor { scene } => {
+                if let Some(s) = self.scenes.get_mut(scene) {
+                    s.rolling = true;
                 }
             }
             Event::JustificationEdited {
@@ -456,6 +601,7 @@ impl State {
             Event::CheckMade { scene, check } => {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.check = Some(check.clone());
+                    s.rolling = false;
                 }
             }
             Event::Narrated { scene, text } => {
@@ -471,13 +617,40 @@ impl State {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.performed = true;
                 }
+                self.stop_timer(Timed::Scene(*scene));
             }
             Event::LongTermEffectsNarrated { text } => {
                 self.flags.remove(&TextRef::LongTermEffects);
                 self.long_term_effects = Some(text.clone());
+                self.stop_timer(Timed::Flashforward);
             }
             Event::GameEnded => self.phase = Phase::Ended,
         }
+    }
+
+    fn stop_timer(&mut self, timed: Timed) {
+        if self.timer.is_some_and(|t| t.timed == timed) {
+            self.timer = None;
+        }
+    }
+
+    /// Drops the open proposal if its motion is one that an event just made moot.
+    fn drop_proposal(&mut self, moot: impl Fn(Motion) -> bool) {
+        if self.proposal.as_ref().is_some_and(|p| moot(p.motion)) {
+            self.proposal = None;
+        }
+    }
+
+    fn remove_pair(&mut self, pair: PairId) {
+        self.flags.remove(&TextRef::Justification(pair));
+        if let Some(p) = self.pairs.remove(&pair) {
+            unlink(&mut self.index.pairs, p.character_aspect, &pair);
+            unlink(&mut self.index.pairs, p.environment_aspect, &pair);
+            if let Some(s) = self.scenes.get_mut(&p.scene) {
+                s.pairs.retain(|x| *x != pair);
+            }
+        }
+        self.drop_proposal(|m| m == Motion::WithdrawPair { pair });
     }
 
     /// Replays a log from the beginning. Any log gives a state; one from an untrusted source
@@ -522,6 +695,53 @@ impl State {
     pub fn playing(&self) -> impl Iterator<Item = (PlayerId, &Player)> {
         self.present_players()
             .filter(move |(id, _)| Some(*id) != self.moderator)
+    }
+
+    /// Whether a player's agreement counts for proposals: every present player but the
+    /// moderator (who asks questions and keeps time).
+    pub fn votes(&self, player: PlayerId) -> bool {
+        self.is_present(player) && self.moderator != Some(player)
+    }
+
+    /// Players whose agreement a proposal needs.
+    pub fn voters(&self) -> BTreeSet<PlayerId> {
+        self.playing().map(|(id, _)| id).collect()
+    }
+
+    /// Whether a pair counts in the pool: no player at the table objects to it (someone who
+    /// left holds nothing up).
+    pub fn counts(&self, pair: &MatchingPair) -> bool {
+        !pair.objections.iter().any(|p| self.is_present(*p))
+    }
+
+    /// Whether the open proposal has everyone's agreement (a table with no one playing
+    /// carries nothing).
+    pub fn proposal_agreed(&self) -> bool {
+        let voters = self.voters();
+        !voters.is_empty()
+            && self
+                .proposal
+                .as_ref()
+                .is_some_and(|p| voters.is_subset(&p.agreed))
+    }
+
+    /// Temporal Mechanics' act now: the phase's, except that the Resolution (the flashforward)
+    /// begins once the climactic scene is performed.
+    pub fn act(&self) -> Option<&'static str> {
+        let climax_done = self
+            .finale
+            .and_then(|f| self.scenes.get(&f))
+            .is_some_and(|f| f.performed);
+        if self.phase == Phase::Story && climax_done {
+            Some("Resolution")
+        } else {
+            self.phase.act()
+        }
+    }
+
+    /// Whether the timer should stand still now: play is paused, or it is held.
+    pub fn timer_should_stop(&self) -> bool {
+        self.timer.is_some_and(|t| t.held) || self.paused()
     }
 
     /// The character of a player.
@@ -611,16 +831,21 @@ impl State {
     /// The scene's level in the outline: Finale, then primary, secondary, tertiary (and, under
     /// edition 1.1's five levels, quaternary) scenes.
     pub fn level(&self, scene: SceneId) -> &'static str {
-        level_at_depth(self.depth(scene))
+        if self.ruleset.is_temporal() {
+            temporal_level_at_depth(self.depth(scene))
+        } else {
+            level_at_depth(self.depth(scene))
+        }
     }
 
-    /// When a started scene's advisory time is up (the timer never stops play).
-    pub fn scene_deadline(&self, scene: SceneId) -> Option<crate::ids::Timestamp> {
-        let started = self.scenes.get(&scene)?.started_at?;
-        let minutes = i64::from(self.ruleset.scene_minutes());
-        Some(crate::ids::Timestamp(
-            started.0.saturating_add(minutes * 60_000),
-        ))
+    /// When the scene being played has its advisory time up, if its timer counts now (the
+    /// timer never stops play).
+    pub fn timer_deadline(&self) -> Option<Timestamp> {
+        let timer = self.timer?;
+        timer
+            .stopped_since
+            .is_none()
+            .then(|| timer.deadline(self.ruleset.scene_minutes()))
     }
 
     /// Scenes that may be performed now: not performed, not in progress, and every precursor
@@ -642,8 +867,8 @@ impl State {
             .collect()
     }
 
-    /// The check's pool for a scene now: one die per proposed pair, in order, then one reward
-    /// die per precursor resolved successfully.
+    /// The check's pool for a scene now: one die per proposed pair nobody objects to, in
+    /// order, then one reward die per precursor resolved successfully.
     pub fn pool(&self, scene: SceneId) -> Vec<PoolEntry> {
         let Some(s) = self.scenes.get(&scene) else {
             return Vec::new();
@@ -651,6 +876,7 @@ impl State {
         let pairs = s
             .pairs
             .iter()
+            .filter(|p| self.pairs.get(p).is_some_and(|p| self.counts(p)))
             .map(|p| PoolEntry::MatchingPair { pair: p.0 });
         let rewards = s
             .precursors
@@ -660,9 +886,9 @@ impl State {
         pairs.chain(rewards).collect()
     }
 
-    /// Play is paused while any text is flagged.
+    /// Play is paused while any text is flagged, and by the X-card.
     pub fn paused(&self) -> bool {
-        !self.flags.is_empty()
+        !self.flags.is_empty() || self.x_card.is_some()
     }
 
     /// Whether a text is hidden by a flag.
@@ -674,7 +900,8 @@ impl State {
     pub fn warnings(&self) -> Vec<Warning> {
         let mut warnings = Vec::new();
         let players = self.playing().count();
-        if self.opened && !(3..=6).contains(&players) {
+        // Temporal Mechanics names no number of players.
+        if self.opened && !self.ruleset.is_temporal() && !(3..=6).contains(&players) {
             warnings.push(Warning::PlayerCount { players });
         }
         if self.scenes.len() > 8 {
@@ -703,5 +930,15 @@ pub fn level_at_depth(depth: u32) -> &'static str {
         2 => "Secondary scene",
         3 => "Tertiary scene",
         _ => "Quaternary scene",
+    }
+}
+
+/// Temporal Mechanics' words for a scene `depth` edges below the climax.
+pub fn temporal_level_at_depth(depth: u32) -> &'static str {
+    match depth {
+        0 => "Climactic scene",
+        1 => "Depth 1 scene",
+        2 => "Depth 2 scene",
+        _ => "Depth 3 scene",
     }
 }

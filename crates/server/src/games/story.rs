@@ -11,8 +11,10 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 use story::command::{Action, Command};
 use story::content::Library;
-use story::ids::{ObjectId, PlayerId, SceneId, Timestamp};
-use story::model::{AspectCategory, CATEGORY_NAMES, ObjectKind, Phase, ProphecySource, TextRef};
+use story::ids::{ObjectId, PlayerId, ProposalId, SceneId, Timestamp};
+use story::model::{
+    AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
+};
 use story::outline_odds::{PlannedScene, outline_odds_f64};
 use story::{Event, Refusal, Ruleset, State, StoredEvent};
 
@@ -33,12 +35,11 @@ enum Request {
     PickModule {
         module: String,
     },
-    StartScene {
-        scene: SceneId,
+    Propose {
+        motion: Motion,
     },
-    MakeCheck {
-        scene: SceneId,
-        accept_empty_pool: bool,
+    Agree {
+        proposal: ProposalId,
     },
     #[serde(untagged)]
     Engine(Action),
@@ -52,11 +53,12 @@ fn refused(refusal: Refusal) -> Rejection {
     }
 }
 
-fn decide(state: &State, player: u32, action: Action) -> Result<Vec<Event>, Rejection> {
+fn decide(state: &State, player: u32, action: Action, now: i64) -> Result<Vec<Event>, Rejection> {
     story::decide(
         state,
         Command {
             by: PlayerId(player),
+            at: Timestamp(now),
             action,
         },
     )
@@ -75,7 +77,7 @@ impl Game for StoryGame {
                 .parse::<Ruleset>()
                 .map_err(|e| Rejection::Malformed(e.to_string()))?,
         };
-        decide(&State::default(), 0, Action::Open { ruleset })
+        decide(&State::default(), 0, Action::Open { ruleset }, 0)
     }
 
     fn join(state: &State, player: u32, name: &str) -> Result<Vec<Event>, Rejection> {
@@ -85,6 +87,7 @@ impl Game for StoryGame {
             Action::Join {
                 name: name.to_owned(),
             },
+            0,
         )
     }
 
@@ -96,6 +99,7 @@ impl Game for StoryGame {
             Action::RemovePlayer {
                 player: PlayerId(player),
             },
+            0,
         )
     }
 
@@ -121,17 +125,13 @@ impl Game for StoryGame {
                     .cloned()
                     .ok_or_else(|| Rejection::Malformed(format!("no module '{module}'")))?,
             },
-            Request::StartScene { scene } => Action::StartScene {
-                scene,
-                at: Timestamp(context.now),
-            },
-            Request::MakeCheck {
-                scene,
-                accept_empty_pool,
-            } => Action::MakeCheck {
-                scene,
+            Request::Propose { motion } => Action::Propose {
+                motion,
                 seed: Seed(context.seed),
-                accept_empty_pool,
+            },
+            Request::Agree { proposal } => Action::Agree {
+                proposal,
+                seed: Seed(context.seed),
             },
             // Seats are the table's business, and the seed- or time-bearing actions are above.
             Request::Engine(
@@ -140,8 +140,8 @@ impl Game for StoryGame {
                 | Action::RemovePlayer { .. }
                 | Action::RollCatastrophe { .. }
                 | Action::PickModule { .. }
-                | Action::StartScene { .. }
-                | Action::MakeCheck { .. },
+                | Action::Propose { .. }
+                | Action::Agree { .. },
             ) => {
                 return Err(Rejection::Malformed(
                     "that action is not available here".into(),
@@ -149,7 +149,7 @@ impl Game for StoryGame {
             }
             Request::Engine(action) => action,
         };
-        decide(state, player, action)
+        decide(state, player, action, context.now)
     }
 
     fn evolve(state: State, event: &Event) -> State {
@@ -167,7 +167,15 @@ impl Game for StoryGame {
     }
 
     fn anonymous(event: &Event) -> bool {
-        matches!(event, Event::Flagged { .. })
+        // The safety tools never say who used them; resuming would tell who paused.
+        matches!(
+            event,
+            Event::Flagged { .. }
+                | Event::LineAdded { .. }
+                | Event::LineRemoved { .. }
+                | Event::TablePaused { .. }
+                | Event::TableResumed
+        )
     }
 
     fn describe(before: &State, event: &Event) -> String {
@@ -176,6 +184,19 @@ impl Game for StoryGame {
 
     fn view(state: &State, creator: u32) -> Value {
         view(state, creator)
+    }
+
+    fn own(state: &State, player: u32) -> Value {
+        let me = PlayerId(player);
+        json!({
+            "lines": state
+                .line_authors
+                .iter()
+                .filter(|(_, by)| **by == me)
+                .map(|(line, _)| line.0)
+                .collect::<Vec<_>>(),
+            "paused": state.x_card.is_some_and(|x| x.by == Some(me)),
+        })
     }
 
     fn markdown(state: &State) -> (String, String) {
@@ -190,7 +211,7 @@ impl Game for StoryGame {
     }
 
     fn for_players(log: Vec<Event>) -> Vec<Event> {
-        story::redact::flagged_text_left_out(&log)
+        story::redact::for_players(&log)
     }
 }
 
@@ -234,6 +255,23 @@ fn objective(state: &State, scene: SceneId) -> String {
     }
 }
 
+/// Temporal Mechanics has no prophecy: a world's or module's text is the warning sent back.
+fn prophecy_word(state: &State) -> &'static str {
+    if state.ruleset.is_temporal() {
+        "warning"
+    } else {
+        "prophecy"
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 fn describe(before: &State, event: &Event) -> String {
     let s = before;
     match event {
@@ -247,23 +285,78 @@ fn describe(before: &State, event: &Event) -> String {
         Event::LineAdded { .. } => "A line was drawn.".into(),
         Event::LineRemoved { .. } => "A line was lifted.".into(),
         Event::Flagged { .. } => "A text was flagged; play pauses until it is replaced.".into(),
+        Event::TablePaused { .. } => "Someone used the X-card: play pauses. Leave out what was just said or shown; no one explains why.".into(),
+        Event::TableResumed => "Play resumes.".into(),
+        Event::ProposalMade { motion, by, .. } => {
+            let what = match motion {
+                Motion::MakeCheck { scene, .. } => format!("make the check of {}", objective(s, *scene)),
+                Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
+                other => other.to_string(),
+            };
+            format!("{} proposes to {what}; it carries when everyone agrees.", player_name(s, *by))
+        }
+        Event::ProposalAgreed { by, .. } => format!("{} agrees.", player_name(s, *by)),
+        Event::ProposalStopped { by, .. } => {
+            format!("{} said not yet: the proposal is dropped.", player_name(s, *by))
+        }
+        Event::ProposalCarried { .. } => "Everyone agreed.".into(),
+        Event::DiceChosen { physical: true } => {
+            "From now on the table rolls real dice and types in the faces.".into()
+        }
+        Event::DiceChosen { physical: false } => "From now on the server rolls the dice.".into(),
+        Event::TimerStarted { timed: Timed::Flashback, .. } => format!(
+            "The flashback begins: {} minutes on the timer.",
+            s.ruleset.scene_minutes()
+        ),
+        Event::TimerStarted { .. } => format!(
+            "The climactic scene is played: the flashforward begins, {} minutes on the timer.",
+            s.ruleset.scene_minutes()
+        ),
+        Event::TimerStopped { .. } => "The timer stops.".into(),
+        Event::TimerCounting { .. } => "The timer runs again.".into(),
+        Event::TimerHeld => "The timer is held.".into(),
+        Event::TimerReleased => "The timer is let go.".into(),
+        Event::TimerExtended { minutes } => format!(
+            "The scene gets {minutes} more {}.",
+            if *minutes == 1 { "minute" } else { "minutes" }
+        ),
+        Event::TimerReset { .. } => "The timer starts again from the beginning.".into(),
+        Event::QuestionAsked { .. } => "The moderator asks the players a question.".into(),
+        Event::SceneCancelled { scene } => format!(
+            "{} was set aside before its check; it can be started again.",
+            capitalized(&objective(s, *scene))
+        ),
+        Event::PairAccepted { by, .. } => format!("{} accepts a pair.", player_name(s, *by)),
+        Event::PairObjected { by, .. } => format!(
+            "{} objects to a pair: it does not count until that is settled.",
+            player_name(s, *by)
+        ),
+        Event::DiceCalledFor { scene } => format!(
+            "The table agreed to the check of {}: roll {} real dice and type in the faces.",
+            objective(s, *scene),
+            s.pool(*scene).len()
+        ),
         Event::ProphecyReceived {
             source: ProphecySource::Catastrophe { world, roll, .. },
             ..
         } => {
             format!(
-                "The dice gave {roll} on the catastrophe table of {world}: the prophecy is received."
+                "The dice gave {roll} on the catastrophe table of {world}: the {} is received.",
+                prophecy_word(s)
             )
         }
         Event::ProphecyReceived {
             source: ProphecySource::Module { title },
             ..
         } => {
-            format!("The prophecy of {title} is received.")
+            format!("The {} of {title} is received.", prophecy_word(s))
         }
-        Event::ProphecyReceived { .. } => "The players wrote the prophecy.".into(),
-        Event::ProphecyEdited { .. } => "The prophecy was changed.".into(),
-        Event::PhaseBegan { phase } => format!("{phase} begins."),
+        Event::ProphecyReceived { .. } => format!("The players wrote the {}.", prophecy_word(s)),
+        Event::ProphecyEdited { .. } => format!("The {} was changed.", prophecy_word(s)),
+        Event::PhaseBegan { phase: Phase::Outline } if s.phase == Phase::Story => {
+            "Back to the outline: scenes can be sketched and changed again.".into()
+        }
+        Event::PhaseBegan { phase } => format!("{} begins.", phase.name_in(s.ruleset)),
         Event::CharacterCreated { player, .. } => {
             format!("{} created a character.", player_name(s, *player))
         }
@@ -294,7 +387,18 @@ fn describe(before: &State, event: &Event) -> String {
             format!("An aspect of {object} was removed.")
         }
         Event::FlashbackNarrated { .. } => "The flashback was told.".into(),
+        Event::SceneSketched { parent: None, .. } if s.ruleset.is_temporal() => {
+            "The climactic scene was sketched.".into()
+        }
         Event::SceneSketched { parent: None, .. } => "The Finale was sketched.".into(),
+        Event::SceneSketched {
+            parent: Some(p),
+            difficulty,
+            ..
+        } if s.ruleset.is_temporal() => format!(
+            "A scene upstream of {} was sketched (difficulty {difficulty}).",
+            objective(s, *p)
+        ),
         Event::SceneSketched {
             parent: Some(p),
             difficulty,
@@ -332,8 +436,9 @@ fn describe(before: &State, event: &Event) -> String {
         Event::CheckMade { scene, check } => {
             let dice = check.roll.dice.len();
             format!(
-                "The check of {}: {dice} {} rolled, {} hits against {}: {}.",
+                "The check of {}: {dice} {}{} rolled, {} hits against {}: {}.",
                 objective(s, *scene),
+                if check.physical { "real " } else { "" },
                 if dice == 1 { "die" } else { "dice" },
                 check.roll.hits(),
                 check.difficulty,
@@ -359,6 +464,9 @@ fn describe(before: &State, event: &Event) -> String {
 fn title(state: &State, creator: u32) -> String {
     match state.prophecy.as_ref().map(|p| &p.source) {
         Some(ProphecySource::Module { title }) => title.clone(),
+        Some(ProphecySource::Catastrophe { world, .. }) if state.ruleset.is_temporal() => {
+            format!("A timeline of {world}")
+        }
         Some(ProphecySource::Catastrophe { world, .. }) => format!("A prophecy of {world}"),
         _ => format!("{}\u{2019}s table", player_name(state, PlayerId(creator))),
     }
@@ -518,11 +626,15 @@ fn view(state: &State, creator: u32) -> Value {
                         "justification": shown(s, TextRef::Justification(*pid), &p.justification),
                         "justification_flagged": s.is_flagged(TextRef::Justification(*pid)),
                         "proposed_by": p.proposed_by.0,
+                        "accepted_by": p.accepted_by.iter().map(|x| x.0).collect::<Vec<_>>(),
+                        "objections": p.objections.iter().map(|x| x.0).collect::<Vec<_>>(),
+                        "counts": s.counts(p),
                     })
                 })
                 .collect();
             let check = scene.check.as_ref().map(|c| {
                 json!({
+                    "physical": c.physical,
                     "difficulty": c.difficulty,
                     "outcome": match c.outcome { Outcome::Success => "success", Outcome::Failure => "failure" },
                     "hits": c.roll.hits(),
@@ -545,7 +657,7 @@ fn view(state: &State, creator: u32) -> Value {
                 "objects": scene.setting.objects.iter().map(|o| o.0).collect::<Vec<_>>(),
                 "status": status,
                 "started_at": scene.started_at.map(|t| t.0),
-                "deadline": s.scene_deadline(*id).map(|t| t.0),
+                "rolling": scene.rolling,
                 "pairs": pairs,
                 "pool": pool_json,
                 "odds": odds,
@@ -587,7 +699,7 @@ fn view(state: &State, creator: u32) -> Value {
     let next = s
         .phase
         .next()
-        .map(|p| json!({"id": phase_id(p), "name": p.to_string()}));
+        .map(|p| json!({"id": phase_id(p), "name": p.name_in(s.ruleset)}));
     let categories: Vec<Value> = [
         "occupation",
         "physical_or_mental",
@@ -599,6 +711,50 @@ fn view(state: &State, creator: u32) -> Value {
     .zip(CATEGORY_NAMES)
     .map(|(id, name)| json!({"id": id, "name": name}))
     .collect();
+    let voters: Vec<u32> = s.voters().iter().map(|p| p.0).collect();
+    let proposal = s.proposal.as_ref().map(|p| {
+        let (kind, scene, pair, to) = match p.motion {
+            Motion::Advance { to } => ("advance", None, None, Some(phase_id(to))),
+            Motion::ReturnToOutline => ("return_to_outline", None, None, None),
+            Motion::MakeCheck { scene, .. } => ("make_check", Some(scene.0), None, None),
+            Motion::WithdrawPair { pair } => ("withdraw_pair", None, Some(pair.0), None),
+            Motion::Resume => ("resume", None, None, None),
+            Motion::EndGame => ("end_game", None, None, None),
+        };
+        let label = match p.motion {
+            Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
+            other => other.to_string(),
+        };
+        json!({
+            "id": p.id.0,
+            "motion": kind,
+            "scene": scene,
+            "pair": pair,
+            "to": to,
+            "label": label,
+            "by": p.by.0,
+            "agreed": p.agreed.iter().map(|x| x.0).collect::<Vec<_>>(),
+            "waiting": s.voters().iter().filter(|v| !p.agreed.contains(v)).map(|x| x.0).collect::<Vec<_>>(),
+        })
+    });
+    let timer = s.timer.map(|t| {
+        let (timed, scene) = match t.timed {
+            Timed::Scene(id) => ("scene", Some(id.0)),
+            Timed::Flashback => ("flashback", None),
+            Timed::Flashforward => ("flashforward", None),
+        };
+        let minutes = s.ruleset.scene_minutes();
+        json!({
+            "timed": timed,
+            "scene": scene,
+            "minutes": minutes,
+            "counting": t.stopped_since.is_none(),
+            "deadline": s.timer_deadline().map(|d| d.0),
+            // While stopped the time left is fixed; a page shows it as it is.
+            "remaining_ms": t.stopped_since.map(|_| t.remaining_ms(minutes, Timestamp(0))),
+            "held": t.held,
+        })
+    });
     json!({
         "game": StoryGame::KIND,
         "title": title(s, creator),
@@ -611,8 +767,16 @@ fn view(state: &State, creator: u32) -> Value {
             "temporal": s.ruleset.is_temporal(),
             "moderator_allowed": s.ruleset.allows_moderator(),
         },
-        "phase": {"id": phase_id(s.phase), "name": s.phase.to_string(), "act": s.phase.act(), "next": next},
+        "phase": {"id": phase_id(s.phase), "name": s.phase.name_in(s.ruleset), "act": if s.ruleset.is_temporal() { s.act() } else { None }, "next": next},
         "paused": s.paused(),
+        "x_card": s.x_card.is_some(),
+        "proposal": proposal,
+        "voters": voters,
+        "physical_dice": s.physical_dice,
+        "timer": timer,
+        "question": s.question.as_deref().map(|t| shown(s, TextRef::Question, t)),
+        "question_flagged": s.is_flagged(TextRef::Question),
+        "checked_any": s.scenes.values().any(|x| x.check.is_some() || x.rolling),
         "players": players,
         "moderator": s.moderator.map(|m| m.0),
         "lines": s.lines.iter().map(|(id, t)| json!({"id": id.0, "text": t})).collect::<Vec<_>>(),

@@ -204,6 +204,10 @@ pub struct Page {
     ws: Ws,
     pub seq: u64,
     pub view: Value,
+    /// What only this player may know (the `own` message).
+    pub own: Value,
+    /// Every message this page received, in order.
+    pub heard: Vec<Value>,
     next_req: u64,
 }
 
@@ -223,12 +227,12 @@ impl Page {
             ws,
             seq: since,
             view: Value::Null,
+            own: Value::Null,
+            heard: Vec::new(),
             next_req: 0,
         };
         page.send(json!({"type": "hello", "since": since})).await;
-        let sync = page.until(|m| m["type"] == "sync").await;
-        page.seq = sync["seq"].as_u64().unwrap();
-        page.view = sync["view"].clone();
+        page.until(|m| m["type"] == "sync").await;
         page
     }
 
@@ -257,6 +261,10 @@ impl Page {
                     self.seq = value["seq"].as_u64().unwrap();
                     self.view = value["view"].clone();
                 }
+                if value["type"] == "sync" || value["type"] == "own" {
+                    self.own = value["own"].clone();
+                }
+                self.heard.push(value.clone());
                 return value;
             }
         }
@@ -287,6 +295,13 @@ impl Page {
         assert_eq!(answer["type"], "done", "{action} → {answer}");
         // The update follows the answer on this socket.
         let seq = answer["seq"].as_u64().unwrap();
+        while self.seq < seq {
+            self.next().await;
+        }
+    }
+
+    /// Reads until this page has seen event `seq`.
+    pub async fn catch_up(&mut self, seq: u64) {
         while self.seq < seq {
             self.next().await;
         }
@@ -337,5 +352,25 @@ pub async fn upgrade_status(
         Ok(_) => 101,
         Err(tungstenite::Error::Http(response)) => response.status().as_u16(),
         Err(e) => panic!("{e}"),
+    }
+}
+
+/// `pages[0]` proposes a motion and every other page agrees, so that it carries; every page
+/// then has the outcome.
+pub async fn carried(pages: &mut [Page], motion: Value) {
+    pages[0]
+        .ok(json!({"action": "propose", "motion": motion}))
+        .await;
+    let id = pages[0].view["proposal"]["id"].clone();
+    for page in pages[1..].iter_mut() {
+        page.ok(json!({"action": "agree", "proposal": id})).await;
+    }
+    assert!(
+        pages.last().unwrap().view["proposal"].is_null(),
+        "{motion} carried"
+    );
+    let last = pages.last().unwrap().seq;
+    for page in pages.iter_mut() {
+        page.catch_up(last).await;
     }
 }

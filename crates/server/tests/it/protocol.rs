@@ -1,7 +1,7 @@
 //! The protocol of PROTOCOL.md: authority, ordering, refusals, limits, resync, restart.
 
 use crate::{
-    Page, Server, create_table, fresh_db, http, invite_of, join, try_join, upgrade_status,
+    Page, Server, carried, create_table, fresh_db, http, invite_of, join, try_join, upgrade_status,
 };
 use serde_json::{Value, json};
 
@@ -34,7 +34,7 @@ async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
     let p = &mut pages[0];
     p.ok(json!({"action": "roll_catastrophe", "world": "vael"}))
         .await;
-    p.ok(json!({"action": "advance", "to": "characters"})).await;
+    carried(&mut pages, json!({"motion": "advance", "to": "characters"})).await;
     for (i, name) in ["Wren", "Tamsin", "Osric"].iter().enumerate() {
         pages[i]
             .ok(json!({"action": "create_character", "name": name}))
@@ -75,8 +75,8 @@ async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
             page.ok(json!({"action": "attach_aspect", "object": me, "text": format!("{category}"), "category": category})).await;
         }
     }
+    carried(&mut pages, json!({"motion": "advance", "to": "outline"})).await;
     let p = &mut pages[0];
-    p.ok(json!({"action": "advance", "to": "outline"})).await;
     p.ok(json!({"action": "sketch_finale", "objective": "Bind the wyrm"}))
         .await;
     let finale = p.view["finale"].as_u64().unwrap();
@@ -99,8 +99,10 @@ async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
         .unwrap();
     p.ok(json!({"action": "place_object", "scene": scene, "object": vault}))
         .await;
-    p.ok(json!({"action": "advance", "to": "story"})).await;
-    p.ok(json!({"action": "start_scene", "scene": scene})).await;
+    carried(&mut pages, json!({"motion": "advance", "to": "story"})).await;
+    pages[0]
+        .ok(json!({"action": "start_scene", "scene": scene}))
+        .await;
     (token, pages, cookies)
 }
 
@@ -154,14 +156,41 @@ async fn everyone_sees_the_same_state_and_refusals_go_to_the_actor_only() {
         "text stays text"
     );
     // The roll: a page cannot choose the dice's seed; the server picks it.
+    let check = json!({"motion": "make_check", "scene": scene, "accept_empty_pool": false});
     let cheat = pages[2]
-        .act(json!({"action": "make_check", "scene": scene, "accept_empty_pool": false, "seed": 1}))
+        .act(json!({"action": "propose", "motion": check, "seed": 1}))
         .await;
     assert_eq!(cheat["type"], "error");
+    // One player cannot roll alone: the proposal waits for the others.
     pages[2]
-        .ok(json!({"action": "make_check", "scene": scene, "accept_empty_pool": false}))
+        .ok(json!({"action": "propose", "motion": check}))
         .await;
-    let target = pages[2].seq;
+    let proposal = &pages[2].view["proposal"];
+    assert_eq!(proposal["motion"], "make_check");
+    assert_eq!(proposal["waiting"], json!([1, 2]));
+    let id = proposal["id"].clone();
+    let no_check = |p: &Page| {
+        p.view["scenes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["id"] == scene)
+            .unwrap()["check"]
+            .is_null()
+    };
+    assert!(no_check(&pages[2]));
+    let again = pages[2]
+        .act(json!({"action": "agree", "proposal": id}))
+        .await;
+    assert_eq!(again["code"], "already_agreed");
+    pages[0]
+        .ok(json!({"action": "agree", "proposal": id}))
+        .await;
+    assert!(no_check(&pages[0]), "two of three is not everyone");
+    pages[1]
+        .ok(json!({"action": "agree", "proposal": id}))
+        .await;
+    let target = pages[1].seq;
     for page in pages.iter_mut() {
         while page.seq < target {
             page.next().await;
@@ -456,5 +485,124 @@ async fn export_and_print_need_a_seat() {
     assert!(!body.contains("<script>"));
     let (status, _, _) = http(addr, "GET", &format!("/t/{token}/print"), None, None).await;
     assert_eq!(status, 401);
+    server.stop().await;
+}
+
+/// Every message a page received, as text.
+fn heard(page: &Page) -> String {
+    page.heard
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn the_safety_tools_never_say_who_used_them() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let cy = join(addr, &token, "Cy").await;
+    let mut pages = Vec::new();
+    for cookie in [&ada, &bo, &cy] {
+        pages.push(Page::open(addr, &token, cookie, 0).await);
+    }
+    // Ada draws a line: her page learns it is hers; nobody else's does, and the log is anonymous.
+    pages[0]
+        .ok(json!({"action": "add_line", "text": "No spiders"}))
+        .await;
+    let line = pages[0].view["lines"][0]["id"].clone();
+    // What only she may know follows the update, in a message of its own.
+    pages[0].until(|m| m["type"] == "own").await;
+    assert_eq!(pages[0].own["lines"], json!([line]));
+    // Bo pauses the table with the X-card; only his page knows it is his.
+    pages[1].ok(json!({"action": "pause"})).await;
+    pages[1].until(|m| m["type"] == "own").await;
+    assert_eq!(pages[1].own["paused"], true);
+    let last = pages[1].seq;
+    for page in pages.iter_mut() {
+        page.catch_up(last).await;
+    }
+    assert_eq!(pages[2].view["x_card"], true);
+    assert_eq!(pages[2].view["paused"], true);
+    // Neither can be undone by another player alone.
+    let lift = pages[1]
+        .act(json!({"action": "remove_line", "line": line}))
+        .await;
+    assert_eq!(lift["code"], "not_your_line", "{lift}");
+    let resume = pages[2].act(json!({"action": "resume"})).await;
+    assert_eq!(resume["code"], "not_your_pause", "{resume}");
+    // The table can resume by agreement; then Ada lifts her own line.
+    carried(&mut pages, json!({"motion": "resume"})).await;
+    assert_eq!(pages[0].view["paused"], false);
+    pages[0]
+        .ok(json!({"action": "remove_line", "line": line}))
+        .await;
+    let last = pages[0].seq;
+    for page in pages.iter_mut() {
+        page.catch_up(last).await;
+    }
+    // Every message each page received: its own doings only, and no author in the log.
+    for (i, page) in pages.iter().enumerate() {
+        for message in &page.heard {
+            if message["type"] == "own" || message["type"] == "sync" {
+                let own = &message["own"];
+                if i != 0 {
+                    assert_eq!(own["lines"], json!([]), "page {i}: {message}");
+                }
+                if i != 1 {
+                    assert_eq!(own["paused"], false, "page {i}: {message}");
+                }
+            }
+            for entry in message["log"].as_array().into_iter().flatten() {
+                let text = entry["text"].as_str().unwrap_or_default();
+                if text.contains("line") || text.contains("X-card") || text == "Play resumes." {
+                    assert!(entry["by"].is_null(), "page {i}: {entry}");
+                }
+            }
+        }
+    }
+    assert!(heard(&pages[0]).contains("X-card"));
+    // The game file a player downloads does not name them either.
+    let (status, _, file) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/game.jsonl"),
+        Some(&cy),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    for row in file
+        .lines()
+        .filter(|l| l.contains("line_added") || l.contains("table_paused"))
+    {
+        assert!(!row.contains("\"by\""), "{row}");
+    }
+    assert!(file.contains("line_added") && file.contains("table_paused"));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_rulings_are_served_for_the_page_to_link() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (status, headers, body) = http(server.addr, "GET", "/rulings", None, None).await;
+    assert_eq!(status, 200);
+    assert!(
+        headers.contains("content-type: text/plain; charset=utf-8"),
+        "{headers}"
+    );
+    for ruling in [
+        "# Rulings",
+        "## Agreement",
+        "X-card",
+        "## Real dice",
+        "## Temporal Mechanics",
+    ] {
+        assert!(body.contains(ruling), "{ruling}");
+    }
     server.stop().await;
 }

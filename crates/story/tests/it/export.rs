@@ -1,12 +1,10 @@
 //! Snapshots of the Markdown export and the outline views of a live game.
 
 use crate::game::Game;
-use dice::Seed;
 use expect_test::{expect, expect_file};
 use story::Ruleset;
 use story::command::Action;
 use story::export::{outline_view, to_markdown};
-use story::ids::Timestamp;
 use story::model::{ObjectKind, Phase, TextRef};
 use story::views;
 
@@ -56,13 +54,7 @@ fn short_game() -> Game {
         },
     );
     game.advance(1, Phase::Story);
-    game.act(
-        1,
-        Action::StartScene {
-            scene: keeper,
-            at: Timestamp(1_000),
-        },
-    );
+    game.act_at(1, 1_000, Action::StartScene { scene: keeper });
     let trade = game.first_aspect(a);
     game.act(
         1,
@@ -96,14 +88,7 @@ fn short_game() -> Game {
             text: "Hidden <paths>".into(),
         },
     );
-    game.act(
-        1,
-        Action::MakeCheck {
-            scene: keeper,
-            seed: Seed(4),
-            accept_empty_pool: false,
-        },
-    );
+    game.check(1, keeper, 4);
     game.act(
         3,
         Action::Narrate {

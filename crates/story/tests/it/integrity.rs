@@ -8,9 +8,11 @@ use dice::{DiceRng, Seed};
 use std::sync::mpsc;
 use std::time::Duration;
 use story::export::{outline_view, to_markdown};
-use story::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
+use story::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, ProposalId, SceneId, Timestamp};
 use story::integrity::{BrokenLog, Impossible, Thing};
-use story::model::{AspectCategory, CheckRecord, ObjectKind, Phase, ProphecySource, TextRef};
+use story::model::{
+    AspectCategory, CheckRecord, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
+};
 use story::views::{self, ViewScene};
 use story::{Event, Ruleset, State};
 
@@ -34,7 +36,8 @@ fn text(rng: &mut DiceRng) -> String {
 }
 
 fn text_ref(rng: &mut DiceRng) -> TextRef {
-    match rng.face(9) {
+    match rng.face(10) {
+        10 => TextRef::Question,
         1 => TextRef::Prophecy,
         2 => TextRef::ObjectName(ObjectId(id(rng))),
         3 => TextRef::Aspect(AspectId(id(rng))),
@@ -71,6 +74,7 @@ fn check(rng: &mut DiceRng) -> CheckRecord {
         } else {
             Outcome::Failure
         },
+        physical: rng.next_byte() < 64,
     }
 }
 
@@ -117,7 +121,22 @@ fn any_event(rng: &mut DiceRng) -> Event {
         Phase::Story,
         Phase::Ended,
     ];
-    match rng.face(33) {
+    let motions = [
+        Motion::Advance {
+            to: phases[below(rng, phases.len())],
+        },
+        Motion::ReturnToOutline,
+        Motion::MakeCheck {
+            scene,
+            accept_empty_pool: rng.next_byte() < 128,
+        },
+        Motion::WithdrawPair {
+            pair: PairId(id(rng)),
+        },
+        Motion::Resume,
+        Motion::EndGame,
+    ];
+    match rng.face(52) {
         1 => Event::GameOpened {
             ruleset: Ruleset::ALL[below(rng, 3)],
         },
@@ -132,6 +151,7 @@ fn any_event(rng: &mut DiceRng) -> Event {
         5 => Event::LineAdded {
             line: LineId(id(rng)),
             text: text(rng),
+            by: Some(player).filter(|_| rng.next_byte() < 200),
         },
         6 => Event::LineRemoved {
             line: LineId(id(rng)),
@@ -228,6 +248,50 @@ fn any_event(rng: &mut DiceRng) -> Event {
             text: text(rng),
         },
         32 => Event::SceneFinished { scene },
+        33 => Event::TablePaused {
+            by: Some(player).filter(|_| rng.next_byte() < 200),
+        },
+        34 => Event::TableResumed,
+        35 => Event::ProposalMade {
+            proposal: ProposalId(id(rng)),
+            motion: motions[below(rng, motions.len())],
+            by: player,
+        },
+        36 => Event::ProposalAgreed {
+            proposal: ProposalId(id(rng)),
+            by: player,
+        },
+        37 => Event::ProposalStopped {
+            proposal: ProposalId(id(rng)),
+            by: player,
+        },
+        38 => Event::ProposalCarried {
+            proposal: ProposalId(id(rng)),
+        },
+        39 => Event::DiceChosen {
+            physical: rng.next_byte() < 128,
+        },
+        40 => Event::TimerStarted {
+            timed: [Timed::Scene(scene), Timed::Flashback, Timed::Flashforward][below(rng, 3)],
+            at,
+        },
+        41 => Event::TimerStopped { at },
+        42 => Event::TimerCounting { at },
+        43 => Event::TimerHeld,
+        44 => Event::TimerReleased,
+        45 => Event::TimerExtended { minutes: id(rng) },
+        46 => Event::TimerReset { at },
+        47 => Event::QuestionAsked { text: text(rng) },
+        48 => Event::SceneCancelled { scene },
+        49 => Event::PairAccepted {
+            pair: PairId(id(rng)),
+            by: player,
+        },
+        50 => Event::PairObjected {
+            pair: PairId(id(rng)),
+            by: player,
+        },
+        51 => Event::DiceCalledFor { scene },
         _ => match rng.face(2) {
             1 => Event::LongTermEffectsNarrated { text: text(rng) },
             _ => Event::GameEnded,
@@ -249,8 +313,9 @@ fn render_all(state: &State) {
         state.depth(*id);
         state.level(*id);
         state.pool(*id);
-        state.scene_deadline(*id);
     }
+    state.timer_deadline();
+    state.act();
     state.available_scenes();
     state.warnings();
 }

@@ -1,12 +1,12 @@
 //! Every rule violation is refused with the right refusal, and the message names the rule.
 
-use crate::game::{Game, a_world};
+use crate::game::{Game, a_world, propose};
 use dice::Seed;
 use story::Refusal;
 use story::Ruleset;
 use story::command::Action;
-use story::ids::{AspectId, ObjectId, PairId, SceneId, Timestamp};
-use story::model::{AspectCategory, ObjectKind, Phase, TextRef};
+use story::ids::{AspectId, ObjectId, PairId, SceneId};
+use story::model::{AspectCategory, Motion, ObjectKind, Phase, TextRef};
 
 /// A 1.0 game in the story phase: three characters, Finale ← primary ← secondary, a place
 /// with two aspects in the secondary's setting, and the secondary started.
@@ -52,13 +52,7 @@ fn fixture() -> Fixture {
         },
     );
     game.advance(1, Phase::Story);
-    game.act(
-        1,
-        Action::StartScene {
-            scene: secondary,
-            at: Timestamp(0),
-        },
-    );
+    game.act(1, Action::StartScene { scene: secondary });
     Fixture {
         game,
         chars: [a, b, c],
@@ -168,10 +162,7 @@ fn the_table() {
     assert_eq!(
         story::decide(
             &unopened,
-            story::Command {
-                by: story::ids::PlayerId(1),
-                action: Action::Join { name: "x".into() }
-            }
+            story::Command::new(story::ids::PlayerId(1), Action::Join { name: "x".into() })
         ),
         Err(Refusal::NotOpened)
     );
@@ -184,16 +175,16 @@ fn phases_go_in_order_with_their_preconditions() {
     check(
         &game,
         1,
-        Action::Advance {
+        propose(Motion::Advance {
             to: Phase::Characters,
-        },
+        }),
         Refusal::NoProphecy,
         "Receive the Prophecy",
     );
     check(
         &game,
         1,
-        Action::Advance { to: Phase::Outline },
+        propose(Motion::Advance { to: Phase::Outline }),
         Refusal::NotTheNextPhase {
             from: Phase::Prophecy,
             to: Phase::Outline,
@@ -224,7 +215,7 @@ fn phases_go_in_order_with_their_preconditions() {
     check(
         &game,
         1,
-        Action::Advance { to: Phase::Outline },
+        propose(Motion::Advance { to: Phase::Outline }),
         Refusal::CharactersIncomplete {
             problems: vec!["Ada has no character".into()],
         },
@@ -248,7 +239,7 @@ fn phases_go_in_order_with_their_preconditions() {
     check(
         &game,
         1,
-        Action::Advance { to: Phase::Outline },
+        propose(Motion::Advance { to: Phase::Outline }),
         Refusal::CharactersIncomplete {
             problems: vec!["Wren lacks Physical or Mental Characteristic, Psychological Characteristic, Relationship, Affiliation".into()],
         },
@@ -420,7 +411,7 @@ fn the_outline() {
     check(
         &game,
         1,
-        Action::Advance { to: Phase::Story },
+        propose(Motion::Advance { to: Phase::Story }),
         Refusal::NoFinale,
         "Write the Outline",
     );
@@ -490,10 +481,7 @@ fn telling_the_story() {
     check(
         &f.game,
         1,
-        Action::StartScene {
-            scene: f.primary,
-            at: Timestamp(1),
-        },
+        Action::StartScene { scene: f.primary },
         Refusal::AnotherSceneInProgress {
             objective: "Find the bell-ringer".into(),
         },
@@ -549,11 +537,10 @@ fn telling_the_story() {
     check(
         &f.game,
         1,
-        Action::MakeCheck {
+        propose(Motion::MakeCheck {
             scene: f.secondary,
-            seed: Seed(1),
             accept_empty_pool: false,
-        },
+        }),
         Refusal::EmptyPool,
         "Checks",
     );
@@ -609,22 +596,14 @@ fn telling_the_story() {
         Refusal::UsedInPair,
         "Matching Aspects",
     );
-    f.game.act(
-        1,
-        Action::MakeCheck {
-            scene: f.secondary,
-            seed: Seed(3),
-            accept_empty_pool: false,
-        },
-    );
+    f.game.check(1, f.secondary, 3);
     check(
         &f.game,
         1,
-        Action::MakeCheck {
+        propose(Motion::MakeCheck {
             scene: f.secondary,
-            seed: Seed(4),
             accept_empty_pool: false,
-        },
+        }),
         Refusal::AlreadyChecked,
         "Checks",
     );
@@ -653,20 +632,14 @@ fn telling_the_story() {
     check(
         &f.game,
         1,
-        Action::StartScene {
-            scene: f.secondary,
-            at: Timestamp(2),
-        },
+        Action::StartScene { scene: f.secondary },
         Refusal::AlreadyPerformed,
         "Tell the Story",
     );
     check(
         &f.game,
         1,
-        Action::StartScene {
-            scene: f.finale,
-            at: Timestamp(2),
-        },
+        Action::StartScene { scene: f.finale },
         Refusal::PrecursorsNotPerformed {
             missing: vec!["Wake the moon-bell".into()],
         },
@@ -682,7 +655,7 @@ fn telling_the_story() {
     check(
         &f.game,
         1,
-        Action::EndGame,
+        propose(Motion::EndGame),
         Refusal::FinaleNotPerformed,
         "Tell the Story",
     );
@@ -701,18 +674,24 @@ fn telling_the_story() {
 #[test]
 fn flags_hide_text_and_pause_play_until_replaced() {
     let mut f = fixture();
-    let events = f.game.act(
+    let events = f.game.act_at(
         2,
+        5_000,
         Action::Flag {
             target: TextRef::Aspect(f.weak),
         },
     );
-    // The event does not say who flagged.
+    // The event does not say who flagged; the scene's timer stops while play is paused.
     assert_eq!(
         events,
-        [story::Event::Flagged {
-            target: TextRef::Aspect(f.weak)
-        }]
+        [
+            story::Event::Flagged {
+                target: TextRef::Aspect(f.weak)
+            },
+            story::Event::TimerStopped {
+                at: story::ids::Timestamp(5_000)
+            }
+        ]
     );
     assert!(f.game.state.paused());
     check(
@@ -746,11 +725,10 @@ fn flags_hide_text_and_pause_play_until_replaced() {
     check(
         &f.game,
         1,
-        Action::MakeCheck {
+        propose(Motion::MakeCheck {
             scene: f.secondary,
-            seed: Seed(1),
             accept_empty_pool: false,
-        },
+        }),
         Refusal::Paused,
         "Safety tools",
     );
@@ -762,26 +740,19 @@ fn flags_hide_text_and_pause_play_until_replaced() {
         },
     );
     assert!(!f.game.state.paused());
-    f.game.act(
-        1,
-        Action::MakeCheck {
-            scene: f.secondary,
-            seed: Seed(1),
-            accept_empty_pool: false,
-        },
-    );
+    f.game.check(1, f.secondary, 1);
 }
 
 #[test]
 fn an_empty_pool_is_a_failure_once_accepted() {
     let mut f = fixture();
-    f.game.act(
+    f.game.carry(
         1,
-        Action::MakeCheck {
+        Motion::MakeCheck {
             scene: f.secondary,
-            seed: Seed(1),
             accept_empty_pool: true,
         },
+        1,
     );
     let check = f.game.state.scenes[&f.secondary].check.clone().unwrap();
     assert!(check.roll.dice.is_empty());
@@ -803,14 +774,7 @@ fn a_flagged_text_can_be_replaced_in_any_phase() {
         },
     );
     let pair = PairId(f.game.last_id());
-    f.game.act(
-        1,
-        Action::MakeCheck {
-            scene: f.secondary,
-            seed: Seed(2),
-            accept_empty_pool: false,
-        },
-    );
+    f.game.check(1, f.secondary, 2);
     f.game.act(
         2,
         Action::Narrate {

@@ -6,8 +6,8 @@ use crate::game::Game;
 use dice::{DiceRng, Seed};
 use story::command::{Action, Command};
 use story::content::Library;
-use story::ids::{AspectId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
-use story::model::{AspectCategory, ObjectKind, Phase, TextRef};
+use story::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, ProposalId, SceneId, Timestamp};
+use story::model::{AspectCategory, Motion, ObjectKind, Phase, TextRef};
 use story::{Event, Ruleset, State, StoredEvent, decide, evolve};
 
 /// Picks one of `items`.
@@ -23,10 +23,11 @@ fn keys<K: Copy, V>(map: &std::collections::BTreeMap<K, V>) -> Vec<K> {
     map.keys().copied().collect()
 }
 
-/// A random command that has a fair chance of being valid in `state`.
-fn random_command(rng: &mut DiceRng, state: &State, library: &Library) -> Command {
+/// A random command at time `at` that has a fair chance of being valid in `state`.
+fn random_command(rng: &mut DiceRng, state: &State, library: &Library, at: Timestamp) -> Command {
     let players: Vec<u32> = (1..=4).collect();
     let by = PlayerId(pick(rng, &players).unwrap());
+    let command = |by: PlayerId, action: Action| Command { by, at, action };
     let objects = keys(&state.objects);
     let aspects = keys(&state.aspects);
     let scenes = keys(&state.scenes);
@@ -111,9 +112,40 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library) -> Comman
             Some(ObjectKind::Character { player: Some(p) }) => p,
             _ => by,
         };
-        return Command { by, action };
+        return command(by, action);
     }
-    let action = match rng.face(26) {
+    // The X-card is lifted soon, by whoever paused or by the table.
+    if let Some(x_card) = state.x_card.filter(|_| rng.next_byte() < 128) {
+        return match x_card.by {
+            Some(pauser) if rng.next_byte() < 192 => command(pauser, Action::Resume),
+            _ => command(
+                by,
+                Action::Propose {
+                    motion: Motion::Resume,
+                    seed: Seed(0),
+                },
+            ),
+        };
+    }
+    // An open proposal is mostly agreed to, as a table would, and sometimes stopped.
+    if let Some(open) = state.proposal.as_ref().filter(|_| rng.next_byte() < 128) {
+        let action = if rng.next_byte() < 8 {
+            Action::Stop { proposal: open.id }
+        } else {
+            Action::Agree {
+                proposal: open.id,
+                seed: Seed(u64::from(rng.next_byte())),
+            }
+        };
+        return command(by, action);
+    }
+    let proposal = state.proposal.as_ref().map_or(ProposalId(0), |p| p.id);
+    let pair = pick(rng, &pairs).unwrap_or(PairId(0));
+    let propose = |motion| Action::Propose {
+        motion,
+        seed: Seed(u64::from(at.0 as u8)),
+    };
+    let action = match rng.face(44) {
         1 => Action::Join { name: word },
         2 => Action::AddLine { text: word },
         3 => Action::Flag {
@@ -132,7 +164,7 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library) -> Comman
             seed: Seed(u64::from(rng.next_byte())),
         },
         5 => Action::WriteProphecy { text: word },
-        6 | 7 => Action::Advance { to: next_phase },
+        6 | 7 | 43 => propose(Motion::Advance { to: next_phase }),
         8 => Action::CreateCharacter { name: word },
         9 => Action::CreateObject {
             name: word,
@@ -143,7 +175,7 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library) -> Comman
             text: word,
             category: pick(rng, &categories).unwrap(),
         },
-        11 => match own_aspect {
+        11 | 41 | 42 => match own_aspect {
             Some((me, category)) => Action::AttachAspect {
                 object: me,
                 text: word,
@@ -158,10 +190,7 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library) -> Comman
             objective: word,
         },
         15 => Action::PlaceObject { scene, object },
-        16 => Action::StartScene {
-            scene,
-            at: Timestamp(i64::from(rng.next_byte())),
-        },
+        16 => Action::StartScene { scene },
         17 => Action::ProposePair {
             scene,
             character_aspect: aspect,
@@ -174,22 +203,73 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library) -> Comman
             environment_aspect: pick(rng, &in_scene).unwrap_or(aspect2),
             justification: word,
         },
-        19 => Action::MakeCheck {
+        19 => propose(Motion::MakeCheck {
             scene,
-            seed: Seed(u64::from(rng.next_byte())),
             accept_empty_pool: rng.next_byte() < 128,
-        },
+        }),
         20 => Action::Narrate { scene, text: word },
         21 => Action::FinishScene { scene },
         22 => Action::NarrateLongTermEffects { text: word },
-        23 => Action::WithdrawPair {
-            pair: pick(rng, &pairs).unwrap_or(PairId(0)),
-        },
+        23 => Action::WithdrawPair { pair },
         24 => Action::RemoveAspect { aspect },
         25 => Action::NarrateFlashback { text: word },
-        _ => Action::RemoveScene { scene },
+        26 => Action::RemoveScene { scene },
+        27 => Action::AcceptPair { pair },
+        28 => Action::ObjectToPair { pair },
+        29 => match rng.face(4) {
+            1 => propose(Motion::ReturnToOutline),
+            2 => propose(Motion::WithdrawPair { pair }),
+            3 => propose(Motion::EndGame),
+            _ => propose(Motion::Advance { to: Phase::Ended }),
+        },
+        30 => Action::Agree {
+            proposal,
+            seed: Seed(0),
+        },
+        31 => Action::Stop { proposal },
+        32 if rng.next_byte() < 128 => Action::Pause,
+        33 => Action::CancelScene { scene },
+        34 => match rng.face(4) {
+            1 => Action::HoldTimer,
+            2 => Action::ReleaseTimer,
+            3 => Action::ExtendTimer {
+                minutes: u32::from(rng.face(32)) - 1,
+            },
+            _ => Action::ResetTimer,
+        },
+        35 => Action::ChooseDice {
+            physical: rng.next_byte() < 128,
+        },
+        // Real dice: the faces of a roll of the pool (or, now and then, of another pool).
+        36 => {
+            let mut pool = state.pool(scene);
+            if rng.next_byte() < 16 {
+                pool.pop();
+            }
+            let faces = dice::check::roll(&pool, Seed(u64::from(rng.next_byte()))).faces();
+            Action::EnterFaces { scene, faces }
+        }
+        37 => match rng.face(8) {
+            // Rarely: a table that loses its players never reaches the story.
+            1 if rng.next_byte() < 16 => Action::RemovePlayer {
+                player: PlayerId(pick(rng, &players).unwrap()),
+            },
+            2 | 3 => Action::ChooseModerator {
+                player: Some(PlayerId(pick(rng, &players).unwrap()))
+                    .filter(|_| rng.next_byte() < 200),
+            },
+            _ => Action::AskQuestion { text: word },
+        },
+        38 => Action::RemoveLine {
+            line: pick(rng, &keys(&state.lines)).unwrap_or(LineId(0)),
+        },
+        39 => Action::Rename { object, name: word },
+        _ => Action::EditObjective {
+            scene,
+            objective: word,
+        },
     };
-    Command { by, action }
+    command(by, action)
 }
 
 #[test]
@@ -197,12 +277,14 @@ fn random_valid_command_sequences_replay_to_the_same_state() {
     let library = Library::builtin();
     let mut accepted_total = 0;
     let mut furthest = Phase::Prophecy;
+    let mut reached = std::collections::BTreeSet::new();
     for seed in 0..60u64 {
         let mut rng = DiceRng::new(Seed(seed));
         let ruleset = Ruleset::ALL[seed as usize % 3];
         let mut game = Game::open(ruleset);
-        for _ in 0..1_500 {
-            let command = random_command(&mut rng, &game.state, &library);
+        for step in 0..1_500 {
+            let at = Timestamp(1_700_000_000_000 + step * 7_000);
+            let command = random_command(&mut rng, &game.state, &library, at);
             if let Ok(events) = decide(&game.state, command) {
                 for event in &events {
                     game.state = evolve(std::mem::take(&mut game.state), event);
@@ -211,6 +293,10 @@ fn random_valid_command_sequences_replay_to_the_same_state() {
             }
         }
         accepted_total += game.events.len();
+        for event in &game.events {
+            let json = serde_json::to_value(event).unwrap();
+            reached.insert(json["type"].as_str().unwrap().to_owned());
+        }
         furthest = furthest.max(game.state.phase);
         // Replay from the log, and from the log through its stored (JSON) form.
         assert_eq!(State::replay(&game.events), game.state, "seed {seed}");
@@ -247,6 +333,20 @@ fn random_valid_command_sequences_replay_to_the_same_state() {
                 );
             }
         }
+    }
+    for kind in [
+        "proposal_carried",
+        "proposal_stopped",
+        "table_resumed",
+        "timer_stopped",
+        "timer_counting",
+        "scene_cancelled",
+        "pair_objected",
+        "dice_called_for",
+        "check_made",
+        "game_ended",
+    ] {
+        assert!(reached.contains(kind), "random games never reached {kind}");
     }
     // The generator must reach deep into games for this test to mean anything.
     assert!(

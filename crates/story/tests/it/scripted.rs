@@ -1,6 +1,6 @@
 //! A complete game per ruleset, from the prophecy to the end.
 
-use crate::game::{Game, a_world};
+use crate::game::{Game, MODERATOR, Table, a_world, moderated_table, table};
 use dice::Seed;
 use dice::check::{Cause, Outcome, PoolEntry};
 use story::Ruleset;
@@ -8,12 +8,6 @@ use story::command::Action;
 use story::content::Library;
 use story::ids::{ObjectId, PlayerId};
 use story::model::{ObjectKind, Phase, ProphecySource, Warning};
-
-/// Three players; returns their characters. Relationships go round the table.
-fn cast(game: &mut Game) -> [ObjectId; 3] {
-    game.join(1, "Ada");
-    characters(game)
-}
 
 /// Players 2 and 3 join beside player 1, and all three create complete characters.
 fn characters(game: &mut Game) -> [ObjectId; 3] {
@@ -151,7 +145,7 @@ fn edition_1_0_from_the_prophecy_to_the_end() {
             text: "The hills sleep; the songs are remembered.".into(),
         },
     );
-    game.act(1, Action::EndGame);
+    game.end(1);
     assert_eq!(game.state.phase, Phase::Ended);
     assert!(game.state.scenes.values().all(|s| s.performed));
 }
@@ -175,8 +169,15 @@ fn edition_1_1_has_a_moderator_and_a_finale_of_five() {
         },
     );
     assert_eq!(game.state.prophecy.as_ref().unwrap().text, module.prophecy);
+    // The players agree to move on; the moderator may propose it, but does not vote.
+    game.join(1, "Ada");
+    game.join(2, "Bo");
+    game.join(3, "Cy");
     game.advance(9, Phase::Characters);
-    let [a, b, c] = cast(&mut game);
+    let a = game.character(1, "Wren", None);
+    let b = game.character(2, "Tamsin", Some(a));
+    let c = game.character(3, "Osric", Some(b));
+    game.relationship(1, a, c);
     // The moderator plays no character and never narrates.
     assert_eq!(
         game.refused(
@@ -243,6 +244,7 @@ fn temporal_mechanics_three_acts_with_npcs() {
     game.join(1, "Ada");
     game.join(2, "Bo");
     game.join(3, "Cy");
+    // A world's table still gives a warning of the catastrophe, if the table wants one.
     game.act(
         1,
         Action::RollCatastrophe {
@@ -250,8 +252,11 @@ fn temporal_mechanics_three_acts_with_npcs() {
             seed: Seed(2071),
         },
     );
-    assert_eq!(game.state.phase.act(), "Setup");
+    // No act yet: the world is chosen and the PCs created before the Setup.
+    assert_eq!(game.state.phase.act(), None);
+    assert_eq!(game.state.act(), None);
     game.advance(1, Phase::Characters);
+    assert_eq!(game.state.act(), None);
     let a = game.character(1, "Ines", None);
     let b = game.character(2, "Ravi", Some(a));
     let c = game.character(3, "Jun", Some(b));
@@ -259,6 +264,23 @@ fn temporal_mechanics_three_acts_with_npcs() {
     let courier = game.object(2, "The courier", ObjectKind::Npc);
     game.aspect(2, courier, "Argumentative");
     game.advance(1, Phase::Outline);
+    assert_eq!(game.state.act(), Some("Setup"));
+    // The flashback comes before the story tree.
+    assert_eq!(
+        game.refused(
+            1,
+            Action::SketchFinale {
+                objective: "Too soon".into()
+            }
+        ),
+        story::Refusal::NoFlashback
+    );
+    game.act(
+        2,
+        Action::NarrateFlashback {
+            text: "The sirens, the glare, the silence after.".into(),
+        },
+    );
     let climax = game.finale(1, "Keep the reactor from going critical");
     let up1 = game.scene(2, climax, "Delay the courier's flight");
     let up2 = game.scene(3, up1, "Forge the boarding pass");
@@ -274,31 +296,24 @@ fn temporal_mechanics_three_acts_with_npcs() {
         ),
         story::Refusal::TooDeep { .. }
     ));
-    // The flashback comes before the confrontation.
-    assert_eq!(
-        game.refused(1, Action::Advance { to: Phase::Story }),
-        story::Refusal::NoFlashback
-    );
-    game.act(
-        2,
-        Action::NarrateFlashback {
-            text: "The sirens, the glare, the silence after.".into(),
-        },
-    );
     game.advance(1, Phase::Story);
-    assert_eq!(game.state.phase.act(), "Confrontation");
+    assert_eq!(game.state.act(), Some("Confrontation"));
     game.perform(3, up3, c, courier, 1, 1);
     game.perform(3, up2, c, courier, 1, 2);
     game.perform(2, up1, b, courier, 2, 3);
+    assert_eq!(game.state.act(), Some("Confrontation"));
     game.perform(1, climax, a, courier, 3, 4);
+    assert_eq!(game.state.act(), Some("Resolution"));
     game.act(
         1,
         Action::NarrateLongTermEffects {
             text: "The flashforward: a city that never learned the word meltdown.".into(),
         },
     );
-    game.act(2, Action::EndGame);
-    assert_eq!(game.state.phase.act(), "Resolution");
+    game.end(2);
+    assert_eq!(game.state.phase, Phase::Ended);
+    assert_eq!(game.state.phase.act(), Some("Resolution"));
+    assert_eq!(game.state.act(), Some("Resolution"));
 }
 
 #[test]
@@ -324,16 +339,10 @@ fn levels_and_the_advisory_timer() {
         ]
     );
     game.advance(1, Phase::Story);
-    game.act(
-        1,
-        Action::StartScene {
-            scene: at,
-            at: story::ids::Timestamp(1_000),
-        },
-    );
+    game.act_at(1, 1_000, Action::StartScene { scene: at });
     // Edition 1.1 scenes are ten minutes long.
     assert_eq!(
-        game.state.scene_deadline(at),
+        game.state.timer_deadline(),
         Some(story::ids::Timestamp(1_000 + 600_000))
     );
     assert_eq!(Ruleset::Edition10.scene_minutes(), 8);
@@ -349,4 +358,40 @@ fn cast_after_prophecy(game: &mut Game) -> [ObjectId; 3] {
     );
     game.advance(1, Phase::Characters);
     characters(game)
+}
+
+/// The long-term effects are the Finale's epilogue, optional in editions 1.0 and 1.1: the game
+/// ends once the Finale is performed.
+#[test]
+fn the_long_term_effects_are_optional_in_1_0_and_1_1() {
+    for (ruleset, moderated) in [
+        (Ruleset::Edition10, false),
+        (Ruleset::Edition11, false),
+        (Ruleset::Edition11, true),
+    ] {
+        let Table {
+            mut game,
+            chars,
+            finale,
+            primary,
+            place,
+            ..
+        } = if moderated {
+            moderated_table()
+        } else {
+            table(ruleset)
+        };
+        game.perform(1, primary, chars[0], place, 2, 1);
+        game.perform(2, finale, chars[1], place, 3, 2);
+        let ender = if moderated { MODERATOR } else { 3 };
+        let events = game.end(ender);
+        assert_eq!(events.last(), Some(&story::Event::GameEnded));
+        assert_eq!(game.state.phase, Phase::Ended, "{ruleset}");
+        assert_eq!(game.state.long_term_effects, None);
+        // Once ended, nothing more is told.
+        assert_eq!(
+            game.refused(1, Action::NarrateLongTermEffects { text: "x".into() }),
+            story::Refusal::GameOver
+        );
+    }
 }

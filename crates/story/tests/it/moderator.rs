@@ -1,0 +1,289 @@
+//! Edition 1.1's moderator asks questions and keeps time: they never write the outline, the
+//! objects, the aspects or the pairs, and never roll; they may replace a flagged text like anyone.
+
+use crate::game::{Game, MODERATOR, Table, moderated_table, propose};
+use story::command::Action;
+use story::ids::PlayerId;
+use story::model::{Motion, ObjectKind, Phase, TextRef};
+use story::{Refusal, Ruleset};
+
+#[track_caller]
+fn moderator_cannot(game: &Game, action: Action, what: &'static str) {
+    game.refuses(
+        MODERATOR,
+        action,
+        Refusal::ModeratorCannot { what },
+        "The moderator",
+    );
+}
+
+#[test]
+fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
+    // A table still writing its outline.
+    let mut game = Game::open(Ruleset::Edition11);
+    game.join(MODERATOR, "Mo");
+    game.act(
+        MODERATOR,
+        Action::ChooseModerator {
+            player: Some(PlayerId(MODERATOR)),
+        },
+    );
+    game.join(1, "Ada");
+    game.join(2, "Bo");
+    game.act(
+        1,
+        Action::WriteProphecy {
+            text: "Doom.".into(),
+        },
+    );
+    game.advance(MODERATOR, Phase::Characters);
+    let a = game.character(1, "Wren", None);
+    let b = game.character(2, "Tamsin", Some(a));
+    game.relationship(1, a, b);
+    game.advance(MODERATOR, Phase::Outline);
+
+    moderator_cannot(
+        &game,
+        Action::SketchFinale {
+            objective: "x".into(),
+        },
+        "sketch scenes",
+    );
+    let finale = game.finale(1, "Stop the conjunction");
+    let primary = game.scene(2, finale, "Read the stars");
+    let tower = game.object(1, "The tower", ObjectKind::Place);
+    let windy = game.aspect(2, tower, "Windy");
+    game.act(
+        1,
+        Action::PlaceObject {
+            scene: primary,
+            object: tower,
+        },
+    );
+    for action in [
+        Action::SketchScene {
+            parent: finale,
+            objective: "x".into(),
+        },
+        Action::EditObjective {
+            scene: primary,
+            objective: "x".into(),
+        },
+        Action::RemoveScene { scene: primary },
+        Action::SetSetting {
+            scene: primary,
+            time: "dusk".into(),
+            place: "the roof".into(),
+        },
+    ] {
+        moderator_cannot(&game, action, "sketch scenes");
+    }
+    moderator_cannot(
+        &game,
+        Action::CreateObject {
+            name: "x".into(),
+            kind: ObjectKind::Thing,
+        },
+        "create objects",
+    );
+    moderator_cannot(
+        &game,
+        Action::Rename {
+            object: tower,
+            name: "x".into(),
+        },
+        "rename objects",
+    );
+    moderator_cannot(
+        &game,
+        Action::RemoveObject { object: tower },
+        "remove objects",
+    );
+    moderator_cannot(
+        &game,
+        Action::AttachAspect {
+            object: tower,
+            text: "x".into(),
+            category: None,
+        },
+        "attach aspects",
+    );
+    moderator_cannot(
+        &game,
+        Action::EditAspect {
+            aspect: windy,
+            text: "x".into(),
+        },
+        "edit aspects",
+    );
+    moderator_cannot(
+        &game,
+        Action::RemoveAspect { aspect: windy },
+        "remove aspects",
+    );
+    for action in [
+        Action::PlaceObject {
+            scene: finale,
+            object: tower,
+        },
+        Action::WithdrawObject {
+            scene: primary,
+            object: tower,
+        },
+    ] {
+        moderator_cannot(&game, action, "place objects");
+    }
+
+    // A flagged text is replaced by anyone, the moderator included: a safety tool.
+    for (target, replacement) in [
+        (
+            TextRef::ObjectName(tower),
+            Action::Rename {
+                object: tower,
+                name: "The old tower".into(),
+            },
+        ),
+        (
+            TextRef::Aspect(windy),
+            Action::EditAspect {
+                aspect: windy,
+                text: "Storm-lashed".into(),
+            },
+        ),
+        (
+            TextRef::Objective(primary),
+            Action::EditObjective {
+                scene: primary,
+                objective: "Chart the conjunction".into(),
+            },
+        ),
+        (
+            TextRef::Setting(primary),
+            Action::SetSetting {
+                scene: primary,
+                time: "midnight".into(),
+                place: "the roof".into(),
+            },
+        ),
+    ] {
+        game.act(1, Action::Flag { target });
+        game.act(MODERATOR, replacement);
+        assert!(!game.state.paused(), "{target:?} replaced");
+    }
+    assert_eq!(game.state.objects[&tower].name, "The old tower");
+    assert_eq!(game.state.aspects[&windy].text, "Storm-lashed");
+    // Once replaced, the text is the players' again.
+    moderator_cannot(
+        &game,
+        Action::Rename {
+            object: tower,
+            name: "x".into(),
+        },
+        "rename objects",
+    );
+}
+
+#[test]
+fn the_moderator_does_not_propose_or_judge_pairs_or_roll() {
+    let Table {
+        mut game,
+        chars,
+        primary,
+        weaknesses,
+        ..
+    } = moderated_table();
+    game.act(1, Action::StartScene { scene: primary });
+    let trade = game.first_aspect(chars[0]);
+    moderator_cannot(
+        &game,
+        Action::ProposePair {
+            scene: primary,
+            character_aspect: trade,
+            environment_aspect: weaknesses[0],
+            justification: String::new(),
+        },
+        "propose pairs",
+    );
+    let pair = game.pair(1, primary, trade, weaknesses[0]);
+    for action in [
+        Action::AcceptPair { pair },
+        Action::ObjectToPair { pair },
+        propose(Motion::WithdrawPair { pair }),
+    ] {
+        moderator_cannot(&game, action, "judge pairs");
+    }
+    moderator_cannot(
+        &game,
+        propose(Motion::MakeCheck {
+            scene: primary,
+            accept_empty_pool: false,
+        }),
+        "make checks",
+    );
+    // With real dice, the players type the faces in.
+    game.act(MODERATOR, Action::ChooseDice { physical: true });
+    game.check(2, primary, 0);
+    assert!(game.state.scenes[&primary].rolling);
+    moderator_cannot(
+        &game,
+        Action::EnterFaces {
+            scene: primary,
+            faces: vec![4],
+        },
+        "roll the dice",
+    );
+    game.act(
+        2,
+        Action::EnterFaces {
+            scene: primary,
+            faces: vec![4],
+        },
+    );
+    moderator_cannot(
+        &game,
+        Action::Narrate {
+            scene: primary,
+            text: "x".into(),
+        },
+        "narrate",
+    );
+    // The moderator does not vote.
+    assert!(!game.state.votes(PlayerId(MODERATOR)));
+    assert_eq!(game.state.voters().len(), 3);
+}
+
+#[test]
+fn a_flagged_question_is_replaced_by_anyone_when_the_moderator_is_gone() {
+    let crate::game::Table { mut game, .. } = crate::game::moderated_table();
+    game.act(
+        crate::game::MODERATOR,
+        story::command::Action::AskQuestion {
+            text: "Who do you trust least?".into(),
+        },
+    );
+    // A player asking a question of their own is not the moderator's job taken over…
+    game.refuses(
+        1,
+        story::command::Action::AskQuestion {
+            text: "Mine".into(),
+        },
+        story::Refusal::OnlyTheModeratorAsks,
+        "The moderator",
+    );
+    game.act(
+        2,
+        story::command::Action::Flag {
+            target: story::model::TextRef::Question,
+        },
+    );
+    game.act(1, story::command::Action::ChooseModerator { player: None });
+    assert!(game.state.paused());
+    // …but a flagged one can be replaced by anyone, so the table is never stuck.
+    game.act(
+        1,
+        story::command::Action::AskQuestion {
+            text: "What would your character never do?".into(),
+        },
+    );
+    assert!(!game.state.paused());
+}

@@ -1,0 +1,168 @@
+//! Temporal Mechanics from the opening to the end: no prophecy, the PCs, the Setup act (the
+//! flashback, timed, then the story tree), the Confrontation, the climax, and the Resolution
+//! (the flashforward, timed).
+
+use crate::game::Game;
+use story::command::Action;
+use story::export::to_markdown;
+use story::ids::Timestamp;
+use story::model::{Motion, ObjectKind, Phase, Timed};
+use story::{Event, Refusal, Ruleset};
+
+#[test]
+fn a_temporal_mechanics_game_from_the_opening_to_the_end() {
+    let mut game = Game::open(Ruleset::Temporal);
+    game.join(1, "Ada");
+    game.join(2, "Bo");
+    // Temporal Mechanics names no number of players.
+    assert!(game.state.warnings().is_empty());
+    assert_eq!(game.state.act(), None);
+    assert_eq!(game.state.prophecy, None);
+
+    // No prophecy: the flashback will be the catastrophe.
+    game.advance(1, Phase::Characters);
+    assert_eq!(game.state.act(), None);
+    game.refuses(
+        1,
+        Action::NarrateFlashback {
+            text: "Too soon.".into(),
+        },
+        Refusal::NotNow {
+            what: "the flashback",
+            when: "in the Setup act, once the PCs are created",
+            phase: Phase::Characters,
+        },
+        "The four phases",
+    );
+    let ines = game.character(1, "Ines", None);
+    let ravi = game.character(2, "Ravi", Some(ines));
+    game.relationship(1, ines, ravi);
+    let courier = game.object(2, "The courier", ObjectKind::Npc);
+    game.aspect(2, courier, "Argumentative");
+
+    // The Setup opens with the flashback scene, timed like any scene.
+    game.now = 10_000;
+    let events = game.advance(1, Phase::Outline);
+    assert_eq!(
+        events[events.len() - 2..],
+        [
+            Event::PhaseBegan {
+                phase: Phase::Outline
+            },
+            Event::TimerStarted {
+                timed: Timed::Flashback,
+                at: Timestamp(10_000)
+            },
+        ]
+    );
+    assert_eq!(game.state.act(), Some("Setup"));
+    assert_eq!(game.state.timer.unwrap().timed, Timed::Flashback);
+    assert_eq!(
+        game.state.timer_deadline(),
+        Some(Timestamp(10_000 + 10 * 60_000))
+    );
+    game.refuses(
+        1,
+        Action::SketchFinale {
+            objective: "Keep the reactor cool".into(),
+        },
+        Refusal::NoFlashback,
+        "Temporal Mechanics",
+    );
+    game.act(
+        2,
+        Action::NarrateFlashback {
+            text: "The sirens, the glare, the silence after.".into(),
+        },
+    );
+    assert_eq!(game.state.timer, None, "the flashback is over");
+
+    // The story tree: the climax and at least one scene upstream of it.
+    let climax = game.finale(1, "Keep the reactor from going critical");
+    assert_eq!(game.state.level(climax), "Climactic scene");
+    game.refuses(
+        1,
+        Action::Propose {
+            motion: Motion::Advance { to: Phase::Story },
+            seed: dice::Seed(0),
+        },
+        Refusal::StoryTreeTooSmall,
+        "Temporal Mechanics",
+    );
+    let delay = game.scene(2, climax, "Delay the courier's flight");
+    let forge = game.scene(1, delay, "Forge the boarding pass");
+    assert_eq!(game.state.level(delay), "Depth 1 scene");
+    assert_eq!(game.state.level(forge), "Depth 2 scene");
+    assert_eq!(game.state.scenes[&forge].difficulty, 2, "4 − depth");
+    assert_eq!(game.state.act(), Some("Setup"));
+
+    // The Confrontation: the story scenes.
+    game.advance(2, Phase::Story);
+    assert_eq!(game.state.act(), Some("Confrontation"));
+    game.perform(1, forge, ines, courier, 2, 1);
+    game.perform(2, delay, ravi, courier, 2, 2);
+    assert_eq!(game.state.act(), Some("Confrontation"));
+    game.perform(1, climax, ines, courier, 3, 3);
+
+    // The climax done, the Resolution's flashforward begins, timed from the climax's end.
+    let finished_at = Timestamp(1_700_000_000_000 + i64::from(climax.0));
+    assert!(game.events.ends_with(&[
+        Event::SceneFinished { scene: climax },
+        Event::TimerStarted {
+            timed: Timed::Flashforward,
+            at: finished_at
+        },
+    ]));
+    assert_eq!(game.state.phase, Phase::Story);
+    assert_eq!(game.state.act(), Some("Resolution"));
+    assert_eq!(game.state.timer.unwrap().timed, Timed::Flashforward);
+    game.refuses(
+        2,
+        Action::Propose {
+            motion: Motion::EndGame,
+            seed: dice::Seed(0),
+        },
+        Refusal::NoFlashforward,
+        "Temporal Mechanics",
+    );
+    game.act(
+        1,
+        Action::NarrateLongTermEffects {
+            text: "A city that never learned the word meltdown.".into(),
+        },
+    );
+    assert_eq!(game.state.timer, None, "the flashforward is over");
+    game.end(2);
+    assert_eq!(game.state.phase, Phase::Ended);
+    assert_eq!(game.state.act(), Some("Resolution"));
+
+    // The export speaks of a timeline and a story tree, not of a prophecy and an outline.
+    let markdown = to_markdown(&game.state);
+    assert!(markdown.starts_with("# A broken timeline"), "{markdown}");
+    assert!(markdown.contains("## The Story Tree"));
+    assert!(!markdown.contains("## The Prophecy"));
+    assert!(markdown.contains("Climactic scene: Keep the reactor"));
+}
+
+#[test]
+fn acts_by_phase() {
+    let acts: Vec<Option<&str>> = [
+        Phase::Prophecy,
+        Phase::Characters,
+        Phase::Outline,
+        Phase::Story,
+        Phase::Ended,
+    ]
+    .map(Phase::act)
+    .into();
+    assert_eq!(
+        acts,
+        [
+            None,
+            None,
+            Some("Setup"),
+            Some("Confrontation"),
+            Some("Resolution")
+        ]
+    );
+}
