@@ -360,3 +360,99 @@ fn replay_10k_events(bencher: divan::Bencher) {
         .counter(divan::counter::ItemsCount::new(events.len()))
         .bench_local(|| story::State::replay(black_box(&events)).version);
 }
+
+/// A game at the documented limits (300 objects, 30 aspects on each of the places) with a scene
+/// being played, its timer counting, and the id of an aspect to reword.
+fn large_timed_scene() -> (story::State, story::ids::AspectId, story::ids::SceneId) {
+    use story::command::Action;
+    use story::ids::{AspectId, ObjectId};
+    use story::model::ObjectKind;
+
+    let mut events = long_game(0);
+    events.retain(|e| !matches!(e, story::Event::GameEnded));
+    let mut state = story::State::replay(&events);
+    // A timer is set by hand on a performed scene: the decision only looks at whether one
+    // counts.
+    let scene = *state.scenes.keys().next().unwrap();
+    let mut aspect = AspectId(0);
+    while state.objects.len() < story::decide::limits::OBJECTS {
+        let place = ObjectId(act(
+            &mut state,
+            &mut events,
+            2,
+            Action::CreateObject {
+                name: "A place".into(),
+                kind: ObjectKind::Place,
+            },
+        ));
+        for a in 0..story::decide::limits::ASPECTS_PER_OBJECT {
+            aspect = AspectId(act(
+                &mut state,
+                &mut events,
+                3,
+                Action::AttachAspect {
+                    object: place,
+                    text: format!("aspect {a}"),
+                    category: None,
+                },
+            ));
+        }
+    }
+    state.timer = Some(story::model::Timer::start(
+        story::model::Timed::Scene(scene),
+        story::ids::Timestamp(0),
+    ));
+    (state, aspect, scene)
+}
+
+/// Deciding one edit while a scene is timed, in a game at the limits: the timer needs no copy
+/// of the state unless play may pause or resume (aim: under 20 µs).
+#[divan::bench(sample_count = 50)]
+fn decide_an_edit_in_a_large_timed_game(bencher: divan::Bencher) {
+    let (state, aspect, _) = large_timed_scene();
+    assert_eq!(state.objects.len(), story::decide::limits::OBJECTS);
+    let edit = story::command::Action::EditAspect {
+        aspect,
+        text: "reworded".into(),
+    };
+    let command = story::command::Command::new(story::ids::PlayerId(1), edit);
+    assert_eq!(story::decide(&state, command).map(|e| e.len()), Ok(1));
+    bencher.bench_local(|| {
+        story::decide(
+            black_box(&state),
+            story::command::Command::new(
+                story::ids::PlayerId(1),
+                story::command::Action::EditAspect {
+                    aspect,
+                    text: "reworded".into(),
+                },
+            ),
+        )
+        .map(|e| e.len())
+    });
+}
+
+/// Deciding a flag in the same game: it stops the timer, so the engine folds the events into a
+/// copy of the state to know.
+#[divan::bench(sample_count = 50)]
+fn decide_a_flag_in_a_large_timed_game(bencher: divan::Bencher) {
+    let (state, aspect, _) = large_timed_scene();
+    let flag = story::command::Action::Flag {
+        target: story::model::TextRef::Aspect(aspect),
+    };
+    let command = story::command::Command::new(story::ids::PlayerId(1), flag);
+    // The flag, and the timer's stop after it.
+    assert_eq!(story::decide(&state, command).map(|e| e.len()), Ok(2));
+    bencher.bench_local(|| {
+        story::decide(
+            black_box(&state),
+            story::command::Command::new(
+                story::ids::PlayerId(1),
+                story::command::Action::Flag {
+                    target: story::model::TextRef::Aspect(aspect),
+                },
+            ),
+        )
+        .map(|e| e.len())
+    });
+}

@@ -73,6 +73,18 @@ fn timer_follows(state: &State, at: Timestamp, events: &mut Vec<Event>) {
     if state.timer.is_none() && !events.iter().any(starts_timer) {
         return;
     }
+    // While play runs and the timer is not held, only these can stop it: no need to fold the
+    // events into a copy of the state (a large game's copy costs more than the decision).
+    let stops = |e: &Event| {
+        matches!(
+            e,
+            Event::Flagged { .. } | Event::TablePaused { .. } | Event::TimerHeld
+        )
+    };
+    let stopped = state.timer_should_stop();
+    if !stopped && !events.iter().any(|e| stops(e) || starts_timer(e)) {
+        return;
+    }
     let after = events.iter().fold(state.clone(), crate::evolve);
     let Some(timer) = after.timer else { return };
     match (after.timer_should_stop(), timer.stopped_since.is_some()) {
@@ -1027,8 +1039,8 @@ impl Rules<'_> {
             by: self.by,
         }];
         // A table of one agrees at once.
-        let after = crate::evolve(state.clone(), &events[0]);
-        if after.proposal_agreed() {
+        let voters = state.voters();
+        if state.votes(self.by) && voters.len() == 1 && voters.contains(&self.by) {
             events.extend(self.carry(proposal, motion, seed)?);
         }
         Ok(events)

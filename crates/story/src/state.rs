@@ -714,17 +714,6 @@ impl State {
         !pair.objections.iter().any(|p| self.is_present(*p))
     }
 
-    /// Whether the open proposal has everyone's agreement (a table with no one playing
-    /// carries nothing).
-    pub fn proposal_agreed(&self) -> bool {
-        let voters = self.voters();
-        !voters.is_empty()
-            && self
-                .proposal
-                .as_ref()
-                .is_some_and(|p| voters.is_subset(&p.agreed))
-    }
-
     /// Temporal Mechanics' act now: the phase's, except that the Resolution (the flashforward)
     /// begins once the climactic scene is performed.
     pub fn act(&self) -> Option<&'static str> {
