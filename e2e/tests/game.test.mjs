@@ -7,7 +7,7 @@ import {
   withTable, seatPlayers, rollProphecy, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
   finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
-  objectId, myCard, tid, consoleErrors, accepted, CHARS, WAIT,
+  objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 800 };
@@ -124,7 +124,7 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     await sameSeq(players);
     for (const p of players) {
       await p.page.locator(tid('scene-panel', { 'scene-id': precursor })).waitFor();
-      await panel(p).getByTestId('scene-timer').waitFor();
+      await p.page.locator(tid('timer', { timed: 'scene', state: 'counting' })).waitFor();
       await panel(p).getByTestId('setting-text').filter({ hasText: 'Dawn' }).waitFor();
     }
     // Eight pairs (a good chance of a reward die for the Finale), from all three players.
@@ -142,14 +142,15 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     await sameSeq(players);
     for (const p of players) {
       assert.equal(await panel(p).getByTestId('pair').count(), pairs.length);
-      await panel(p).getByTestId('pair').filter({ hasText: 'proposed by Bo' }).filter({ hasText: 'He can read the shelf marks' }).waitFor();
+      await panel(p).getByTestId('pair').filter({ hasText: p === bo ? 'proposed by you' : 'proposed by Bo' }).filter({ hasText: 'He can read the shelf marks' }).waitFor();
       assert.deepEqual(await panel(p).getByTestId('pool-die').evaluateAll((ds) => ds.map((d) => d.dataset.kind)), pairs.map(() => 'matching_pair'));
     }
     await assertOdds(players, pairs.length, 3);
 
     // The check: reduced motion shows the result at once; Bo's animation is skipped.
     await watchRolls(players);
-    await accepted(cy, 'make the check', () => panel(cy).getByTestId('make-check').click());
+    // The check is a proposal: Cy proposes it, Ada then Bo agree, and Bo's agreement rolls it.
+    await makeCheck(cy);
     await bo.page.getByTestId('skip-animation').waitFor();
     const during = await bo.page.evaluate(() => ({
       result: document.querySelectorAll('[data-testid="check-result"]').length,
@@ -206,7 +207,7 @@ test('three players play a short game from the prophecy to the end', { timeout: 
 
     // This time Bo watches the whole animation.
     await watchRolls(players);
-    await accepted(ada, 'make the check', () => panel(ada).getByTestId('make-check').click());
+    await makeCheck(ada);
     for (const p of players) await panel(p).getByTestId('check-result').waitFor({ timeout: WAIT });
     assert.equal(await sawRolling(bo), true);
     assert.equal(await sawRolling(ada), false);
@@ -220,12 +221,18 @@ test('three players play a short game from the prophecy to the end', { timeout: 
 
     // The end: long-term effects, end the game; everyone sees the same outcome and log.
     const outcomeText = last.outcome === 'success' ? 'The Finale succeeded' : 'The Finale failed';
-    for (const p of players) await p.page.getByTestId('finale-outcome').filter({ hasText: outcomeText }).waitFor();
+    for (const p of players) {
+      await p.page.getByTestId('finale-outcome').filter({ hasText: outcomeText }).waitFor();
+      // In 1.0 the long-term effects are the table's choice.
+      await p.page.locator('#long-term-effects-h').filter({ hasText: 'Long-term effects (optional)' }).waitFor();
+      // The rules help and the footer link to the rulings.
+      for (const id of ['rulings-help', 'rulings-link', 'rulings-safety']) assert.equal(await p.page.getByTestId(id).getAttribute('href'), '/rulings');
+    }
     await accepted(ada, 'tell the long-term effects', async () => {
       await ada.page.getByTestId('long-term-effects').fill('The river towns forgot the bell within a generation.');
       await ada.page.getByTestId('narrate-long-term-effects').click();
     });
-    await accepted(bo, 'end the game', () => bo.page.getByTestId('end-game').click());
+    await endGame(bo);
     await sameSeq(players);
     const logs = await Promise.all(players.map(logOf));
     for (const p of players) {

@@ -44,7 +44,8 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     await addLine(ada, 'no harm to animals');
     const archive = await createObject(bo, 'The Sunken Archive', 'place');
     await attachAspect(bo, cardOf(bo, archive), 'Flooded stacks');
-    await accepted(ada, 'remove a line', () => ada.page.getByTestId('line').filter({ hasText: 'spiders' }).getByTestId('remove-line').click());
+    // Only whoever drew a line lifts it: Bo drew "spiders".
+    await accepted(bo, 'lift a line', () => bo.page.getByTestId('line').filter({ hasText: 'spiders' }).getByTestId('remove-line').click());
     await sameSeq([ada, bo]);
     const missed = (await seq(ada)) - before;
     assert.equal(missed, 6, 'two aspects, a line, an object and its aspect, a line removed');

@@ -1,5 +1,7 @@
-// On a phone (375 × 800): in every phase the page fits the screen's width (no sideways
-// scrolling) and the main controls are on screen, large enough to tap, and work.
+// On a phone (375 × 812): in every phase the page fits the screen's width (no sideways
+// scrolling) and the main controls are on screen, large enough to tap, and work; a proposal
+// shows at the top of the screen wherever the player has scrolled. Screenshots are kept under
+// e2e/artifacts/ (phone-*.png) to look at.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,9 +9,24 @@ import {
   withTable, createTable, joinTable, rollProphecy, advance, makeCharacters, sketchFinale,
   sketchPrecursor, selectScene, createObject, attachAspect, cardOf, placeObject, startScene, proposePair,
   panel, myCard, aspectId, sameSeq, accepted, narrate, finishScene, tid, consoleErrors, CHARS,
+  seated, makeCheck, othersAgree, shot,
 } from './table.mjs';
 
-const PHONE = { width: 375, height: 800 };
+const PHONE = { width: 375, height: 812 };
+
+/** The proposal bar is on screen (at the top, stuck there), and so are its buttons. */
+async function assertProposalOnScreen(p, where) {
+  const bar = p.page.getByTestId('proposal');
+  await bar.waitFor();
+  const box = await bar.boundingBox();
+  assert.ok(box && box.y >= -1 && box.y < 200 && box.y + box.height <= PHONE.height, `${where}: the proposal bar is not at the top of the screen (${JSON.stringify(box)})`);
+  assert.ok(box.height < PHONE.height / 2, `${where}: the proposal bar takes ${box.height}px of the screen`);
+  for (const id of ['proposal-agree', 'proposal-stop']) {
+    if (!(await bar.getByTestId(id).count())) continue;
+    const b = await bar.getByTestId(id).boundingBox();
+    assert.ok(b.x >= 0 && b.x + b.width <= PHONE.width && b.height >= 24, `${where}: ${id} is not usable (${JSON.stringify(b)})`);
+  }
+}
 
 /** The page does not scroll sideways. */
 async function assertFitsWidth(p, where) {
@@ -43,7 +60,7 @@ test('on a phone every phase fits the screen and its controls can be used', { ti
     await bo.page.goto(link);
     await assertUsable(bo, 'join', { name: bo.page.getByTestId('join-name'), join: bo.page.getByTestId('join-submit') });
     await joinTable(bo, link, 'Bo');
-    const players = [ada, bo];
+    const players = seated([ada, bo]);
     await sameSeq(players);
 
     const g = (id) => ada.page.getByTestId(id);
@@ -59,8 +76,15 @@ test('on a phone every phase fits the screen and its controls can be used', { ti
       return img && img.complete && img.naturalWidth > 0;
     });
     await rollProphecy(ada);
-    await assertUsable(ada, 'prophecy received', { advance: g('advance'), 'the dice': g('d66-roll') });
-    await advance(ada, 'characters');
+    await assertUsable(ada, 'prophecy received', { advance: g('advance'), 'the dice': g('d66-roll'), 'x-card': g('x-card') });
+    // Bo has scrolled down to the safety tools when Ada proposes to move on: the proposal shows
+    // at the top of his screen all the same.
+    await bo.page.getByTestId('line-text').scrollIntoViewIfNeeded();
+    await accepted(ada, 'propose moving on', () => g('advance').click());
+    await assertProposalOnScreen(bo, 'proposal, scrolled down');
+    await shot(bo, 'phone-proposal');
+    await othersAgree(ada, 'move on');
+    for (const p of players) await p.page.locator(tid('phase', { phase: 'characters' })).waitFor();
 
     await assertUsable(ada, 'characters', { name: g('character-name'), create: g('create-character') });
     await makeCharacters(players, CHARS);
@@ -85,13 +109,15 @@ test('on a phone every phase fits the screen and its controls can be used', { ti
     await startScene(ada, precursor);
     const sp = panel(ada);
     await assertUsable(ada, 'scene', {
-      timer: sp.getByTestId('scene-timer'), 'character aspect': sp.getByTestId('pair-character-aspect'),
+      timer: ada.page.getByTestId('timer'), 'character aspect': sp.getByTestId('pair-character-aspect'),
       'environment aspect': sp.getByTestId('pair-environment-aspect'), why: sp.getByTestId('pair-justification'),
       propose: sp.getByTestId('propose-pair'), 'new object': sp.getByTestId('scene-object-name'), check: sp.getByTestId('make-check'),
     });
     await proposePair(ada, await aspectId(ada, 'Smuggler'), await aspectId(ada, 'Flooded stacks'), 'She knows the water');
-    await assertUsable(ada, 'pair', { pair: sp.getByTestId('pair'), pool: sp.getByTestId('pool'), odds: sp.getByTestId('scene-odds') });
-    await accepted(ada, 'make the check', () => sp.getByTestId('make-check').click());
+    await assertUsable(ada, 'pair', { pair: sp.getByTestId('pair'), pool: sp.getByTestId('pool'), odds: sp.getByTestId('scene-odds'), 'object to it': panel(bo).getByTestId('object-pair') });
+    await sp.getByTestId('pair').scrollIntoViewIfNeeded();
+    await shot(ada, 'phone-scene');
+    await makeCheck(ada);
     await sp.getByTestId('check-result').waitFor();
     await assertUsable(ada, 'check', { dice: sp.getByTestId('die'), result: sp.getByTestId('check-result'), narration: sp.getByTestId('narration'), record: sp.getByTestId('narrate') });
     await assertFitsWidth(bo, 'the other phone');
@@ -108,7 +134,10 @@ test('on a phone every phase fits the screen and its controls can be used', { ti
     await bp.getByTestId('cancel-empty-pool').click();
     await bp.getByTestId('accept-empty-pool').waitFor({ state: 'detached' });
     await bp.getByTestId('make-check').click();
-    await accepted(bo, 'accept the empty pool', () => bp.getByTestId('accept-empty-pool').click());
+    await accepted(bo, 'propose accepting the empty pool', () => bp.getByTestId('accept-empty-pool').click());
+    await assertProposalOnScreen(ada, 'the empty check proposed');
+    await shot(ada, 'phone-empty-pool-proposal');
+    await othersAgree(bo, 'accept the empty pool');
     await sameSeq(players);
     for (const p of players) {
       const result = panel(p).getByTestId('check-result');

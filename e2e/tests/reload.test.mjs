@@ -4,8 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  withTable, gameToStory, startScene, proposePair, panel, sameSeq, seq, view, logOf, accepted,
-  aspectId, myCard, tid, consoleErrors,
+  withTable, gameToStory, startScene, proposePair, panel, sameSeq, seq, view, logOf,
+  aspectId, myCard, tid, consoleErrors, makeCheck,
 } from './table.mjs';
 
 /** What a player sees of the table that must survive a reload. */
@@ -16,7 +16,8 @@ async function snapshot(p) {
     log: await logOf(p),
     me: await myCard(p).getByTestId('object-name-text').textContent(),
     pairs: await panel(p).getByTestId('pair').allInnerTexts(),
-    deadline: await panel(p).getByTestId('scene-timer').getAttribute('data-deadline'),
+    deadline: await p.page.locator(tid('timer', { timed: 'scene' })).getAttribute('data-deadline'),
+    own: await p.page.evaluate(() => window.prophecy.own()),
     players: await p.page.getByTestId('player').allInnerTexts(),
   };
 }
@@ -44,7 +45,7 @@ test('a player who reloads mid-scene comes back as themselves with nothing lost'
 
     // He can act at once: another pair, and the check; everyone sees both.
     await proposePair(bo, await aspectId(bo, 'Stubborn'), await aspectId(bo, 'Unguarded at dawn'), 'He waits for dawn');
-    await accepted(bo, 'make the check', () => panel(bo).getByTestId('make-check').click());
+    await makeCheck(bo);
     await sameSeq(players);
     for (const p of players) {
       assert.equal(await panel(p).getByTestId('pair').count(), 2);

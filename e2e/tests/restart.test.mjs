@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, narrate, panel, sameSeq, seq, view, logOf,
-  contiguous, accepted, aspectId, tid, consoleErrors, WAIT,
+  contiguous, accepted, aspectId, tid, consoleErrors, makeCheck, WAIT,
 } from './table.mjs';
 
 const snapshot = async (p) => ({ seq: await seq(p), view: await view(p), log: await logOf(p) });
@@ -45,7 +45,7 @@ test('SIGKILL and restart mid-game: the pages reconnect and no acknowledged acti
     await startScene(ada, precursor);
     await proposePair(bo, await aspectId(bo, 'Archivist'), await aspectId(bo, 'Flooded stacks'), 'He reads the shelf marks');
     await proposePair(cy, await aspectId(cy, 'Diver'), await aspectId(cy, 'Flooded stacks'), 'She reaches the lowest stacks');
-    await accepted(bo, 'make the check', () => panel(bo).getByTestId('make-check').click());
+    await makeCheck(bo);
     for (const p of players) await panel(p).getByTestId('check-result').waitFor();
     await narrate(cy, 'They came back with the chart, soaked.');
     await sameSeq(players);

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { BIN, Server, launchBrowser, player } from './harness.mjs';
 
 /** How long a single expected change may take on a slow, busy machine. */
@@ -35,6 +35,9 @@ export async function withTable(name, run) {
       const p = await player(browser, options);
       p.name = playerName;
       p.page.setDefaultTimeout(WAIT);
+      // Every message the page receives, in order (what a curious player could read).
+      p.frames = [];
+      p.page.on('websocket', (ws) => ws.on('framereceived', (f) => p.frames.push(String(f.payload))));
       table.players.push(p);
       return p;
     };
@@ -110,8 +113,31 @@ export async function seatPlayers(table, specs) {
     await joinTable(p, link, s.name);
     players.push(p);
   }
+  seated(players);
   await sameSeq(players);
   return { link, players };
+}
+
+/**
+ * Tells each player who else sits at the table (`p.peers`), for the helpers that need every
+ * player's agreement. A moderator (`p.moderator = true`) does not vote.
+ */
+export function seated(players) {
+  for (const p of players) p.peers = players;
+  return players;
+}
+
+// ---------------------------------------------------------------- screenshots
+
+/** Where the tests keep screenshots worth a look (git-ignored). */
+export const ARTIFACTS = resolve(new URL('.', import.meta.url).pathname, '../artifacts');
+
+/** A screenshot of what `p` sees now (the viewport, or the whole page), under e2e/artifacts/. */
+export async function shot(p, name, { fullPage = false } = {}) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = join(ARTIFACTS, `${name}.png`);
+  await p.page.screenshot({ path: file, fullPage });
+  return file;
 }
 
 // ---------------------------------------------------------------- waiting
@@ -182,9 +208,57 @@ export async function rollProphecy(p, world) {
   await p.page.getByTestId('d66-roll').waitFor();
 }
 
+// ---------------------------------------------------------------- proposals (consent)
+
+/** The players whose agreement a proposal needs: everyone seated but a moderator. */
+export function voters(p) {
+  return (p.peers || [p]).filter((q) => !q.moderator);
+}
+
+/** The id of the open proposal as `p`'s page has it (null when none). */
+export function proposalId(p) {
+  return p.page.evaluate(() => {
+    const v = window.prophecy.view();
+    return v.proposal ? v.proposal.id : null;
+  });
+}
+
+/**
+ * Every voter but `p` agrees to the open proposal (through the bar at the top of their page);
+ * waits until it carried and the bar is gone from every page.
+ */
+export async function othersAgree(p, what) {
+  const id = await proposalId(p);
+  if (id === null) return; // a table of one carries at once
+  for (const o of voters(p).filter((q) => q !== p)) {
+    const bar = o.page.locator(tid('proposal', { 'proposal-id': id }));
+    await bar.waitFor();
+    await accepted(o, `agree to ${what}`, () => bar.getByTestId('proposal-agree').click());
+  }
+  for (const q of p.peers || [p]) await q.page.locator(tid('proposal', { 'proposal-id': id })).waitFor({ state: 'detached' });
+}
+
+/** `p` proposes (by `propose`, UI steps) and the other players agree: the motion carries. */
+export async function proposeAndAgree(p, what, propose) {
+  await accepted(p, `propose to ${what}`, propose);
+  await othersAgree(p, what);
+}
+
+/** Moving on to the phase `to`: proposed by `p`, agreed by all; every page shows it. */
 export async function advance(p, to) {
-  await accepted(p, `advance to ${to}`, () => p.page.locator(tid('advance', { to })).click());
-  await p.page.locator(tid('phase', { phase: to })).waitFor();
+  await proposeAndAgree(p, `move on to ${to}`, () => p.page.locator(tid('advance', { to })).click());
+  for (const q of p.peers || [p]) await q.page.locator(tid('phase', { phase: to })).waitFor();
+}
+
+/** The check of the scene being performed: proposed by `p`, agreed by all. */
+export async function makeCheck(p) {
+  await proposeAndAgree(p, 'make the check', () => panel(p).getByTestId('make-check').click());
+}
+
+/** Ending the game: proposed by `p`, agreed by all; every page shows the end. */
+export async function endGame(p) {
+  await proposeAndAgree(p, 'end the game', () => p.page.getByTestId('end-game').click());
+  for (const q of p.peers || [p]) await q.page.locator(tid('phase', { phase: 'ended' })).waitFor();
 }
 
 export async function createCharacter(p, name) {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, createTable, startScene, proposePair, narrate, panel, sameSeq, accepted,
-  aspectId, objectId, cardOf, selectScene, tid, consoleErrors, until, TEXTS,
+  aspectId, objectId, cardOf, selectScene, tid, consoleErrors, until, makeCheck, TEXTS,
 } from './table.mjs';
 
 const IMG = '<img src=x onerror=alert(1)>';
@@ -65,7 +65,7 @@ test('HTML typed by players is shown as text, never as markup', { timeout: 150_0
     });
     await startScene(ada, precursor);
     await proposePair(ada, await aspectId(ada, T.aspect), await aspectId(ada, T.placeAspect), T.justification);
-    await accepted(bo, 'make the check', () => panel(bo).getByTestId('make-check').click());
+    await makeCheck(bo);
     await narrate(ada, T.narration);
     await sameSeq(players);
 

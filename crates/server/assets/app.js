@@ -5,21 +5,31 @@
 //
 // data-testid hooks (for end-to-end tests; repeated ones are scoped by their card or panel):
 //   home:      create-form create-name ruleset-1.0 ruleset-1.1 ruleset-temporal create-table
-//              create-error (index.html)
+//              create-error rulings-home (index.html)
 //   join:      join-form join-name join-submit join-error removed table-gone
 //   header:    table-title ruleset phase (data-phase) act invite-link copy-link show-qr qr
-//              export-md export-print
-//   banners:   reconnecting-banner paused-banner warnings
+//              export-md export-print export-game
+//   banners:   reconnecting-banner paused-banner (data-x-card) x-card-paused resume
+//              propose-resume warnings
+//   proposal:  proposal (data-proposal-id, data-motion) proposal-text proposal-agreed
+//              proposal-waiting proposal-agree proposal-stop
+//   strip:     timer (data-timed, data-state counting|stopped, data-held, data-deadline while
+//              counting) timer-text timer-paused timer-hold timer-release timer-extend
+//              timer-reset x-card
 //   players:   player (data-player-id, data-online) moderator-tag remove-player
 //              confirm-remove-player moderator-select choose-moderator moderator
-//   safety:    lines line (data-line-id) line-text add-line remove-line
+//              dice-setting (data-physical) dice-server dice-physical
+//   moderator: moderator-panel question-select ask-question question-text ask-own-question
+//              question question-shown
+//   safety:    lines line (data-line-id, data-own) line-text add-line remove-line (own lines
+//              only) rulings-safety
 //              flag (data-flag="prophecy" | "object_name:5" | "aspect:6" | "objective:9" |
 //              "setting:9" | "narration:9" | "justification:14" | "flashback" |
-//              "long_term_effects") flagged (data-flag) replace (data-flag)
+//              "long_term_effects" | "question") flagged (data-flag) replace (data-flag)
 //   prophecy:  world-select world-summary roll-d66 module-select module-summary module-text
 //              pick-module prophecy-input write-prophecy prophecy-text prophecy-source
 //              (data-kind) d66-roll (data-tens, data-units) d66-tens d66-units edit-prophecy
-//              prophecy-edit save-prophecy no-prophecy advance (data-to)
+//              prophecy-edit save-prophecy no-prophecy advance (data-to; proposes)
 //   cards:     character-name create-character object-card (data-object-id, data-kind,
 //              data-yours) object-name-text rename rename-text save-rename aspect-note
 //              (data-aspect-id) aspect-text-display aspect-text aspect-category
@@ -29,34 +39,41 @@
 //   outline:   outline outline-node (data-scene-id, data-status) reward-die (data-precursor)
 //              finale-objective sketch-finale scene-detail (data-scene-id) scene-status
 //              scene-objective edit-objective objective-text save-objective outline-odds
-//              sketch-objective sketch-scene remove-scene edit-setting setting-time
-//              setting-place set-setting setting-text place-object-select place-object
-//              scene-object-chip (data-object-id) withdraw-object start-scene available-scene
-//              flashback-section flashback narrate-flashback flashback-text edit-flashback
-//   scene:     scene-panel (data-scene-id) scene-timer (data-deadline) scene-object
+//              sketch-objective sketch-scene remove-scene confirm-remove-scene keep-scene
+//              edit-setting setting-time setting-place set-setting setting-text
+//              place-object-select place-object scene-object-chip (data-object-id)
+//              withdraw-object start-scene available-scene propose-return tree-too-small
+//              flashback-first flashback-section flashback narrate-flashback flashback-text
+//              edit-flashback
+//   scene:     scene-panel (data-scene-id, data-rolling) cancel-scene scene-object
 //              (data-object-id) scene-aspect (data-aspect-id) scene-aspect-text
 //              scene-attach-aspect scene-object-name scene-object-kind scene-object-submit
-//              pairs pair (data-pair-id) justification justification-edit save-justification
-//              withdraw-pair pair-character-aspect
-//              pair-environment-aspect pair-justification propose-pair pool pool-die
-//              (data-kind) scene-odds (data-p) make-check accept-empty-pool cancel-empty-pool
-//              roll (data-scene-id) die (data-state; data-face and data-hit once landed)
-//              skip-animation check-result (data-outcome, data-hits) narration narrate
-//              narration-text edit-narration finish-scene
+//              pairs pair (data-pair-id, data-counts, data-objections) pair-state justification
+//              justification-edit save-justification withdraw-pair accept-pair object-pair
+//              propose-withdraw-pair pair-character-aspect pair-environment-aspect
+//              pair-justification propose-pair pool pool-die (data-kind) pool-left-out
+//              scene-odds (data-p) make-check (proposes) check-blocked check-proposed
+//              real-dice-note accept-empty-pool cancel-empty-pool
+//              faces-form faces-instructions faces-input faces-hint (data-needed, data-typed)
+//              enter-faces roll (data-scene-id, data-physical) roll-source die (data-state;
+//              data-face and data-hit once landed) skip-animation check-result (data-outcome,
+//              data-hits, data-physical) narration narrate narration-text edit-narration
+//              finish-scene
 //   the end:   finale-outcome long-term-effects-section long-term-effects
 //              narrate-long-term-effects long-term-effects-text edit-long-term-effects end-game
-//              the-end
+//              (proposes) the-end
 //   messages:  refusal (a `refused` answer, role=alert, data-for=its place) request-error
 //              (an `error` answer) notice toast
 //   log:       log log-entry (data-seq)
-// Debug hook: window.prophecy = { seq(), view(), online(), connected() }.
+//   footer:    rulings-link
+// Debug hook: window.prophecy = { seq(), view(), online(), connected(), own() }.
 
 import { h, patch, delegate } from './dom.js';
 import { Connection } from './net.js';
 import { renderTable, tableTitle } from './view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './ui.js';
-import { timerText } from './scenes.js';
+import { timerText } from './tools.js';
 
 const root = document.getElementById('app');
 const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
@@ -81,6 +98,7 @@ const state = {
   joinPending: false,
   joinRefusal: '', // why this link cannot seat a newcomer (closed, renewed), from /me
   invite: null, // {open, link, creator} from GET /t/{token}/invite
+  own: { lines: [], paused: false }, // what only this player may know (the `own` message)
 };
 
 const ui = {
@@ -105,6 +123,8 @@ const ui = {
   scrollToDetail: false,
   placeAfterCreate: null,
   centerOutline: true, // scroll a wide outline to the selected scene (or the Finale) once
+  faces: new Map(), // scene id → the faces typed so far (real dice)
+  question: '', // the moderator's chosen question
 };
 
 const reqs = new Map(); // req → {key, opts}
@@ -117,6 +137,7 @@ window.prophecy = {
   view: () => state.view,
   online: () => Array.from(state.online),
   connected: () => state.connected,
+  own: () => state.own,
 };
 
 delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle', 'focus']);
@@ -139,6 +160,9 @@ const ctx = {
   },
   get log() {
     return state.log;
+  },
+  get own() {
+    return state.own;
   },
   ui,
   token,
@@ -387,6 +411,7 @@ function onSync(msg) {
   applyLog(msg.log);
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
+  setOwn(msg.own);
   // Results that are already there are shown at once, never replayed.
   for (const s of state.view.scenes || []) if (s.check) ui.seenChecks.add(s.id);
   if (state.screen !== 'table') {
@@ -424,6 +449,19 @@ function onUpdate(msg) {
   if (prev && prev.phase && state.view.phase && prev.phase.id !== state.view.phase.id) ui.msgs.clear();
   afterView();
   render();
+}
+
+/** What only this player may know: the lines they drew, whether the X-card is theirs. */
+function setOwn(own) {
+  state.own = {
+    lines: own && Array.isArray(own.lines) ? own.lines : [],
+    paused: !!(own && own.paused),
+  };
+}
+
+function onOwn(msg) {
+  setOwn(msg.own);
+  if (state.screen === 'table') render();
 }
 
 /** Page-side follow-ups of a new view: selection, a new object to place in the scene. */
@@ -680,6 +718,7 @@ function connect() {
         render();
       },
       invite: loadInvite,
+      own: onOwn,
       status: (c) => {
         state.connected = c;
         if (!c) state.everTried = true;

@@ -29,6 +29,9 @@ export function terms(view, o) {
 
 const canChangeWorld = (view) => view.phase && view.phase.id !== 'prophecy' && view.phase.id !== 'ended';
 
+/** The moderator (edition 1.1) asks and keeps time: no objects, no aspects. */
+const moderating = (view) => view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
+
 /** The characters section. */
 export function charactersSection(ctx) {
   const { view } = ctx;
@@ -73,7 +76,7 @@ export function objectsSection(ctx) {
     'section',
     { class: 'panel objects', id: 'objects', 'aria-labelledby': 'objects-h', 'data-key': 'objects' },
     h('h2', { id: 'objects-h' }, temporal ? 'NPCs, people, places and things' : 'People, places and things'),
-    canChangeWorld(view) ? createObjectForm(ctx, 'create-object') : null,
+    canChangeWorld(view) && !moderating(view) ? createObjectForm(ctx, 'create-object') : null,
     objs.length
       ? h('div', { class: 'cards' }, objs.map((o) => card(ctx, o)))
       : h('p', { class: 'muted' }, 'No objects yet. Anyone can add a person, place or thing to the story, and anyone can give it aspects.'),
@@ -129,16 +132,20 @@ export function card(ctx, o, opts = {}) {
   const nameFlagged = o.name_flagged || o.name === null;
   const target = { text: 'object_name', id: o.id };
   const ended = view.phase && view.phase.id === 'ended';
+  const mod = moderating(view);
+  const editable = o.editable && !mod;
+  // A flagged name can be replaced by anyone (the moderator too), or an absent owner would keep
+  // the table paused.
   const nameNode = editing(ctx, nameKey)
     ? renameForm(ctx, o, nameKey)
     : h(
         'div',
         { class: 'card-title' },
         nameFlagged
-          ? flagged(ctx, target, o.editable && !ended ? { onclick: () => toggleEditor(ctx, nameKey, true), label: 'Rename' } : null)
+          ? flagged(ctx, target, !ended ? { onclick: () => toggleEditor(ctx, nameKey, true), label: 'Replace the name' } : null)
           : h('h3', { class: 'card-name', testid: 'object-name-text' }, o.name),
         !nameFlagged ? flagButton(ctx, target, `the name "${o.name}"`) : null,
-        o.editable && !nameFlagged && !ended
+        editable && !nameFlagged && !ended
           ? button('Rename', () => toggleEditor(ctx, nameKey, true), { class: 'small ghost', testid: 'rename', aria: `Rename ${o.name}` })
           : null,
       );
@@ -162,8 +169,8 @@ export function card(ctx, o, opts = {}) {
     isCharacter(o) && o.missing && o.missing.length
       ? h('p', { class: 'missing', testid: 'missing' }, h('strong', null, 'Still needed: '), o.missing.join(', '))
       : null,
-    o.editable && !ended ? attachForm(ctx, o, where) : null,
-    !isCharacter(o) && o.editable && !ended && !opts.compact ? removeObject(ctx, o) : null,
+    editable && !ended ? attachForm(ctx, o, where) : null,
+    !isCharacter(o) && editable && !ended && !opts.compact ? removeObject(ctx, o) : null,
     opts.extra || null,
   );
 }
@@ -196,7 +203,7 @@ function note(ctx, o, a, where) {
   const target = { text: 'aspect', id: a.id };
   const isFlagged = a.flagged || a.text === null;
   const ended = view.phase && view.phase.id === 'ended';
-  const canEdit = a.editable !== undefined ? a.editable : o.editable;
+  const canEdit = (a.editable !== undefined ? a.editable : o.editable) && !moderating(view);
   const rel = relationshipName(view, a);
   const cat = a.category_name ? a.category_name + (rel ? ` with ${rel}` : '') : null;
   let body;
@@ -216,7 +223,7 @@ function note(ctx, o, a, where) {
     const rmKey = `remove-aspect:${a.id}:${where}`;
     body = [
       isFlagged
-        ? flagged(ctx, target, canEdit && !ended ? { onclick: () => toggleEditor(ctx, key, true) } : null)
+        ? flagged(ctx, target, !ended ? { onclick: () => toggleEditor(ctx, key, true) } : null)
         : h('span', { class: 'note-text', testid: 'aspect-text-display' }, a.text),
       h(
         'span',

@@ -168,7 +168,8 @@ export function rollView(view, scene, anim, onSkip) {
   const success = check.outcome === 'success';
   return h(
     'div',
-    { class: ['roll', running ? 'running' : 'settled'], testid: 'roll', 'data-scene-id': scene.id, 'data-key': 'roll' + scene.id },
+    { class: ['roll', running ? 'running' : 'settled', check.physical ? 'physical' : null], testid: 'roll', 'data-scene-id': scene.id, 'data-physical': String(!!check.physical), 'data-key': 'roll' + scene.id },
+    check.physical && dice.length ? h('p', { class: 'small muted roll-source', testid: 'roll-source' }, 'Rolled with real dice at the table; the faces were typed in.') : null,
     dice.length ? groups : h('p', { class: 'muted' }, 'No dice were rolled: the players accepted an empty pool.'),
     running
       ? h(
@@ -184,10 +185,11 @@ export function rollView(view, scene, anim, onSkip) {
             testid: 'check-result',
             'data-outcome': check.outcome,
             'data-hits': hits,
+            'data-physical': String(!!check.physical),
             'data-key': 'result',
             role: 'status',
           },
-          h('span', { class: 'result-hits' }, `${hits} ${hits === 1 ? 'hit' : 'hits'} against difficulty ${check.difficulty}`),
+          h('span', { class: 'result-hits' }, `${hits} ${hits === 1 ? 'hit' : 'hits'} against difficulty ${check.difficulty}${check.physical && dice.length ? ', real dice' : ''}`),
           h('span', { class: 'visually-hidden' }, ': '),
           h('span', { class: 'result-outcome' }, success ? 'Success' : 'Failure'),
         ),

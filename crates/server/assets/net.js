@@ -12,7 +12,9 @@ export class Connection {
   /**
    * @param {string} token the table's token
    * @param {object} on callbacks: sync(msg), update(msg), answer(msg) for done/refused/error,
-   *   presence(msg), removed(msg), invite() when the invitation changed, status(connected: boolean), lost(pendingReqs),
+   *   presence(msg), removed(msg), invite() when the invitation changed, own(msg) with what only
+   *   this player may know (the lines they drew, whether the pause is theirs),
+   *   status(connected: boolean), lost(pendingReqs),
    *   unauthorized() when the seat is gone
    * @param {() => number} since the last seq the page has applied
    */
@@ -193,6 +195,9 @@ export class Connection {
         break;
       case 'invite':
         if (this.on.invite) this.on.invite(msg);
+        break;
+      case 'own':
+        if (this.synced && this.on.own) this.on.own(msg);
         break;
       default:
         break;

@@ -120,8 +120,9 @@ function odds(view, s) {
 /** The whole tree, or an empty placeholder. */
 export function outlineTree(view, ui, onSelect) {
   const scenes = view.scenes || [];
+  const temporal = !!(view.ruleset && view.ruleset.temporal);
   if (!scenes.length) {
-    return h('div', { class: 'outline-empty paper' }, h('p', null, 'The outline is empty: sketch the Finale first.'));
+    return h('div', { class: 'outline-empty paper' }, h('p', null, temporal ? 'The story tree is empty: sketch the climactic scene first.' : 'The outline is empty: sketch the Finale first.'));
   }
   const { pos, width, height } = layout(scenes);
   const byId = new Map(scenes.map((s) => [s.id, s]));
@@ -148,7 +149,9 @@ export function outlineTree(view, ui, onSelect) {
   const nodes = scenes
     .filter((s) => pos.has(s.id))
     .map((s) => node(view, ui, s, pos.get(s.id), byId, onSelect));
-  const label = `The outline: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the Finale on top. Select a scene to see it and act on it.`;
+  const label = temporal
+    ? `The story tree: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the climactic scene on top. Select a scene to see it and act on it.`
+    : `The outline: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the Finale on top. Select a scene to see it and act on it.`;
   return h(
     'div',
     { class: 'outline-scroll paper', testid: 'outline', 'data-key': 'outline-tree' },
@@ -186,7 +189,7 @@ function node(view, ui, s, p, byId, onSelect) {
   const rewards = (s.precursors || [])
     .map((id) => byId.get(id))
     .filter((k) => k && k.status === 'performed' && k.check && k.check.outcome === 'success');
-  const level = s.level || (s.parent ? 'Scene' : 'Finale');
+  const level = s.level || (s.parent ? 'Scene' : view.ruleset && view.ruleset.temporal ? 'Climactic scene' : 'Finale');
   const aria = [
     `${level}, difficulty ${s.difficulty}`,
     st,

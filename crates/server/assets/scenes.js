@@ -1,6 +1,6 @@
 // Scenes: the outline section (tree, the selected scene and what can be done with it), the
-// scene being performed (setting, pairs, pool, odds, check, narration, timer), the flashback and
-// the long-term effects.
+// scene being performed (setting, pairs and their acceptance, pool, odds, the check proposal,
+// real dice, narration), the flashback and the long-term effects (the flashforward).
 
 import { h, paragraphs } from './dom.js';
 import {
@@ -11,6 +11,7 @@ import {
 import { outlineTree, statusText } from './outline.js';
 import { rollView } from './dice.js';
 import { card, createObjectForm, terms } from './cards.js';
+import { proposeButton, openProposal, facesForm, isTemporal } from './tools.js';
 
 const phaseId = (view) => view.phase && view.phase.id;
 
@@ -32,8 +33,11 @@ export function outlineSection(ctx) {
   return h(
     'section',
     { class: 'panel outline', id: 'outline', 'aria-labelledby': 'outline-h', 'data-key': 'outline' },
-    h('h2', { id: 'outline-h' }, view.ruleset && view.ruleset.temporal ? 'The story tree' : 'The outline'),
+    h('h2', { id: 'outline-h' }, isTemporal(view) ? 'The story tree' : 'The outline'),
     phase === 'outline' && (view.finale === null || view.finale === undefined) ? sketchFinaleForm(ctx) : null,
+    phase === 'outline' && isTemporal(view) && view.finale !== null && view.finale !== undefined && scenes.length < 2
+      ? h('p', { class: 'small muted', testid: 'tree-too-small' }, 'A story tree is the climactic scene and at least one other scene below it.')
+      : null,
     outlineTree(view, ui, (id) => {
       ui.selected = ui.selected === id ? null : id;
       ui.scrollToDetail = ui.selected !== null;
@@ -45,7 +49,9 @@ export function outlineSection(ctx) {
           { class: 'legend small' },
           'Select a scene (click, or Tab then Enter) to see it. ',
           h('span', { class: 'legend-die', 'aria-hidden': 'true' }),
-          ' a reward die from a successful precursor; the percentage is the chance of success with the pairs proposed so far.',
+          isTemporal(view)
+            ? ' a reward die from a successful scene below; the percentage is the chance of success with the pairs proposed so far.'
+            : ' a reward die from a successful precursor; the percentage is the chance of success with the pairs proposed so far.',
         )
       : null,
     selected && !(selected.status === 'in_progress' && phase === 'story') ? sceneDetail(ctx, selected) : null,
@@ -57,7 +63,14 @@ export function outlineSection(ctx) {
 
 function sketchFinaleForm(ctx) {
   const key = 'sketch-finale';
-  const d = ctx.view.ruleset ? ctx.view.ruleset.finale_difficulty : null;
+  const { view } = ctx;
+  const d = view.ruleset ? view.ruleset.finale_difficulty : null;
+  const temporal = isTemporal(view);
+  if (moderatorIsMe(view)) return h('p', { class: 'muted' }, `The players sketch ${temporal ? 'the story tree' : 'the outline'}; you ask questions.`);
+  // Temporal Mechanics: the flashback comes first, then the story tree.
+  if (temporal && !view.flashback && !view.flashback_flagged) {
+    return h('p', { class: 'muted', testid: 'flashback-first' }, 'Narrate the flashback first (above); then sketch the climactic scene.');
+  }
   return form(
     ctx,
     key,
@@ -74,9 +87,11 @@ function sketchFinaleForm(ctx) {
         });
       },
     },
-    h('p', null, `Start with the Finale${d ? ` (difficulty ${d})` : ''}: how will the characters prevent the catastrophe?`),
-    labelled('finale-objective', 'The Finale’s objective', textarea('finale-objective', 'objective', '', { testid: 'finale-objective', rows: 2, maxlength: 300 })),
-    submit(ctx, key, 'Sketch the Finale', 'sketch-finale'),
+    temporal
+      ? h('p', null, `Start with the climactic scene${d ? ` (difficulty ${d})` : ''}: how will the PCs change what happened?`)
+      : h('p', null, `Start with the Finale${d ? ` (difficulty ${d})` : ''}: how will the characters prevent the catastrophe?`),
+    labelled('finale-objective', temporal ? 'The climactic scene’s objective' : 'The Finale’s objective', textarea('finale-objective', 'objective', '', { testid: 'finale-objective', rows: 2, maxlength: 300 })),
+    submit(ctx, key, temporal ? 'Sketch the climactic scene' : 'Sketch the Finale', 'sketch-finale'),
   );
 }
 
@@ -85,6 +100,7 @@ function objectiveBlock(ctx, s, canEdit) {
   const key = `objective:${s.id}`;
   const target = { text: 'objective', id: s.id };
   const isFlagged = s.objective_flagged || s.objective === null;
+  if (moderatorIsMe(ctx.view)) canEdit = false;
   if (isFlagged && canReplace(ctx.view)) canEdit = true;
   if (editing(ctx, key)) {
     return form(
@@ -114,6 +130,7 @@ function settingBlock(ctx, s, canEdit) {
   const key = `setting:${s.id}`;
   const target = { text: 'setting', id: s.id };
   const isFlagged = s.setting_flagged || s.time === null || s.place === null;
+  if (moderatorIsMe(ctx.view)) canEdit = false;
   if (isFlagged && canReplace(ctx.view)) canEdit = true;
   if (editing(ctx, key)) {
     return form(
@@ -156,6 +173,7 @@ function settingBlock(ctx, s, canEdit) {
 /** Objects present, as chips; with a select to place another. */
 function objectsPresent(ctx, s, canEdit) {
   const { view } = ctx;
+  if (moderatorIsMe(view)) canEdit = false;
   const ids = s.objects || [];
   const placeKey = `place:${s.id}`;
   const candidates = (view.objects || []).filter((o) => !ids.includes(o.id));
@@ -246,6 +264,8 @@ function oddsLine(view, s) {
 export function sceneDetail(ctx, s) {
   const { view } = ctx;
   const phase = phaseId(view);
+  const temporal = isTemporal(view);
+  const mod = moderatorIsMe(view);
   const unperformed = s.status !== 'performed';
   const canEdit = (phase === 'outline' || phase === 'story') && unperformed;
   const precursors = (s.precursors || []).map((id) => sceneById(view, id)).filter(Boolean);
@@ -265,7 +285,7 @@ export function sceneDetail(ctx, s) {
       button('Close', () => { ctx.ui.selected = null; ctx.rerender(); }, { class: 'ghost small', aria: 'Close the scene' }),
     ),
     objectiveBlock(ctx, s, canEdit),
-    parent ? h('p', { class: 'small muted' }, 'A precursor of: ', objective(parent)) : null,
+    parent ? h('p', { class: 'small muted' }, temporal ? 'Below, and making easier: ' : 'A precursor of: ', objective(parent)) : null,
     oddsLine(view, s),
     settingBlock(ctx, s, canEdit),
     objectsPresent(ctx, s, canEdit),
@@ -273,11 +293,11 @@ export function sceneDetail(ctx, s) {
       ? h(
           'div',
           { class: 'precursors' },
-          h('span', { class: 'label' }, 'Precursors: '),
+          h('span', { class: 'label' }, temporal ? 'Scenes below it: ' : 'Precursors: '),
           h('ul', null, precursors.map((p) => h('li', { 'data-key': 'p' + p.id }, objective(p), ' — ', statusText(p)))),
         )
       : null,
-    phase === 'outline' && s.difficulty > minDifficulty
+    phase === 'outline' && s.difficulty > minDifficulty && !mod
       ? form(
           ctx,
           sketchKey,
@@ -285,23 +305,54 @@ export function sceneDetail(ctx, s) {
             class: 'sketch-scene',
             onsubmit: (f) => ctx.act(sketchKey, { action: 'sketch_scene', parent: s.id, objective: f.elements.objective.value }, { reset: true }),
           },
-          labelled(`sketch-${s.id}`, `Add a precursor (difficulty ${s.difficulty - 1}): a scene that makes this one easier`, textarea(`sketch-${s.id}`, 'objective', '', { testid: 'sketch-objective', rows: 2, maxlength: 300 })),
-          submit(ctx, sketchKey, 'Add precursor', 'sketch-scene'),
+          labelled(
+            `sketch-${s.id}`,
+            temporal
+              ? `Add a scene below it (depth ${(s.depth ?? 0) + 1}, difficulty ${s.difficulty - 1}): a scene that makes this one easier`
+              : `Add a precursor (difficulty ${s.difficulty - 1}): a scene that makes this one easier`,
+            textarea(`sketch-${s.id}`, 'objective', '', { testid: 'sketch-objective', rows: 2, maxlength: 300 }),
+          ),
+          submit(ctx, sketchKey, temporal ? 'Add a scene below' : 'Add precursor', 'sketch-scene'),
         )
       : null,
     phase === 'outline' && s.difficulty <= minDifficulty
-      ? h('p', { class: 'small muted' }, 'This scene is as deep as the outline goes: its difficulty is 1.')
+      ? h('p', { class: 'small muted' }, `This scene is as deep as the ${temporal ? 'story tree' : 'outline'} goes: its difficulty is 1.`)
       : null,
-    phase === 'outline' && !precursors.length
-      ? h('div', { class: 'row' }, actionButton(ctx, removeKey, 'Remove this scene', { action: 'remove_scene', scene: s.id }, { class: 'ghost danger', testid: 'remove-scene', onDone: () => { ctx.ui.selected = null; } }))
-      : null,
+    phase === 'outline' && !precursors.length && !mod ? removeSceneControl(ctx, s, removeKey) : null,
     phase === 'story' && s.status === 'available'
       ? h('div', { class: 'row' }, actionButton(ctx, startKey, 'Start scene', { action: 'start_scene', scene: s.id }, { class: 'primary', testid: 'start-scene' }))
       : null,
     phase === 'story' && s.status === 'sketched'
-      ? h('p', { class: 'small muted' }, 'Perform its precursors first.')
+      ? h('p', { class: 'small muted' }, temporal ? 'Perform the scenes below it first.' : 'Perform its precursors first.')
       : null,
     s.status === 'performed' && s.check ? h('div', { class: 'performed' }, (s.pairs || []).length ? pairsList(ctx, s, false) : null, rollView(view, s, null, null), narrationBlock(ctx, s, false)) : null,
+  );
+}
+
+/** Removing a scene asks once, in place. */
+function removeSceneControl(ctx, s, key) {
+  const { ui } = ctx;
+  if (ui.confirm === key) {
+    return h(
+      'div',
+      { class: 'confirm', role: 'group', 'aria-label': 'Confirm removing the scene' },
+      h('span', null, `Remove “${objective(s)}” from the ${isTemporal(ctx.view) ? 'story tree' : 'outline'}?`),
+      actionButton(ctx, key, 'Remove the scene', { action: 'remove_scene', scene: s.id }, {
+        class: 'danger small',
+        testid: 'confirm-remove-scene',
+        onDone: () => {
+          ui.confirm = null;
+          ui.selected = null;
+        },
+      }),
+      button('Keep it', () => { ui.confirm = null; ctx.rerender(); }, { class: 'ghost small', testid: 'keep-scene' }),
+    );
+  }
+  return h(
+    'div',
+    { class: 'row' },
+    button('Remove this scene', () => { ui.confirm = key; ctx.rerender(); }, { class: 'ghost danger', testid: 'remove-scene' }),
+    msg(ctx, key),
   );
 }
 
@@ -309,18 +360,20 @@ export function sceneDetail(ctx, s) {
 export function scenePanel(ctx, s) {
   const { view, ui } = ctx;
   const checked = !!s.check;
+  const mod = moderatorIsMe(view);
   const anim = ui.anim && ui.anim.scene === s.id ? ui.anim : null;
   const animating = !!anim && anim.elapsed < anim.times.result;
   const objs = (s.objects || []).map((id) => objectById(view, id)).filter(Boolean);
   const env = objs.filter((o) => o.kind !== 'character');
+  const open = !checked && !s.rolling;
   return h(
     'section',
-    { class: 'panel scene-panel', id: 'scene-panel', testid: 'scene-panel', 'data-scene-id': s.id, 'aria-labelledby': 'scene-panel-h', 'data-key': 'scene-panel' + s.id },
+    { class: 'panel scene-panel', id: 'scene-panel', testid: 'scene-panel', 'data-scene-id': s.id, 'data-rolling': String(!!s.rolling), 'aria-labelledby': 'scene-panel-h', 'data-key': 'scene-panel' + s.id },
     h(
       'header',
       { class: 'scene-head' },
       h('h2', { id: 'scene-panel-h' }, `Now playing: ${s.level || 'scene'} · difficulty ${s.difficulty}`),
-      timer(ctx, s),
+      !checked && !s.rolling ? cancelSceneControl(ctx, s) : null,
     ),
     objectiveBlock(ctx, s, !checked),
     settingBlock(ctx, s, true),
@@ -328,30 +381,37 @@ export function scenePanel(ctx, s) {
       'div',
       { class: 'investigate' },
       h('h3', null, '1. Investigate'),
-      h('p', { class: 'small muted' }, 'Who and what is here? Add objects to the scene and give them aspects.'),
+      h('p', { class: 'small muted' }, mod ? 'Who and what is here? The players add objects and aspects; ask them questions.' : 'Who and what is here? Add objects to the scene and give them aspects.'),
       objectsPresent(ctx, s, true),
       env.length
         ? h('div', { class: 'cards compact' }, env.map((o) => card(ctx, o, { compact: true, where: 'scene' })))
         : null,
-      createObjectForm(ctx, `create-object-here:${s.id}`, {
-        label: 'New object in this scene',
-        button: 'Add to scene',
-        prefix: 'scene-object',
-        // Placed in the scene as soon as the new object shows up in a view.
-        onSubmit: (name) => {
-          ui.placeAfterCreate = { scene: s.id, name, known: new Set((view.objects || []).map((o) => o.id)) };
-        },
-        onRefused: () => {
-          ui.placeAfterCreate = null;
-        },
-      }),
+      mod
+        ? null
+        : createObjectForm(ctx, `create-object-here:${s.id}`, {
+            label: 'New object in this scene',
+            button: 'Add to scene',
+            prefix: 'scene-object',
+            // Placed in the scene as soon as the new object shows up in a view.
+            onSubmit: (name) => {
+              ui.placeAfterCreate = { scene: s.id, name, known: new Set((view.objects || []).map((o) => o.id)) };
+            },
+            onRefused: () => {
+              ui.placeAfterCreate = null;
+            },
+          }),
     ),
     h(
       'div',
       { class: 'pairs-block' },
       h('h3', null, '2. Match aspects'),
-      pairsList(ctx, s, !checked),
-      !checked ? proposeForm(ctx, s, env) : null,
+      pairsList(ctx, s, open),
+      // While the table decides on the check, the pool stays as it is (objecting stops it).
+      open && !mod && !openProposal(view, 'make_check', s.id)
+        ? proposeForm(ctx, s, env)
+        : open && !mod
+          ? h('p', { class: 'small muted' }, 'The check is proposed: new pairs wait until it is settled. Objecting to a pair stops the proposal.')
+          : null,
     ),
     h(
       'div',
@@ -373,32 +433,18 @@ export function scenePanel(ctx, s) {
   );
 }
 
-/** The advisory timer: counts down to the deadline, then counts the overtime. Never blocks. */
-function timer(ctx, s) {
-  if (s.deadline === null || s.deadline === undefined) return null;
-  const t = timerText(s.deadline, ctx.serverNow());
+/** A started scene can be set aside until its check (and started again later). */
+function cancelSceneControl(ctx, s) {
+  const key = `cancel-scene:${s.id}`;
   return h(
-    'p',
-    {
-      class: ['timer', t.over ? 'overtime' : null],
-      testid: 'scene-timer',
-      role: 'timer',
-      'data-deadline': s.deadline,
-      'aria-label': 'Scene timer (advisory)',
-    },
-    h('span', { class: 'timer-icon', 'aria-hidden': 'true' }),
-    h('span', { class: 'timer-text' }, t.text),
+    'span',
+    { class: 'cancel-scene' },
+    actionButton(ctx, key, 'Set this scene aside', { action: 'cancel_scene', scene: s.id }, {
+      class: 'ghost small',
+      testid: 'cancel-scene',
+      title: 'Stop performing it for now: its pairs stay, and it can be started again',
+    }),
   );
-}
-
-export function timerText(deadline, now) {
-  const ms = deadline - now;
-  const fmt = (v) => {
-    const s = Math.floor(Math.abs(v) / 1000);
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
-  };
-  if (ms > 0) return { text: `${fmt(ms + 999)} left`, over: false };
-  return { text: `Time’s up · ${fmt(-ms)} over`, over: true };
 }
 
 function pairLabel(view, pair) {
@@ -410,10 +456,39 @@ function pairLabel(view, pair) {
   };
 }
 
+function namesOf(view, ids) {
+  const list = (ids || []).map((id) => (id === view.you ? 'you' : (playerById(view, id) || { name: 'a player who left' }).name));
+  if (list.length <= 1) return list.join('');
+  return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
+}
+
+/** Whether a pair counts in the pool (the server says; older views have no objections). */
+function pairCounts(p) {
+  return p.counts !== undefined ? !!p.counts : !(p.objections || []).length;
+}
+
+/** Who accepted a pair and who objects: an objected pair does not count. */
+function pairState(view, p) {
+  const objections = p.objections || [];
+  const accepted = (p.accepted_by || []).filter((id) => !objections.includes(id));
+  return h(
+    'span',
+    { class: ['pair-state', 'small', objections.length ? 'objected' : null], testid: 'pair-state' },
+    objections.length
+      ? h('strong', { class: 'pair-not-counted' }, `Not counted: ${namesOf(view, objections)} ${objections.length === 1 && objections[0] !== view.you ? 'objects' : 'object'}.`)
+      : null,
+    objections.length && accepted.length ? ' ' : null,
+    accepted.length ? h('span', { class: 'pair-accepted' }, `Accepted by ${namesOf(view, accepted)}.`) : null,
+    !objections.length && !accepted.length ? h('span', { class: 'muted' }, 'No one has objected.') : null,
+  );
+}
+
 function pairsList(ctx, s, open) {
   const { view } = ctx;
   const pairs = s.pairs || [];
+  const mod = moderatorIsMe(view);
   if (!pairs.length) return h('p', { class: 'muted small' }, 'No pairs proposed yet.');
+  const checkOpen = !!openProposal(view, 'make_check', s.id);
   return h(
     'ul',
     { class: 'pairs', testid: 'pairs' },
@@ -424,9 +499,22 @@ function pairsList(ctx, s, open) {
       const key = `withdraw-pair:${p.id}`;
       const jKey = `justification:${p.id}`;
       const target = { text: 'justification', id: p.id };
+      const counts = pairCounts(p);
+      const mine = p.proposed_by === view.you;
+      const objected = (p.objections || []).includes(view.you);
+      const accepted = (p.accepted_by || []).includes(view.you) && !objected;
+      const withdrawOpen = openProposal(view, 'withdraw_pair');
+      const judge = open && !mod && !mine;
       return h(
         'li',
-        { class: 'pair', testid: 'pair', 'data-pair-id': p.id, 'data-key': 'pair' + p.id },
+        {
+          class: ['pair', counts ? null : 'not-counted'],
+          testid: 'pair',
+          'data-pair-id': p.id,
+          'data-counts': String(counts),
+          'data-objections': (p.objections || []).length,
+          'data-key': 'pair' + p.id,
+        },
         h('span', { class: 'pair-aspects' }, h('span', { class: 'pair-char' }, l.char), h('span', { class: 'pair-link', 'aria-hidden': 'true' }, ' ⇄ '), h('span', { class: 'visually-hidden' }, ' matched with '), h('span', { class: 'pair-env' }, l.env)),
         editing(ctx, jKey)
           ? form(
@@ -442,8 +530,30 @@ function pairsList(ctx, s, open) {
             : p.justification
               ? h('span', { class: 'pair-just' }, h('q', { testid: 'justification' }, p.justification), flagButton(ctx, target, 'this justification'))
               : null,
-        by ? h('span', { class: 'pair-by small muted' }, `proposed by ${by.name}`) : null,
-        open ? actionButton(ctx, key, 'Withdraw', { action: 'withdraw_pair', pair: p.id }, { class: 'ghost small', testid: 'withdraw-pair' }) : null,
+        by ? h('span', { class: 'pair-by small muted' }, `proposed by ${by.id === view.you ? 'you' : by.name}`) : null,
+        pairState(view, p),
+        open
+          ? h(
+              'span',
+              { class: 'row pair-actions' },
+              judge && !accepted
+                ? actionButton(ctx, `accept-pair:${p.id}`, objected ? 'Accept after all' : 'Accept', { action: 'accept_pair', pair: p.id }, { class: 'secondary small', testid: 'accept-pair' })
+                : null,
+              judge && !objected
+                ? actionButton(ctx, `object-pair:${p.id}`, 'Object', { action: 'object_to_pair', pair: p.id }, {
+                    class: 'ghost small',
+                    testid: 'object-pair',
+                    title: checkOpen ? 'Objecting stops the open check proposal' : 'It does not count, and the check waits, until you accept it or it is withdrawn',
+                  })
+                : null,
+              mine && !mod && !checkOpen ? actionButton(ctx, key, 'Withdraw', { action: 'withdraw_pair', pair: p.id }, { class: 'ghost small', testid: 'withdraw-pair' }) : null,
+              !mine && !mod && !checkOpen
+                ? withdrawOpen && withdrawOpen.pair === p.id
+                  ? h('span', { class: 'small muted' }, 'Withdrawing it is proposed.')
+                  : proposeButton(ctx, `propose-withdraw:${p.id}`, 'Propose withdrawing', { motion: 'withdraw_pair', pair: p.id }, { class: 'ghost small', testid: 'propose-withdraw-pair', note: false })
+                : null,
+            )
+          : null,
       );
     }),
   );
@@ -482,7 +592,7 @@ function proposeForm(ctx, s, env) {
         }, { resetFields: ['justification'] });
       },
     },
-    h('p', { class: 'small muted' }, 'A pair is one character aspect and one aspect of an object in the scene that together work the scene to the characters’ advantage. The table decides whether it matches.'),
+    h('p', { class: 'small muted' }, 'A pair is one character aspect and one aspect of an object in the scene that together work the scene to the characters’ advantage. The table decides whether it matches: anyone may accept it or object, and an objected pair does not count.'),
     h(
       'div',
       { class: 'row wrap' },
@@ -501,65 +611,79 @@ function proposeForm(ctx, s, env) {
 function poolList(ctx, s) {
   const { view } = ctx;
   const pool = s.pool || [];
+  const left = (s.pairs || []).filter((p) => !pairCounts(p)).length;
+  const leftOut = left && !s.check
+    ? h('p', { class: 'pool-left-out small', testid: 'pool-left-out' }, `${left} ${left === 1 ? 'pair is' : 'pairs are'} under objection and not counted.`)
+    : null;
   if (!pool.length) {
-    return h('p', { class: 'pool-empty', testid: 'pool' }, s.check ? 'The pool was empty.' : 'The pool is empty: no pairs, no reward dice. A check with no dice is zero hits, a failure.');
+    return [
+      h('p', { class: 'pool-empty', testid: 'pool' }, s.check ? 'The pool was empty.' : 'The pool is empty: no pairs counted, no reward dice. A check with no dice is zero hits, a failure.'),
+      leftOut,
+    ];
   }
-  return h(
-    'ol',
-    { class: 'pool', testid: 'pool', 'aria-label': `The pool: ${pool.length} ${pool.length === 1 ? 'die' : 'dice'}` },
-    pool.map((e, i) => {
-      let text;
-      if (e.kind === 'matching_pair') {
-        const p = (s.pairs || []).find((x) => x.id === e.pair);
-        if (p) {
-          const l = pairLabel(view, p);
-          text = `pair: ${l.char} ⇄ ${l.env}`;
-        } else text = 'a matching pair';
-      } else if (e.kind === 'reward_die') {
-        text = `reward die: “${objective(sceneById(view, e.precursor))}” succeeded`;
-      } else text = 'a die';
-      return h(
-        'li',
-        { class: ['pool-die', e.kind], testid: 'pool-die', 'data-kind': e.kind, 'data-key': 'pd' + i },
-        h('span', { class: 'mini-die', 'aria-hidden': 'true' }),
-        h('span', null, text),
-      );
-    }),
-  );
+  return [
+    h(
+      'ol',
+      { class: 'pool', testid: 'pool', 'aria-label': `The pool: ${pool.length} ${pool.length === 1 ? 'die' : 'dice'}` },
+      pool.map((e, i) => {
+        let text;
+        if (e.kind === 'matching_pair') {
+          const p = (s.pairs || []).find((x) => x.id === e.pair);
+          if (p) {
+            const l = pairLabel(view, p);
+            text = `pair: ${l.char} ⇄ ${l.env}`;
+          } else text = 'a matching pair';
+        } else if (e.kind === 'reward_die') {
+          text = `reward die: “${objective(sceneById(view, e.precursor))}” succeeded`;
+        } else text = 'a die';
+        return h(
+          'li',
+          { class: ['pool-die', e.kind], testid: 'pool-die', 'data-kind': e.kind, 'data-key': 'pd' + i },
+          h('span', { class: 'mini-die', 'aria-hidden': 'true' }),
+          h('span', null, text),
+        );
+      }),
+    ),
+    leftOut,
+  ];
 }
 
+/** The check is a proposal: the table agrees, then the server rolls (or the players do). */
 function checkControls(ctx, s) {
-  const { ui } = ctx;
+  const { view, ui } = ctx;
   const key = `check:${s.id}`;
+  const emptyKey = `${key}:empty`;
+  if (moderatorIsMe(view)) {
+    return h('p', { class: 'muted small', testid: 'check-moderator' }, s.rolling ? 'The players roll the dice.' : 'The players propose the check when they are ready.');
+  }
+  if (s.rolling) return h('div', { class: 'check-controls rolling' }, facesForm(ctx, s));
+  const proposed = openProposal(view, 'make_check', s.id);
+  if (proposed) {
+    return h('p', { class: 'check-proposed', testid: 'check-proposed' }, 'The check is proposed: each player agrees in the bar at the top (or says not yet).');
+  }
+  const objected = (s.pairs || []).filter((p) => !pairCounts(p)).length;
   const confirmEmpty = ui.confirmEmpty === s.id;
-  const busy = pending(ctx, key);
   return h(
     'div',
     { class: 'check-controls' },
-    h(
-      'button',
-      {
-        type: 'button',
-        class: ['btn', 'primary', 'big'],
-        testid: 'make-check',
-        disabled: busy,
-        onclick: () =>
-          ctx.act(key, { action: 'make_check', scene: s.id, accept_empty_pool: false }, {
-            onRefused: (m) => {
-              // The server refuses an empty pool until the players accept the failure.
-              if (m.code === 'empty_pool') ui.confirmEmpty = s.id;
-            },
-          }),
+    view.physical_dice ? h('p', { class: 'small muted', testid: 'real-dice-note' }, 'Real dice: once everyone agrees, roll them at the table and type in the faces.') : null,
+    objected
+      ? h('p', { class: 'message info', testid: 'check-blocked' }, `The check waits: ${objected === 1 ? 'a pair is' : `${objected} pairs are`} under objection. The objector accepts it, or its proposer withdraws it (or the table agrees to).`)
+      : null,
+    proposeButton(ctx, key, 'Propose the check', { motion: 'make_check', scene: s.id, accept_empty_pool: false }, {
+      class: 'primary big',
+      testid: 'make-check',
+      onRefused: (m) => {
+        // The server refuses an empty pool until the players accept the failure.
+        if (m.code === 'empty_pool') ui.confirmEmpty = s.id;
       },
-      busy ? 'Rolling…' : 'Make the check',
-    ),
-    msg(ctx, key),
+    }),
     confirmEmpty
       ? h(
           'div',
           { class: 'confirm', role: 'group', 'aria-label': 'Accept an empty pool' },
-          h('span', null, 'Roll no dice and accept the failure?'),
-          actionButton(ctx, `${key}:empty`, 'Yes, accept the failure', { action: 'make_check', scene: s.id, accept_empty_pool: true }, { class: 'danger small', testid: 'accept-empty-pool', onDone: () => { ui.confirmEmpty = null; ctx.ui.msgs.delete(key); } }),
+          h('span', null, 'Propose rolling no dice, and accepting the failure?'),
+          actionButton(ctx, emptyKey, 'Yes, propose accepting the failure', { action: 'propose', motion: { motion: 'make_check', scene: s.id, accept_empty_pool: true } }, { class: 'danger small', testid: 'accept-empty-pool', onDone: () => { ui.confirmEmpty = null; ctx.ui.msgs.delete(key); } }),
           button('No, find a pair', () => { ui.confirmEmpty = null; ctx.ui.msgs.delete(key); ctx.rerender(); }, { class: 'ghost small', testid: 'cancel-empty-pool' }),
         )
       : null,
@@ -605,15 +729,16 @@ function narrationBlock(ctx, s, open) {
   );
 }
 
-/** Temporal Mechanics' flashback: the catastrophe as it happened. */
+/** Temporal Mechanics' flashback: the catastrophe as it happened (Setup, timed). */
 export function flashbackSection(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
-  const open = ['prophecy', 'characters', 'outline'].includes(phase) && !moderatorIsMe(view);
+  const open = phase === 'outline' && !moderatorIsMe(view);
+  const timed = view.timer && view.timer.timed === 'flashback';
   return longText(ctx, {
     id: 'flashback',
     title: 'The flashback',
-    intro: 'Narrate the catastrophe as it happened, in the future the characters come from.',
+    intro: `Setup, in the future: narrate the catastrophe as it happened, before anything else${timed ? ` (${view.timer.minutes} minutes on the timer at the top)` : ''}. Then build the story tree.`,
     text: view.flashback,
     isFlagged: view.flashback_flagged,
     target: { text: 'flashback' },
@@ -624,13 +749,17 @@ export function flashbackSection(ctx) {
   });
 }
 
-/** After the Finale: its long-term effects (Temporal Mechanics' flashforward); then the end. */
+/**
+ * After the Finale: its long-term effects, optional (Temporal Mechanics: the flashforward, the
+ * Resolution, timed and needed before the end); then ending the game, a proposal.
+ */
 export function longTermSection(ctx) {
   const { view } = ctx;
-  const temporal = view.ruleset && view.ruleset.temporal;
+  const temporal = isTemporal(view);
   const phase = phaseId(view);
   const open = phase === 'story' && !moderatorIsMe(view);
   const has = view.long_term_effects !== null && view.long_term_effects !== undefined;
+  const timed = view.timer && view.timer.timed === 'flashforward';
   return h(
     'div',
     { 'data-key': 'lte-wrap' },
@@ -638,22 +767,30 @@ export function longTermSection(ctx) {
     longText(ctx, {
       id: 'long-term-effects',
       title: temporal ? 'The flashforward' : 'Long-term effects',
+      heading: temporal ? 'Resolution: the flashforward' : 'Long-term effects (optional)',
       intro: temporal
-        ? 'Back in the future: narrate how the timeline has changed.'
-        : 'The Finale is performed. Tell its long-term effects: what became of the world and the characters.',
+        ? `Back in the future: narrate how the timeline has changed${timed ? ` (${view.timer.minutes} minutes on the timer at the top)` : ''}. The game ends after it.`
+        : 'The Finale is performed. If the table likes, tell its long-term effects: what became of the world and the characters. It is optional.',
       text: view.long_term_effects,
       isFlagged: view.long_term_effects_flagged,
       target: { text: 'long_term_effects' },
       action: (text) => ({ action: 'narrate_long_term_effects', text }),
       open,
+      replace: canReplace(view) && !moderatorIsMe(view),
       testid: 'long-term-effects',
     }),
     phase === 'story'
       ? h(
           'div',
           { class: 'panel end-game' },
-          h('p', null, has ? 'When the table is done, end the game. The story stays here to read and export.' : 'Once the long-term effects are told, the game can end.'),
-          actionButton(ctx, 'end-game', 'End the game', { action: 'end_game' }, { class: has ? 'primary' : 'secondary', testid: 'end-game' }),
+          h(
+            'p',
+            null,
+            temporal && !has
+              ? 'Once the flashforward is told, the table can end the game.'
+              : 'When the table is done, propose ending the game; it ends when everyone agrees. The story stays here to read and export.',
+          ),
+          proposeButton(ctx, 'end-game', 'Propose ending the game', { motion: 'end_game' }, { class: temporal && !has ? 'secondary' : 'primary', testid: 'end-game' }),
         )
       : null,
   );
@@ -663,11 +800,14 @@ function finaleOutcome(view) {
   const f = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
   if (!f || !f.check) return null;
   const ok = f.check.outcome === 'success';
-  return h(
-    'p',
-    { class: ['finale-outcome', ok ? 'success' : 'failure'], testid: 'finale-outcome', 'data-key': 'finale-outcome' },
-    ok ? 'The Finale succeeded: the characters defied the prophecy.' : 'The Finale failed: the prophecy comes true.',
-  );
+  const text = isTemporal(view)
+    ? ok
+      ? 'The climactic scene succeeded: the PCs changed what happened.'
+      : 'The climactic scene failed: the catastrophe happens as it did.'
+    : ok
+      ? 'The Finale succeeded: the characters defied the prophecy.'
+      : 'The Finale failed: the prophecy comes true.';
+  return h('p', { class: ['finale-outcome', ok ? 'success' : 'failure'], testid: 'finale-outcome', 'data-key': 'finale-outcome' }, text);
 }
 
 function longText(ctx, o) {
@@ -678,7 +818,7 @@ function longText(ctx, o) {
   return h(
     'section',
     { class: 'panel long-text', id: o.id, 'aria-labelledby': o.id + '-h', testid: o.testid + '-section', 'data-key': o.id },
-    h('h2', { id: o.id + '-h' }, o.title),
+    h('h2', { id: o.id + '-h' }, o.heading || o.title),
     o.intro && (o.open || has) ? h('p', { class: 'muted small' }, o.intro) : null,
     has && !editorOpen
       ? h('blockquote', { class: 'read-aloud', testid: o.testid + '-text' }, paragraphs(o.text), flagButton(ctx, o.target, `the ${o.title.toLowerCase()}`))

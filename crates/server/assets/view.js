@@ -9,6 +9,10 @@ import {
 import { d66 } from './dice.js';
 import { charactersSection, objectsSection } from './cards.js';
 import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
+import {
+  proposalBar, proposeButton, pausedBanner, tableStrip, moderatorPanel, questionCard, diceSetting,
+  isTemporal,
+} from './tools.js';
 
 const phaseId = (view) => view.phase && view.phase.id;
 
@@ -31,9 +35,10 @@ export function renderTable(ctx) {
     h(
       'div',
       { class: 'layout', 'data-key': 'layout' },
-      h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, warnings(view), phaseContent(ctx, phase)),
+      h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, warnings(view), questionCard(ctx), moderatorPanel(ctx), phaseContent(ctx, phase)),
       h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, playersSection(ctx), safetySection(ctx), logSection(ctx)),
     ),
+    footer(ctx),
     toasts(ctx),
   ];
 }
@@ -161,26 +166,19 @@ function banners(ctx) {
     !connected
       ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…')
       : null,
-    view.paused
-      ? h(
-          'div',
-          { class: 'banner paused', role: 'alert', testid: 'paused-banner', 'data-key': 'paused' },
-          h('strong', null, 'Play is paused. '),
-          'A text was flagged and is hidden until someone replaces it. ',
-          flaggedList.length
-            ? h(
-                'span',
-                { class: 'flag-list' },
-                'Flagged: ',
-                flaggedList.map((f, i) => [
-                  i ? ', ' : null,
-                  h('button', { type: 'button', class: 'linkish', 'data-key': 'f' + i, onclick: () => ctx.goToFlag(f) }, f.label),
-                ]),
-                '.',
-              )
-            : null,
-        )
-      : null,
+    pausedBanner(ctx, flaggedList),
+    proposalBar(ctx),
+    view.phase && view.phase.id !== 'ended' ? tableStrip(ctx) : null,
+  );
+}
+
+function footer(ctx) {
+  return h(
+    'footer',
+    { class: 'page-footer', 'data-key': 'footer' },
+    h('a', { href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-link' }, 'Rulings'),
+    ' · ',
+    h('span', null, 'Safety tools at every table: lines, a flag on every text, and the X-card.'),
   );
 }
 
@@ -194,7 +192,8 @@ function warnings(view) {
 /** Every flagged text in the view, to list under the paused banner. */
 function flaggedTexts(view) {
   const out = [];
-  if (view.prophecy && view.prophecy.flagged) out.push({ target: { text: 'prophecy' }, label: 'the prophecy' });
+  if (view.prophecy && view.prophecy.flagged) out.push({ target: { text: 'prophecy' }, label: isTemporal(view) ? 'the warning' : 'the prophecy' });
+  if (view.question_flagged) out.push({ target: { text: 'question' }, label: 'the moderator’s question' });
   for (const o of view.objects || []) {
     if (o.name_flagged) out.push({ target: { text: 'object_name', id: o.id }, label: `a ${o.kind === 'character' ? 'character' : 'object'}’s name` });
     for (const a of o.aspects || []) {
@@ -210,57 +209,73 @@ function flaggedTexts(view) {
     }
   }
   if (view.flashback_flagged) out.push({ target: { text: 'flashback' }, label: 'the flashback' });
-  if (view.long_term_effects_flagged) out.push({ target: { text: 'long_term_effects' }, label: 'the long-term effects' });
+  if (view.long_term_effects_flagged) out.push({ target: { text: 'long_term_effects' }, label: isTemporal(view) ? 'the flashforward' : 'the long-term effects' });
   return out.map((f) => ({ ...f, key: flagKey(f.target) }));
 }
 
 function phaseContent(ctx, phase) {
   const { view } = ctx;
-  const temporal = view.ruleset && view.ruleset.temporal;
+  const temporal = isTemporal(view);
   const inProgress = view.in_progress !== null && view.in_progress !== undefined ? sceneById(view, view.in_progress) : null;
   const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
   const finaleDone = finale && finale.status === 'performed';
+  // Temporal Mechanics needs no warning: once past Choose a World, a table without one shows none.
+  const warning = temporal && !view.prophecy ? null : prophecySection(ctx);
   switch (phase) {
     case 'prophecy':
-      return [prophecySection(ctx), temporal ? flashbackSection(ctx) : null, advanceBar(ctx)];
+      return [phaseIntro(view), prophecySection(ctx), advanceBar(ctx)];
     case 'characters':
-      return [phaseIntro(view), charactersSection(ctx), objectsSection(ctx), advanceBar(ctx), prophecySection(ctx), temporal && view.flashback ? flashbackSection(ctx) : null];
+      return [phaseIntro(view), charactersSection(ctx), objectsSection(ctx), advanceBar(ctx), warning];
     case 'outline':
-      return [phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx), charactersSection(ctx), objectsSection(ctx), prophecySection(ctx)];
+      return [phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx), charactersSection(ctx), objectsSection(ctx), warning];
     case 'story':
       return [
         phaseIntro(view),
         inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx),
         finaleDone ? longTermSection(ctx) : null,
         outlineSection(ctx),
+        returnBar(ctx),
         charactersSection(ctx),
         objectsSection(ctx),
-        prophecySection(ctx),
+        warning,
         temporal ? flashbackSection(ctx) : null,
       ];
     case 'ended':
-      return [theEnd(ctx), prophecySection(ctx), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), storySoFar(ctx), longTermSection(ctx), charactersSection(ctx), objectsSection(ctx)];
+      return [theEnd(ctx), warning, temporal ? flashbackSection(ctx) : null, outlineSection(ctx), storySoFar(ctx), longTermSection(ctx), charactersSection(ctx), objectsSection(ctx)];
     default:
-      return [prophecySection(ctx)];
+      return [warning];
   }
 }
 
 const INTROS = {
+  prophecy: 'Receive the prophecy: roll on a world’s catastrophe table, pick a module, or write your own. Then propose moving on; every player agrees.',
   characters: 'Each player creates a character and gives it one aspect in each of the five categories. Anyone can add people, places and things.',
   outline: 'Sketch the Finale, then precursors: scenes that make their parent easier. Keep it to about eight scenes.',
-  story: 'Perform the scenes, precursors before their parents, the Finale last. Each scene: investigate, match aspects, make the check, then tell what happened.',
+  story: 'Perform the scenes, precursors before their parents, the Finale last. Each scene: investigate, match aspects, propose the check, then tell what happened.',
 };
 
 const TEMPORAL_INTROS = {
+  prophecy: 'Choose a World is optional: roll on a world’s table or pick a scenario for a warning from the future, as inspiration — or skip it and create the PCs.',
   characters: 'Each player creates a PC with one trait in each of the five categories. NPCs, people, places and things belong to everyone.',
-  outline: 'Setup, in the future: narrate the flashback, then build the story tree from the climactic scene down.',
-  story: 'Confrontation, in the present: play the story scenes — investigate, influence (the check), interpret.',
+  outline: 'Setup, in the future: first the flashback (timed), the catastrophe as it happened; then the story tree, from the climactic scene down.',
+  story: 'Confrontation, in the present: play the story scenes — investigate, influence (the check), interpret — the climactic scene last; then the flashforward.',
 };
 
 function phaseIntro(view) {
-  const t = view.ruleset && view.ruleset.temporal ? TEMPORAL_INTROS : INTROS;
-  const text = t[phaseId(view)];
-  return text ? h('p', { class: 'phase-intro', 'data-key': 'intro' }, text) : null;
+  const t = isTemporal(view) ? TEMPORAL_INTROS : INTROS;
+  const resolution = isTemporal(view) && phaseId(view) === 'story' && view.phase.act === 'Resolution';
+  const text = resolution
+    ? 'Resolution, back in the future: narrate the flashforward — how the timeline has changed — then propose ending the game.'
+    : t[phaseId(view)];
+  return text
+    ? h(
+        'p',
+        { class: 'phase-intro', 'data-key': 'intro' },
+        text,
+        ' ',
+        h('a', { class: 'rulings', href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-help' }, 'Rulings'),
+      )
+    : null;
 }
 
 function nextSceneHint(ctx) {
@@ -301,19 +316,33 @@ function nextSceneHint(ctx) {
           ),
         )
       : h('p', { class: 'muted' }, 'No scene is available right now.'),
-    h('p', { class: 'small muted' }, 'Select a scene here or in the outline, then start it.'),
+    h('p', { class: 'small muted' }, `Select a scene here or in the ${isTemporal(view) ? 'story tree' : 'outline'}, then start it.`),
   );
 }
 
+/** Moving on is a proposal: every player agrees. */
 function advanceBar(ctx) {
   const { view } = ctx;
   const next = view.phase && view.phase.next;
   if (!next || phaseId(view) === 'story') return null;
-  const key = 'advance';
+  const skip = isTemporal(view) && phaseId(view) === 'prophecy' && !view.prophecy;
   return h(
     'div',
     { class: 'advance-bar', 'data-key': 'advance-bar' },
-    actionButton(ctx, key, `Next: ${next.name}`, { action: 'advance', to: next.id }, { class: 'primary', testid: 'advance', 'data-to': next.id }),
+    skip ? h('p', { class: 'small muted' }, 'No world chosen: that is fine, the warning is only inspiration.') : null,
+    proposeButton(ctx, 'advance', `${skip ? 'Skip: propose' : 'Propose'} moving on to ${next.name}`, { motion: 'advance', to: next.id }, { class: 'primary', testid: 'advance', 'data-to': next.id }),
+  );
+}
+
+/** Until the first check, the table may go back to the outline (a proposal). */
+function returnBar(ctx) {
+  const { view } = ctx;
+  if (view.checked_any) return null;
+  return h(
+    'div',
+    { class: 'advance-bar return-bar', 'data-key': 'return-bar' },
+    h('p', { class: 'small muted' }, `No check made yet: the table can still go back to ${isTemporal(view) ? 'the story tree' : 'the outline'} and change it.`),
+    proposeButton(ctx, 'return-to-outline', isTemporal(view) ? 'Propose going back to the story tree' : 'Propose going back to the outline', { motion: 'return_to_outline' }, { class: 'ghost', testid: 'propose-return' }),
   );
 }
 
@@ -324,11 +353,17 @@ function prophecySection(ctx) {
   const phase = phaseId(view);
   const p = view.prophecy;
   const choosing = phase === 'prophecy';
+  const temporal = isTemporal(view);
+  const title = temporal ? (choosing ? 'Choose a World (optional)' : 'The warning') : 'The Prophecy';
   return h(
     'section',
     { class: ['panel', 'prophecy', choosing ? 'choosing' : 'settled'], id: 'prophecy', 'aria-labelledby': 'prophecy-h', 'data-key': 'prophecy' },
-    h('h2', { id: 'prophecy-h' }, 'The Prophecy'),
-    p ? prophecyCard(ctx, p) : h('p', { class: 'muted', testid: 'no-prophecy' }, 'No prophecy yet. Roll on a world’s catastrophe table, pick a module, or write your own.'),
+    h('h2', { id: 'prophecy-h' }, title),
+    p
+      ? prophecyCard(ctx, p)
+      : h('p', { class: 'muted', testid: 'no-prophecy' }, temporal
+          ? 'No warning yet. Roll on a world’s table or pick a scenario for a warning from the future — or skip it: it is only inspiration.'
+          : 'No prophecy yet. Roll on a world’s catastrophe table, pick a module, or write your own.'),
     choosing ? prophecyChoices(ctx, !!p) : null,
   );
 }
@@ -343,11 +378,12 @@ function sourceLine(ctx, src) {
       d66(src.roll, ctx.ui.freshRoll),
     );
   }
-  if (src.kind === 'module') return h('p', { class: 'source', testid: 'prophecy-source', 'data-kind': 'module' }, `From the module “${src.title}” — read it aloud:`);
+  if (src.kind === 'module') return h('p', { class: 'source', testid: 'prophecy-source', 'data-kind': 'module' }, `From the ${isTemporal(ctx.view) ? 'scenario' : 'module'} “${src.title}” — read it aloud:`);
   return h('p', { class: 'source', testid: 'prophecy-source', 'data-kind': 'written' }, 'Written by the table.');
 }
 
 function prophecyCard(ctx, p) {
+  const word = isTemporal(ctx.view) ? 'warning' : 'prophecy';
   const key = 'edit-prophecy';
   const target = { text: 'prophecy' };
   const isFlagged = p.flagged || p.text === null;
@@ -366,8 +402,8 @@ function prophecyCard(ctx, p) {
             class: 'prophecy-form',
             onsubmit: (f) => ctx.act(key, { action: 'write_prophecy', text: f.elements.text.value }, { onDone: () => toggleEditor(ctx, key, false) }),
           },
-          labelled('prophecy-edit', 'The prophecy', textarea('prophecy-edit', 'text', p.text || '', { testid: 'prophecy-edit', rows: 8, maxlength: 4000 })),
-          h('div', { class: 'row' }, submit(ctx, key, 'Save the prophecy', 'save-prophecy'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
+          labelled('prophecy-edit', `The ${word}`, textarea('prophecy-edit', 'text', p.text || '', { testid: 'prophecy-edit', rows: 8, maxlength: 4000 })),
+          h('div', { class: 'row' }, submit(ctx, key, `Save the ${word}`, 'save-prophecy'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
         )
       : isFlagged
         ? flagged(ctx, target, canWrite ? { onclick: () => toggleEditor(ctx, key, true) } : null)
@@ -376,9 +412,9 @@ function prophecyCard(ctx, p) {
       ? h(
           'div',
           { class: 'row tools' },
-          !isFlagged ? flagButton(ctx, target, 'the prophecy') : null,
-          p.editable && !isFlagged ? button('Edit the prophecy', () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-prophecy' }) : null,
-          isFlagged && !canWrite ? h('span', { class: 'small muted' }, 'The prophecy can no longer be changed.') : null,
+          !isFlagged ? flagButton(ctx, target, `the ${word}`) : null,
+          p.editable && !isFlagged ? button(`Edit the ${word}`, () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-prophecy' }) : null,
+          isFlagged && !canWrite ? h('span', { class: 'small muted' }, `The ${word} can no longer be changed.`) : null,
         )
       : null,
   );
@@ -396,10 +432,11 @@ function prophecyChoices(ctx, have) {
   const modKey = 'pick-module';
   const writeKey = 'write-prophecy';
   const tmLabel = (x) => (x.temporal ? ' — Temporal Mechanics' : '');
+  const word = temporal ? 'warning' : 'prophecy';
   return h(
     'div',
     { class: 'choices', 'data-key': 'choices' },
-    have ? h('p', { class: 'small muted' }, 'Not this one? Choose again below, or edit it, then move on.') : null,
+    have ? h('p', { class: 'small muted' }, 'Not this one? Choose again below, or edit it, then propose moving on.') : null,
     h(
       'div',
       { class: 'choice-grid' },
@@ -432,10 +469,10 @@ function prophecyChoices(ctx, have) {
         ctx,
         modKey,
         { class: 'choice', onsubmit: (f) => ctx.act(modKey, { action: 'pick_module', module: f.elements.module.value }) },
-        h('h3', null, 'Pick a module'),
+        h('h3', null, temporal ? 'Pick a scenario' : 'Pick a module'),
         modules.length
           ? [
-              labelled('module-select', 'Module', select('module-select', 'module', modules.map((m) => ({ value: m.slug, label: `${m.title}${tmLabel(m)}` })), mod && mod.slug, {
+              labelled('module-select', temporal ? 'Scenario' : 'Module', select('module-select', 'module', modules.map((m) => ({ value: m.slug, label: `${m.title}${tmLabel(m)}` })), mod && mod.slug, {
                 testid: 'module-select',
                 onchange: (e) => {
                   ui.module = e.target.value;
@@ -447,11 +484,11 @@ function prophecyChoices(ctx, have) {
                 ? h(
                     'details',
                     { class: 'all-worlds', open: ui.open.has('module-text'), ontoggle: (e) => ctx.toggled('module-text', e.target.open) },
-                    h('summary', null, 'Read the prophecy'),
+                    h('summary', null, `Read the ${word}`),
                     h('div', { class: 'module-text', testid: 'module-text' }, paragraphs(mod.prophecy)),
                   )
                 : null,
-              submit(ctx, modKey, 'Use this prophecy', 'pick-module'),
+              submit(ctx, modKey, `Use this ${word}`, 'pick-module'),
             ]
           : h('p', { class: 'muted' }, 'No modules.'),
       ),
@@ -460,8 +497,8 @@ function prophecyChoices(ctx, have) {
         writeKey,
         { class: 'choice', onsubmit: (f) => ctx.act(writeKey, { action: 'write_prophecy', text: f.elements.text.value }, { reset: true }) },
         h('h3', null, 'Write your own'),
-        labelled('prophecy-input', 'The catastrophe, and the sign that it is coming', textarea('prophecy-input', 'text', '', { testid: 'prophecy-input', rows: 5, maxlength: 4000 })),
-        submit(ctx, writeKey, 'Use this prophecy', 'write-prophecy'),
+        labelled('prophecy-input', temporal ? 'The warning sent back from the future' : 'The catastrophe, and the sign that it is coming', textarea('prophecy-input', 'text', '', { testid: 'prophecy-input', rows: 5, maxlength: 4000 })),
+        submit(ctx, writeKey, `Use this ${word}`, 'write-prophecy'),
       ),
     ),
   );
@@ -510,6 +547,7 @@ function playersSection(ctx) {
       }),
     ),
     r.moderator_allowed ? moderatorControls(ctx, players, creator) : null,
+    view.phase && view.phase.id !== 'ended' ? diceSetting(ctx) : null,
   );
 }
 
@@ -540,22 +578,35 @@ function safetySection(ctx) {
   const { view } = ctx;
   const key = 'add-line';
   const lines = view.lines || [];
+  const mine = new Set((ctx.own && ctx.own.lines) || []);
   return h(
     'section',
     { class: 'panel safety', id: 'safety', 'aria-labelledby': 'safety-h', 'data-key': 'safety' },
     h('h2', { id: 'safety-h' }, 'Safety'),
-    h('p', { class: 'small muted' }, 'Lines: content the table leaves out. Anyone can flag a text with ', h('span', { 'aria-hidden': 'true' }, '⚑'), ' (no reason needed): it is hidden and play pauses until someone replaces it.'),
+    h(
+      'p',
+      { class: 'small muted' },
+      'Lines: content the table leaves out (anonymous; only whoever drew a line can lift it). Anyone can flag a text with ',
+      h('span', { 'aria-hidden': 'true' }, '⚑'),
+      ' (no reason needed): it is hidden and play pauses until someone replaces it. For anything spoken or shown, use ',
+      h('strong', null, 'Pause (X-card)'),
+      ' at the top: play stops, no one asks why.',
+    ),
     lines.length
       ? h(
           'ul',
           { class: 'lines', testid: 'lines' },
           lines.map((l) => {
             const rk = `remove-line:${l.id}`;
+            const own = mine.has(l.id);
             return h(
               'li',
-              { class: 'line', testid: 'line', 'data-line-id': l.id, 'data-key': 'l' + l.id },
+              { class: ['line', own ? 'own' : null], testid: 'line', 'data-line-id': l.id, 'data-own': String(own), 'data-key': 'l' + l.id },
               h('span', { class: 'line-text' }, l.text),
-              h('button', { type: 'button', class: 'icon', testid: 'remove-line', 'aria-label': `Remove the line “${l.text}”`, title: 'Remove', disabled: ctx.ui.pending.has(rk), onclick: () => ctx.act(rk, { action: 'remove_line', line: l.id }) }, h('span', { 'aria-hidden': 'true' }, '×')),
+              own ? h('span', { class: 'tag' }, 'yours') : null,
+              own
+                ? h('button', { type: 'button', class: 'btn ghost small', testid: 'remove-line', 'aria-label': `Lift your line “${l.text}”`, title: 'Lift this line (only you can)', disabled: ctx.ui.pending.has(rk), onclick: () => ctx.act(rk, { action: 'remove_line', line: l.id }) }, 'Lift')
+                : null,
               msg(ctx, rk),
             );
           }),
@@ -568,6 +619,7 @@ function safetySection(ctx) {
       labelled('line-text', 'Add a line', input('line-text', 'text', { testid: 'line-text', maxlength: 200, placeholder: 'e.g. spiders' })),
       submit(ctx, key, 'Add', 'add-line', { class: 'secondary small' }),
     ),
+    h('p', { class: 'small' }, h('a', { href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-safety' }, 'Rulings'), ': how the table settles what the rules leave open.'),
   );
 }
 

@@ -36,6 +36,9 @@ pub struct Published {
     pub own: BTreeMap<u32, Arc<str>>,
 }
 
+/// The answer to a `sync`: the last event number, the `sync` message, and the `own` message.
+pub type Synced = (u64, Arc<str>, Arc<str>);
+
 /// What a room is asked.
 pub enum Request {
     /// A seated player acts.
@@ -64,8 +67,10 @@ pub enum Request {
         player: u32,
         /// The last event number the page has.
         since: u64,
-        /// The last event number, and the `sync` message; `None` if the player was removed.
-        reply: oneshot::Sender<Option<(u64, Arc<str>)>>,
+        /// The last event number, the `sync` message, and the `own` message an update would
+        /// bring now (so that an unchanged one is not sent again); `None` if the player was
+        /// removed.
+        reply: oneshot::Sender<Option<Synced>>,
     },
     /// A socket of `player` opened (`+1`) or closed (`-1`).
     Presence {
@@ -229,8 +234,10 @@ impl<G: Game, S: Store> Room<G, S> {
                     since,
                     reply,
                 } => {
-                    let answer = (!self.is_removed(player))
-                        .then(|| (self.seq, self.sync_message(player, since)));
+                    let answer = (!self.is_removed(player)).then(|| {
+                        let own = Arc::from(own_message(&G::own(&self.state, player)));
+                        (self.seq, self.sync_message(player, since), own)
+                    });
                     let _ = reply.send(answer);
                 }
                 Request::Presence { player, delta } => self.presence(player, delta),

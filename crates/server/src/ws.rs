@@ -306,8 +306,9 @@ impl Connection {
             return Flow::Close;
         }
         match answer.await {
-            Ok(Some((seq, message))) => {
+            Ok(Some((seq, message, own))) => {
                 self.seq = seq;
+                self.own = Some(own);
                 send_text(socket, &message).await
             }
             Ok(None) => {

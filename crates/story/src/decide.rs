@@ -611,7 +611,7 @@ impl Rules<'_> {
                         "in the Setup act, once the PCs are created",
                     )?;
                 }
-                self.not_moderator("narrate")?;
+                self.not_moderator_unless_flagged("narrate", TextRef::Flashback)?;
                 let text = text("flashback", &flashback, limits::LONG_TEXT)?;
                 Ok(vec![Event::FlashbackNarrated { text }])
             }
@@ -927,7 +927,7 @@ impl Rules<'_> {
                 scene,
                 text: narration,
             } => {
-                self.not_moderator("narrate")?;
+                self.not_moderator_unless_flagged("narrate", TextRef::Narration(scene))?;
                 let s = self.scene(scene)?;
                 if s.check.is_none() {
                     return Err(Refusal::NotChecked);
@@ -954,7 +954,7 @@ impl Rules<'_> {
                 Ok(events)
             }
             Action::NarrateLongTermEffects { text: effects } => {
-                self.not_moderator("narrate")?;
+                self.not_moderator_unless_flagged("narrate", TextRef::LongTermEffects)?;
                 if !self.finale_performed() {
                     return Err(Refusal::FinaleNotPerformed);
                 }

@@ -2,6 +2,20 @@
 
 use crate::model::{Motion, Phase};
 use crate::ruleset::Ruleset;
+
+/// Temporal Mechanics' words for when something can be done.
+fn temporal_when(when: &str) -> &str {
+    match when {
+        "before the characters are created" => "before the PCs are created",
+        "once the prophecy is received" => "once the game has begun",
+        "while writing the outline" => "while building the story tree, in the Setup",
+        "while telling the story" => "while playing the story scenes, in the Confrontation",
+        "while writing the outline or telling the story" => {
+            "while building the story tree or playing the story scenes"
+        }
+        other => other,
+    }
+}
 use std::fmt;
 
 /// Why a command was refused. [`Refusal::rule`] names the rule; `Display` explains.
@@ -328,6 +342,79 @@ impl Refusal {
             | NoNarration
             | FinaleNotPerformed => "Tell the Story",
             AlreadyChecked | NotChecked | EmptyPool => "Checks",
+        }
+    }
+}
+
+impl Refusal {
+    /// The explanation in the words of the game being played: Temporal Mechanics speaks of the
+    /// climactic scene, the story tree, scenes upstream, PCs and traits, and its acts.
+    pub fn explain(&self, ruleset: Ruleset) -> String {
+        use Refusal::*;
+        if !ruleset.is_temporal() {
+            return self.to_string();
+        }
+        match self {
+            NotNow { what, when, phase } => format!(
+                "You can do {what} only {}; the game is at {}.",
+                temporal_when(when),
+                phase.name_in(ruleset)
+            ),
+            NotTheNextPhase { from, to } => format!(
+                "The game is at {}; it cannot move to {} from there (the acts go in order).",
+                from.name_in(ruleset),
+                to.name_in(ruleset)
+            ),
+            ProphecyLocked => {
+                "The warning can be changed only until the story tree is started.".into()
+            }
+            CharactersIncomplete { problems } => format!(
+                "Every player needs a PC with a trait in each of the five categories: {}.",
+                problems.join("; ")
+            ),
+            NoFinale => "Sketch the climactic scene first.".into(),
+            AlreadyHasCharacter => "You already have a PC; each player has one.".into(),
+            NotYourCharacter => "Only a PC's own player changes that PC.".into(),
+            UseCreateCharacter => "PCs are created by their players, one each.".into(),
+            CategoryForCharactersOnly => {
+                "Only a PC's traits have one of the five categories.".into()
+            }
+            RelationshipNeedsAnotherCharacter => {
+                "A relationship connects the PC with another PC.".into()
+            }
+            CharacterStays => "PCs can be removed only before the story tree is started.".into(),
+            FinaleExists => {
+                "The story tree already has its climactic scene; add scenes upstream of it.".into()
+            }
+            TooDeep { parent_difficulty } => format!(
+                "A new scene is attached only to a scene of depth under 3 (difficulty 4 − depth); that scene's difficulty is {parent_difficulty}."
+            ),
+            HasPrecursors => {
+                "Only a scene with no scene upstream of it can be removed; remove those first."
+                    .into()
+            }
+            PrecursorsNotPerformed { missing } => format!(
+                "A scene is played after every scene immediately upstream of it; still to play: {}.",
+                missing
+                    .iter()
+                    .map(|m| format!("\"{m}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            FinaleNotPerformed => "The climactic scene has not been played yet.".into(),
+            other => other.to_string(),
+        }
+    }
+
+    /// The rule's name in the words of the game being played.
+    pub fn rule_in(&self, ruleset: Ruleset) -> &'static str {
+        match (ruleset.is_temporal(), self.rule()) {
+            (true, "Write the Outline") => "Story Tree",
+            (true, "Tell the Story") => "Story Scenes",
+            (true, "Create the Characters") => "Characters",
+            (true, "Receive the Prophecy") => "Choose a World",
+            (true, "The four phases") => "Acts",
+            (_, rule) => rule,
         }
     }
 }

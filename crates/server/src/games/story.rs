@@ -45,11 +45,11 @@ enum Request {
     Engine(Action),
 }
 
-fn refused(refusal: Refusal) -> Rejection {
+fn refused(refusal: Refusal, ruleset: Ruleset) -> Rejection {
     Rejection::Refused {
         code: refusal.code().to_owned(),
-        rule: refusal.rule().to_owned(),
-        message: refusal.to_string(),
+        rule: refusal.rule_in(ruleset).to_owned(),
+        message: refusal.explain(ruleset),
     }
 }
 
@@ -62,7 +62,7 @@ fn decide(state: &State, player: u32, action: Action, now: i64) -> Result<Vec<Ev
             action,
         },
     )
-    .map_err(refused)
+    .map_err(|refusal| refused(refusal, state.ruleset))
 }
 
 impl Game for StoryGame {

@@ -287,3 +287,35 @@ fn a_flagged_question_is_replaced_by_anyone_when_the_moderator_is_gone() {
     );
     assert!(!game.state.paused());
 }
+
+#[test]
+fn the_moderator_may_replace_a_flagged_narration_but_never_narrate() {
+    use story::command::Action;
+    use story::model::TextRef;
+    let crate::game::Table {
+        mut game,
+        chars,
+        primary,
+        place,
+        ..
+    } = crate::game::moderated_table();
+    game.perform(1, primary, chars[0], place, 1, 3);
+    let narrate = |text: &str| Action::Narrate {
+        scene: primary,
+        text: text.into(),
+    };
+    game.refuses(
+        crate::game::MODERATOR,
+        narrate("My version"),
+        story::Refusal::ModeratorCannot { what: "narrate" },
+        "The moderator",
+    );
+    game.act(
+        2,
+        Action::Flag {
+            target: TextRef::Narration(primary),
+        },
+    );
+    game.act(crate::game::MODERATOR, narrate("The chapel held."));
+    assert!(!game.state.paused());
+}

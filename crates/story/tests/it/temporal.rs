@@ -166,3 +166,62 @@ fn acts_by_phase() {
         ]
     );
 }
+
+#[test]
+fn refusals_speak_temporal_mechanics_words() {
+    use story::model::Phase;
+    let refusals = [
+        Refusal::NoFinale,
+        Refusal::FinaleExists,
+        Refusal::TooDeep {
+            parent_difficulty: 1,
+        },
+        Refusal::HasPrecursors,
+        Refusal::PrecursorsNotPerformed {
+            missing: vec!["Find the lab".into()],
+        },
+        Refusal::FinaleNotPerformed,
+        Refusal::ProphecyLocked,
+        Refusal::CharactersIncomplete {
+            problems: vec!["Ada has no character".into()],
+        },
+        Refusal::NotTheNextPhase {
+            from: Phase::Characters,
+            to: Phase::Story,
+        },
+        Refusal::NotNow {
+            what: "sketching scenes",
+            when: "while writing the outline",
+            phase: Phase::Story,
+        },
+        Refusal::NotNow {
+            what: "performing scenes",
+            when: "while telling the story",
+            phase: Phase::Outline,
+        },
+        Refusal::CharacterStays,
+    ];
+    for refusal in refusals {
+        let words = refusal.explain(Ruleset::Temporal);
+        for other in [
+            "Finale",
+            "precursor",
+            "prophecy",
+            "outline",
+            "Tell the Story",
+        ] {
+            assert!(!words.contains(other), "{words}");
+        }
+        let rule = refusal.rule_in(Ruleset::Temporal);
+        assert!(
+            !rule.contains("Outline") && !rule.contains("Prophecy"),
+            "{rule}"
+        );
+        // The other rulesets keep theirs.
+        assert_eq!(refusal.explain(Ruleset::Edition10), refusal.to_string());
+    }
+    assert_eq!(
+        Refusal::NoFinale.explain(Ruleset::Temporal),
+        "Sketch the climactic scene first."
+    );
+}
