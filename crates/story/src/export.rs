@@ -213,7 +213,7 @@ impl Export<'_> {
         if let Some(m) = s.moderator.and_then(|m| s.players.get(&m)) {
             write!(table, "; moderated by {}", inline(&m.name)).unwrap();
         }
-        self.line(format!("*{table}. Phase: {}.*", s.phase));
+        self.line(format!("*{table}. Phase: {}.*", s.phase.name_in(s.ruleset)));
         self.line("");
         self.prophecy();
         if s.ruleset.is_temporal() {

@@ -98,6 +98,11 @@ fn walk(scenes: &[ViewScene]) -> Vec<Visit> {
 /// drawing, for callers that add columns of their own. A line deeper than
 /// [`MAX_DRAWN_LEVELS`] shows only its last levels, after a `…`.
 pub fn tree_lines(scenes: &[ViewScene]) -> Vec<TreeLine> {
+    tree_lines_rooted(scenes, "Finale")
+}
+
+/// [`tree_lines`] with the root's word of another game (Temporal Mechanics: `Climax`).
+pub fn tree_lines_rooted(scenes: &[ViewScene], root: &str) -> Vec<TreeLine> {
     let visits = walk(scenes);
     let mut lines = Vec::with_capacity(visits.len());
     // `rails[k]`: whether the ancestor `k + 1` levels below the root has precursors drawn after
@@ -120,7 +125,7 @@ pub fn tree_lines(scenes: &[ViewScene]) -> Vec<TreeLine> {
         }
         let label = one_line(&scenes[scene].label);
         let title = if scenes[scene].parent.is_none() {
-            format!("Finale: {label}")
+            format!("{root}: {label}")
         } else {
             label
         };
@@ -141,8 +146,13 @@ pub fn tree_lines(scenes: &[ViewScene]) -> Vec<TreeLine> {
 /// └── Use the Force (3) — success
 /// ```
 pub fn tree(scenes: &[ViewScene]) -> String {
+    tree_rooted(scenes, "Finale")
+}
+
+/// [`tree`] with the root's word of another game (Temporal Mechanics: `Climax`).
+pub fn tree_rooted(scenes: &[ViewScene], root: &str) -> String {
     let mut out = String::new();
-    for line in tree_lines(scenes) {
+    for line in tree_lines_rooted(scenes, root) {
         let scene = &scenes[line.scene];
         write!(out, "{}{} ({})", line.prefix, line.title, scene.difficulty).unwrap();
         if let Some(note) = &scene.note {

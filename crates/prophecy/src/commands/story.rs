@@ -272,7 +272,14 @@ pub fn export(args: ExportArgs) -> Result<String, Failure> {
         .map_err(|broken| at(lines[broken.position], &broken.problem))?;
     Ok(match args.format {
         ExportFormat::Markdown => story::export::to_markdown(&state),
-        ExportFormat::Tree => story::views::tree(&story::export::outline_view(&state).1),
+        ExportFormat::Tree => {
+            let root = if state.ruleset.is_temporal() {
+                "Climax"
+            } else {
+                "Finale"
+            };
+            story::views::tree_rooted(&story::export::outline_view(&state).1, root)
+        }
         ExportFormat::Mermaid => story::views::mermaid(&story::export::outline_view(&state).1),
     })
 }

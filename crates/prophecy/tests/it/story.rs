@@ -355,3 +355,29 @@ fn special_files_stop_at_the_size_limit() {
         &format!("{}:2: not UTF-8 text", latin1.shown()),
     );
 }
+
+#[test]
+fn a_temporal_mechanics_game_exports_in_its_own_words() {
+    let game = format!(
+        "{}{}{}{}",
+        r#"{"v":"1","type":"game_opened","ruleset":"temporal"}
+{"v":"1","type":"player_joined","player":1,"name":"Ada"}
+{"v":"1","type":"flashback_narrated","text":"The clocks stopped in 2086."}
+"#,
+        sketch(1, None),
+        sketch(2, Some(1)) + &started(2),
+        r#"{"v":"1","type":"check_made","scene":2,"check":{"difficulty":3,"roll":{"seed":null,"dice":[{"face":4,"cause":{"pool":{"kind":"matching_pair","pair":9}}}]},"outcome":"failure","physical":true}}
+"#
+    );
+    let file = TempPath::with("temporal.jsonl", game);
+    let tree = ok(&format!("export {} --format tree", file.shown()));
+    assert!(tree.starts_with("Climax: Scene 1"), "{tree}");
+    let markdown = ok(&format!("export {}", file.shown()));
+    for words in ["## The Flashback", "## The Story Tree", "real dice"] {
+        assert!(markdown.contains(words), "{words}: {markdown}");
+    }
+    assert!(markdown.contains("Phase: Choose a World."), "{markdown}");
+    for words in ["Prophecy", "Finale", "Outline"] {
+        assert!(!markdown.contains(words), "{words}: {markdown}");
+    }
+}
