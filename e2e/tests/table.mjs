@@ -278,7 +278,10 @@ export async function attachAspect(p, card, text, category, withName) {
     await card.getByTestId('aspect-text').fill(text);
     if (category) await card.getByTestId('aspect-category').selectOption(category);
     if (withName) await card.getByTestId('aspect-relationship-with').selectOption({ label: withName });
-    await card.getByTestId('attach-aspect').click();
+    // Enter in the field submits the form, as a player on a keyboard does. A click would aim
+    // at coordinates that another player's update can move (on a phone, the cards above grow
+    // while several players add aspects at once), and be lost.
+    await card.getByTestId('aspect-text').press('Enter');
   });
   await card.getByTestId('aspect-text-display').filter({ hasText: text }).waitFor();
 }
