@@ -22,6 +22,10 @@ const MAX_DEPTH: usize = 3;
 /// Largest outline the rules allow (`story::decide::limits::SCENES`).
 pub const MAX_SCENES: usize = 64;
 
+/// Accepted actions in one scene: place the object, start, propose a pair, propose the check,
+/// three agreements (the last one rolls), narrate, finish.
+const ACTIONS_PER_SCENE: u64 = 9;
+
 /// How one table plays; the same for every table of a run.
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -444,7 +448,7 @@ impl Table {
             match self.scene(k % SEATS, scene, plan.gap).await {
                 Ok((answered, seen)) => {
                     if window.contains(started) {
-                        outcome.actions += 6;
+                        outcome.actions += ACTIONS_PER_SCENE;
                         outcome.samples.push(seen.as_secs_f64() * 1000.0);
                         outcome.answered.push(answered.as_secs_f64() * 1000.0);
                     }
@@ -469,8 +473,8 @@ impl Table {
         outcome
     }
 
-    /// One scene by one player, `gap` between actions; the latencies of its roll (see
-    /// [`Table::roll`]).
+    /// One scene, `gap` between actions ([`ACTIONS_PER_SCENE`] of them); the latencies of its
+    /// roll (see [`Table::roll`]).
     async fn scene(
         &mut self,
         socket: usize,
