@@ -1,0 +1,88 @@
+//! Commands: what a player asks for. Each names the acting player; anything random comes in as
+//! a [`Seed`] inside the command, and its outcome is stored in the events.
+
+use crate::ids::{PlayerId, SpaceId};
+use dice::Seed;
+use serde::{Deserialize, Serialize};
+
+/// A request by one player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Command {
+    /// Who acts.
+    pub by: PlayerId,
+    /// What they ask for.
+    pub action: Action,
+}
+
+impl Command {
+    /// `by` asks for `action`.
+    pub fn new(by: PlayerId, action: Action) -> Command {
+        Command { by, action }
+    }
+}
+
+/// How to move (one option per turn). Clockwise is the board's order: from each space to the
+/// next one in `Board::spaces`, the last to the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveKind {
+    /// Stay in the current space.
+    Stay,
+    /// On foot: one space.
+    Walk {
+        /// Which way.
+        clockwise: bool,
+    },
+    /// A rented horse: two spaces, 1 Gold.
+    Horse {
+        /// Which way.
+        clockwise: bool,
+    },
+    /// A boat: from a Port to the next Port that way, 1 Gold.
+    Boat {
+        /// Which way.
+        clockwise: bool,
+    },
+    /// A Magic Gate: to any other Magic Gate, 2 Gold.
+    MagicGate {
+        /// Where.
+        to: SpaceId,
+    },
+}
+
+impl MoveKind {
+    /// What it costs.
+    pub fn cost(self) -> crate::model::Gold {
+        crate::model::Gold(match self {
+            MoveKind::Stay | MoveKind::Walk { .. } => 0,
+            MoveKind::Horse { .. } | MoveKind::Boat { .. } => 1,
+            MoveKind::MagicGate { .. } => 2,
+        })
+    }
+}
+
+/// Everything a player can ask of the game (this slice).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "action")]
+pub enum Action {
+    /// Prepare the game for 2–5 players, seated in this order (the next player is the one after,
+    /// "on the left"): deal characters, shuffle the decks, roll for the first player.
+    SetUp {
+        /// Each player's id and name.
+        seats: Vec<(PlayerId, String)>,
+        /// For the deal, the shuffles and the rolls.
+        seed: Seed,
+    },
+    /// Draw the turn's Chance card and follow it. The seed shuffles a deck's discards back in
+    /// if one runs out.
+    DrawChance {
+        /// For any reshuffle.
+        seed: Seed,
+    },
+    /// Move the adventurer (once, after the Chance card).
+    Move(MoveKind),
+    /// Buy the Certificate of the guild she stands in (after moving).
+    BuyCertificate,
+    /// End the turn.
+    EndTurn,
+}

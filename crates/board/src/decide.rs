@@ -1,0 +1,524 @@
+//! [`decide`]: checks a command against the rules and the state, and returns the events it
+//! becomes or why not. Every shuffle and roll is made here, from the command's seed, and stored
+//! in the events.
+
+use crate::command::{Action, Command, MoveKind};
+use crate::content::{ChanceKind, Market, Rarity, SpaceKind};
+use crate::event::{Event, Refreshment, Seat};
+use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
+use crate::model::{
+    Adventurer, CERTIFICATES_TO_WIN, DeckKind, Experience, Gold, Phase, Ranking, RollRound, Step,
+    Turn,
+};
+use crate::refusal::Refusal;
+use crate::state::State;
+use dice::{DiceRng, Seed};
+
+type Decision = Result<Vec<Event>, Refusal>;
+
+/// Fewest players.
+pub const MIN_PLAYERS: usize = 2;
+/// Most players.
+pub const MAX_PLAYERS: usize = 5;
+/// Experience a Certificate costs.
+pub const CERTIFICATE_EXPERIENCE: Experience = Experience(5);
+/// Gold a Certificate costs outside the character's own two guilds.
+pub const CERTIFICATE_GOLD: Gold = Gold(5);
+/// Rounds of rolling for the first player before the first of the tied (in seating order)
+/// begins; ties this long do not happen with a fair die, but the engine never loops forever.
+const MAX_ROLL_ROUNDS: usize = 64;
+
+/// Checks a command against the rules and the state; the events it becomes, or why not.
+pub fn decide(state: &State, command: Command) -> Decision {
+    let by = command.by;
+    match command.action {
+        Action::SetUp { seats, seed } => set_up(state, seats, seed),
+        Action::DrawChance { seed } => draw_chance(state, by, seed),
+        Action::Move(how) => move_adventurer(state, by, how),
+        Action::BuyCertificate => buy_certificate(state, by),
+        Action::EndTurn => end_turn(state, by),
+    }
+}
+
+/// A number in `0..n` (0 when `n` ≤ 1), uniformly, from the generator's bytes.
+pub fn below(rng: &mut DiceRng, n: usize) -> usize {
+    match n {
+        0 | 1 => 0,
+        2..=255 => usize::from(rng.face(n as u8)) - 1,
+        _ => {
+            // Four bytes, little-endian, rejecting the incomplete last block.
+            let n = n as u64;
+            let span = 1u64 << 32;
+            let limit = span - span % n;
+            loop {
+                let word = (0..4).fold(0u64, |w, i| w | u64::from(rng.next_byte()) << (8 * i));
+                if word < limit {
+                    return (word % n) as usize;
+                }
+            }
+        }
+    }
+}
+
+/// Fisher–Yates: from the last position down, swap each with one at or before it.
+pub fn shuffle<T>(rng: &mut DiceRng, cards: &mut [T]) {
+    for i in (1..cards.len()).rev() {
+        let j = below(rng, i + 1);
+        cards.swap(i, j);
+    }
+}
+
+fn ids<T>(range: impl Iterator<Item = usize>, id: fn(usize) -> T) -> Vec<T> {
+    range.map(id).collect()
+}
+
+fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> Decision {
+    if state.phase != Phase::NotSetUp {
+        return Err(Refusal::AlreadySetUp);
+    }
+    if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&seats.len()) {
+        return Err(Refusal::PlayerCount { count: seats.len() });
+    }
+    for (i, (player, name)) in seats.iter().enumerate() {
+        if seats[..i].iter().any(|(p, _)| p == player) {
+            return Err(Refusal::SeatedTwice);
+        }
+        if name.trim().is_empty() {
+            return Err(Refusal::EmptyName);
+        }
+    }
+    let content = &state.content;
+    if content.characters.len() < seats.len() {
+        return Err(Refusal::NotEnoughCharacters {
+            available: content.characters.len(),
+        });
+    }
+    let mut rng = DiceRng::new(seed);
+    let mut characters = ids(0..content.characters.len(), CharacterId::of);
+    shuffle(&mut rng, &mut characters);
+    let seats: Vec<Seat> = seats
+        .into_iter()
+        .zip(characters)
+        .map(|((player, name), character)| Seat {
+            player,
+            name: name.trim().to_owned(),
+            character,
+        })
+        .collect();
+    let mut adventure_deck = ids(0..content.adventures.len(), AdventureId::of);
+    shuffle(&mut rng, &mut adventure_deck);
+    let mut chance_deck: Vec<ChanceId> = (0..content.chance.len())
+        .flat_map(|i| std::iter::repeat_n(ChanceId::of(i), content.chance[i].copies as usize))
+        .collect();
+    shuffle(&mut rng, &mut chance_deck);
+    let items_of = |rarity: Rarity| -> Vec<ItemId> {
+        ids(
+            (0..content.items.len()).filter(|&i| content.items[i].rarity == rarity),
+            ItemId::of,
+        )
+    };
+    let mut common_items = items_of(Rarity::Common);
+    shuffle(&mut rng, &mut common_items);
+    let mut rare_items = items_of(Rarity::Rare);
+    shuffle(&mut rng, &mut rare_items);
+
+    let mut rolls: Vec<RollRound> = Vec::new();
+    let mut rolling: Vec<PlayerId> = seats.iter().map(|s| s.player).collect();
+    while rolling.len() > 1 && rolls.len() < MAX_ROLL_ROUNDS {
+        let round: RollRound = rolling.iter().map(|&p| (p, rng.d6())).collect();
+        let high = round.iter().map(|&(_, r)| r).max().unwrap_or(0);
+        rolling = round
+            .iter()
+            .filter(|&&(_, r)| r == high)
+            .map(|&(p, _)| p)
+            .collect();
+        rolls.push(round);
+    }
+    let first_player = rolling.first().copied().unwrap_or(seats[0].player);
+    Ok(vec![Event::GameSetUp {
+        seats,
+        adventure_deck,
+        chance_deck,
+        common_items,
+        rare_items,
+        rolls,
+        first_player,
+    }])
+}
+
+/// The current turn and the acting adventurer, if it is hers.
+fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer), Refusal> {
+    let turn = match &state.phase {
+        Phase::NotSetUp => return Err(Refusal::NotSetUp),
+        Phase::Won { .. } => return Err(Refusal::GameOver),
+        Phase::Playing(turn) => *turn,
+    };
+    let adventurer = state.adventurer(by).ok_or(Refusal::NotAPlayer)?;
+    if turn.player != by {
+        return Err(Refusal::NotYourTurn);
+    }
+    Ok((turn, adventurer))
+}
+
+/// Events being decided, applied as they come so later ones see the earlier ones' effects.
+struct Out {
+    state: State,
+    events: Vec<Event>,
+}
+
+impl Out {
+    fn new(state: &State) -> Out {
+        Out {
+            state: state.clone(),
+            events: Vec::new(),
+        }
+    }
+
+    fn emit(&mut self, event: Event) {
+        self.state.apply(&event);
+        self.events.push(event);
+    }
+
+    /// Shuffles a deck's discards into a new draw pile, if it has any.
+    fn reshuffle(&mut self, deck: DeckKind, rng: &mut DiceRng) {
+        let decks = &self.state.decks;
+        let mut order: Vec<u32> = match deck {
+            DeckKind::Adventure => decks.adventure.discard.iter().map(|c| c.0).collect(),
+            DeckKind::Chance => decks.chance.discard.iter().map(|c| c.0).collect(),
+            DeckKind::CommonItems => decks.common_items.discard.iter().map(|c| c.0).collect(),
+            DeckKind::RareItems => decks.rare_items.discard.iter().map(|c| c.0).collect(),
+        };
+        if order.is_empty() {
+            return;
+        }
+        shuffle(rng, &mut order);
+        self.emit(Event::DeckReshuffled { deck, order });
+    }
+
+    fn draw_pile(&self, deck: DeckKind) -> Vec<u32> {
+        let decks = &self.state.decks;
+        match deck {
+            DeckKind::Adventure => decks.adventure.draw.iter().map(|c| c.0).collect(),
+            DeckKind::Chance => decks.chance.draw.iter().map(|c| c.0).collect(),
+            DeckKind::CommonItems => decks.common_items.draw.iter().map(|c| c.0).collect(),
+            DeckKind::RareItems => decks.rare_items.draw.iter().map(|c| c.0).collect(),
+        }
+    }
+
+    /// Draws up to `count` cards from the top of a deck, reshuffling its discards in when it
+    /// runs out; `place` turns each run of cards drawn before a reshuffle into its event.
+    fn draw(
+        &mut self,
+        deck: DeckKind,
+        count: usize,
+        rng: &mut DiceRng,
+        place: impl Fn(Vec<u32>, usize) -> Event,
+    ) {
+        let mut drawn = 0;
+        while drawn < count {
+            let mut pile = self.draw_pile(deck);
+            if pile.is_empty() {
+                self.reshuffle(deck, rng);
+                pile = self.draw_pile(deck);
+                if pile.is_empty() {
+                    return;
+                }
+            }
+            pile.truncate(count - drawn);
+            let n = pile.len();
+            self.emit(place(pile, drawn));
+            drawn += n;
+        }
+    }
+}
+
+fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Decision {
+    let (turn, _) = current(state, by)?;
+    if turn.step != Step::DrawChance {
+        return Err(if turn.extra {
+            Refusal::NoChanceInExtraTurn
+        } else {
+            Refusal::ChanceAlreadyDrawn
+        });
+    }
+    let mut rng = DiceRng::new(seed);
+    let mut out = Out::new(state);
+    if out.state.decks.chance.draw.is_empty() {
+        out.reshuffle(DeckKind::Chance, &mut rng);
+    }
+    let Some(&card) = out.state.decks.chance.draw.first() else {
+        return Ok(out.events);
+    };
+    out.emit(Event::ChanceDrawn { player: by, card });
+    let Some(kind) = state.content.chance.get(card.index()).map(|c| c.kind) else {
+        return Ok(out.events);
+    };
+    let board = &state.content.board;
+    let living = || state.adventurers.iter().filter(|a| a.alive);
+    match kind {
+        ChanceKind::Terrain(terrain) => {
+            let empty: Vec<SpaceId> = (0..board.spaces.len())
+                .filter(|&i| {
+                    board.spaces[i].kind == SpaceKind::Terrain(terrain)
+                        && state.spaces.get(i).is_some_and(|s| s.adventure.is_none())
+                })
+                .map(SpaceId::of)
+                .collect();
+            out.draw(DeckKind::Adventure, empty.len(), &mut rng, |cards, from| {
+                Event::AdventuresPlaced {
+                    placed: empty[from..]
+                        .iter()
+                        .copied()
+                        .zip(cards.into_iter().map(AdventureId))
+                        .collect(),
+                }
+            });
+        }
+        ChanceKind::Restock {
+            space: market,
+            deck,
+            count,
+        } => {
+            let kind = match market {
+                Market::City => SpaceKind::City,
+                Market::Village => SpaceKind::Village,
+            };
+            let Some(space) = board.spaces.iter().position(|s| s.kind == kind) else {
+                return Ok(out.events);
+            };
+            let space = SpaceId::of(space);
+            let lying = state
+                .space(space)
+                .map(|s| s.items.clone())
+                .unwrap_or_default();
+            if !lying.is_empty() {
+                out.emit(Event::ItemsDiscarded {
+                    space,
+                    items: lying,
+                });
+            }
+            let deck = match deck {
+                Rarity::Common => DeckKind::CommonItems,
+                Rarity::Rare => DeckKind::RareItems,
+            };
+            out.draw(deck, count as usize, &mut rng, |cards, _| {
+                Event::ItemsLaidOut {
+                    space,
+                    deck,
+                    items: cards.into_iter().map(ItemId).collect(),
+                }
+            });
+        }
+        ChanceKind::Wind { heal, recharge } => {
+            refresh(&mut out, living(), heal, recharge, Gold(0));
+        }
+        ChanceKind::GoodTimes { gold } => {
+            refresh(&mut out, living(), 0, 0, Gold(gold));
+        }
+        ChanceKind::Charity {
+            heal,
+            recharge,
+            gold,
+        } => {
+            let least = living().map(|a| a.gold).min().unwrap_or_default();
+            refresh(
+                &mut out,
+                living().filter(|a| a.gold == least),
+                heal,
+                recharge,
+                Gold(gold),
+            );
+        }
+        ChanceKind::PeacefulTimes => out.emit(Event::ExtraTurnGranted { player: by }),
+    }
+    Ok(out.events)
+}
+
+/// Heals, recharges (each up to the adventurer's maximum) and gives Gold to `who`.
+///
+/// Charity's "the player that has the least" is read as the least **Gold**: Gold is what every
+/// adventurer can always be compared by (lost Health and Magic differ with each character's
+/// maximum), and the card gives Gold. Everyone tied for the least profits.
+fn refresh<'a>(
+    out: &mut Out,
+    who: impl Iterator<Item = &'a Adventurer>,
+    heal: u32,
+    recharge: u32,
+    gold: Gold,
+) {
+    let refreshed: Vec<Refreshment> = who
+        .map(|a| Refreshment {
+            player: a.player,
+            healed: heal.min(a.health.left),
+            recharged: recharge.min(a.magic.left),
+            gold,
+        })
+        .filter(|r| r.healed > 0 || r.recharged > 0 || r.gold.0 > 0)
+        .collect();
+    if !refreshed.is_empty() {
+        out.emit(Event::AdventurersRefreshed { refreshed });
+    }
+}
+
+/// Where a move ends, or why it is impossible.
+pub fn destination(state: &State, from: SpaceId, how: MoveKind) -> Result<SpaceId, Refusal> {
+    let board = &state.content.board;
+    let n = board.spaces.len().max(1);
+    let step = |by: usize, clockwise: bool| {
+        let at = from.index() % n;
+        SpaceId::of(if clockwise {
+            (at + by) % n
+        } else {
+            (at + n - by % n) % n
+        })
+    };
+    match how {
+        MoveKind::Stay => Ok(from),
+        MoveKind::Walk { clockwise } => Ok(step(1, clockwise)),
+        MoveKind::Horse { clockwise } => Ok(step(2, clockwise)),
+        MoveKind::Boat { clockwise } => {
+            let ports = board.ports();
+            let at = ports
+                .iter()
+                .position(|&p| p == from.index())
+                .ok_or(Refusal::NotAPort)?;
+            let next = if clockwise {
+                (at + 1) % ports.len()
+            } else {
+                (at + ports.len() - 1) % ports.len()
+            };
+            Ok(SpaceId::of(ports[next]))
+        }
+        MoveKind::MagicGate { to } => {
+            let gates = board.magic_gates();
+            if !gates.contains(&from.index()) {
+                return Err(Refusal::NotAMagicGate);
+            }
+            if to == from || !gates.contains(&to.index()) {
+                return Err(Refusal::NotAnotherMagicGate);
+            }
+            Ok(to)
+        }
+    }
+}
+
+fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> Decision {
+    let (turn, adventurer) = current(state, by)?;
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Moved => return Err(Refusal::AlreadyMoved),
+        Step::Move => {}
+    }
+    let to = destination(state, adventurer.space, how)?;
+    let cost = how.cost();
+    if adventurer.gold < cost {
+        return Err(Refusal::NotEnoughGold {
+            cost,
+            has: adventurer.gold,
+        });
+    }
+    Ok(vec![Event::Moved {
+        player: by,
+        how,
+        to,
+        paid: cost,
+    }])
+}
+
+fn buy_certificate(state: &State, by: PlayerId) -> Decision {
+    let (turn, adventurer) = current(state, by)?;
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Move => return Err(Refusal::MoveFirst),
+        Step::Moved => {}
+    }
+    let Some(SpaceKind::Guild(guild)) = state
+        .content
+        .board
+        .spaces
+        .get(adventurer.space.index())
+        .map(|s| s.kind)
+    else {
+        return Err(Refusal::NotAGuild);
+    };
+    if adventurer.has_certificate(guild) {
+        return Err(Refusal::AlreadyCertified { guild });
+    }
+    if adventurer.experience < CERTIFICATE_EXPERIENCE {
+        return Err(Refusal::NotEnoughExperience {
+            cost: CERTIFICATE_EXPERIENCE,
+            has: adventurer.experience,
+        });
+    }
+    let own = state
+        .content
+        .characters
+        .get(adventurer.character.index())
+        .is_some_and(|c| c.guilds.contains(&guild));
+    let gold = if own { Gold(0) } else { CERTIFICATE_GOLD };
+    if adventurer.gold < gold {
+        return Err(Refusal::CertificateGold {
+            cost: gold,
+            has: adventurer.gold,
+        });
+    }
+    let mut out = Out::new(state);
+    out.emit(Event::CertificateBought {
+        player: by,
+        guild,
+        experience: CERTIFICATE_EXPERIENCE,
+        gold,
+    });
+    if out
+        .state
+        .adventurer(by)
+        .is_some_and(|a| a.certificates.len() >= CERTIFICATES_TO_WIN)
+    {
+        let ranking = ranking(&out.state, by);
+        out.emit(Event::GameWon {
+            winner: by,
+            ranking,
+        });
+    }
+    Ok(out.events)
+}
+
+/// The winner first, then the others by Certificates, most first (ties keep seating order).
+pub fn ranking(state: &State, winner: PlayerId) -> Ranking {
+    let count = |a: &Adventurer| u32::try_from(a.certificates.len()).unwrap_or(u32::MAX);
+    let mut others: Vec<(PlayerId, u32)> = state
+        .adventurers
+        .iter()
+        .filter(|a| a.player != winner)
+        .map(|a| (a.player, count(a)))
+        .collect();
+    others.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    let mut ranking = vec![(winner, state.adventurer(winner).map_or(0, count))];
+    ranking.extend(others);
+    Ranking(ranking)
+}
+
+fn end_turn(state: &State, by: PlayerId) -> Decision {
+    let (turn, _) = current(state, by)?;
+    if turn.step == Step::DrawChance {
+        return Err(Refusal::DrawChanceFirst);
+    }
+    if turn.extra_pending {
+        return Ok(vec![Event::TurnEnded {
+            player: by,
+            next: by,
+            extra: true,
+        }]);
+    }
+    let seats = &state.adventurers;
+    let at = seats.iter().position(|a| a.player == by).unwrap_or(0);
+    let next = (1..=seats.len())
+        .map(|k| &seats[(at + k) % seats.len()])
+        .find(|a| a.alive)
+        .map_or(by, |a| a.player);
+    Ok(vec![Event::TurnEnded {
+        player: by,
+        next,
+        extra: false,
+    }])
+}

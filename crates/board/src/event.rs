@@ -1,0 +1,140 @@
+//! Events: what happened. They are the game's only record; [`crate::evolve`] folds them into
+//! the state and never fails. Every shuffle and roll is stored in them, so replay never
+//! re-rolls or re-shuffles.
+
+use crate::command::MoveKind;
+use crate::content::Guild;
+use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
+use crate::model::{DeckKind, Experience, Gold, Ranking, RollRound};
+use serde::{Deserialize, Serialize};
+
+/// A player and the character dealt to her.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seat {
+    /// Who.
+    pub player: PlayerId,
+    /// Her name.
+    pub name: String,
+    /// The character card dealt.
+    pub character: CharacterId,
+}
+
+/// What one adventurer got from a wind, Good Times or Charity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refreshment {
+    /// Who.
+    pub player: PlayerId,
+    /// Red cubes moved back to the right.
+    pub healed: u32,
+    /// Blue cubes moved back to the right.
+    pub recharged: u32,
+    /// Gold taken from the bank.
+    pub gold: Gold,
+}
+
+/// Something that happened in a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// The game is prepared: 3 Gold and 3 Experience each, full cubes, each adventurer in her
+    /// character's first guild.
+    GameSetUp {
+        /// In seating order, with the characters dealt.
+        seats: Vec<Seat>,
+        /// The Adventure deck, top first.
+        adventure_deck: Vec<AdventureId>,
+        /// The Chance deck, top first (a card's copies repeat its id).
+        chance_deck: Vec<ChanceId>,
+        /// The Common Item deck, top first.
+        common_items: Vec<ItemId>,
+        /// The Rare Item deck, top first.
+        rare_items: Vec<ItemId>,
+        /// The rolls for who begins: everyone, then those tied for the highest, until one is.
+        rolls: Vec<RollRound>,
+        /// Who begins.
+        first_player: PlayerId,
+    },
+    /// A deck ran out: its discards, shuffled, are its new draw pile (top first).
+    DeckReshuffled {
+        /// Which.
+        deck: DeckKind,
+        /// The new order.
+        order: Vec<u32>,
+    },
+    /// The turn's Chance card is revealed (then discarded).
+    ChanceDrawn {
+        /// Who drew it.
+        player: PlayerId,
+        /// Which.
+        card: ChanceId,
+    },
+    /// A terrain card: the top Adventure cards placed face-up, one on each empty space.
+    AdventuresPlaced {
+        /// Where, and which card, in the order drawn.
+        placed: Vec<(SpaceId, AdventureId)>,
+    },
+    /// A merchant: the Items lying in the space are discarded.
+    ItemsDiscarded {
+        /// The City or the Village.
+        space: SpaceId,
+        /// What lay there.
+        items: Vec<ItemId>,
+    },
+    /// A merchant: new Items laid out face-up.
+    ItemsLaidOut {
+        /// The City or the Village.
+        space: SpaceId,
+        /// Which deck they came from.
+        deck: DeckKind,
+        /// In the order drawn.
+        items: Vec<ItemId>,
+    },
+    /// A wind, Good Times or Charity.
+    AdventurersRefreshed {
+        /// Only those who got something.
+        refreshed: Vec<Refreshment>,
+    },
+    /// Peaceful Times: another turn, without a Chance card, after this one.
+    ExtraTurnGranted {
+        /// Who.
+        player: PlayerId,
+    },
+    /// An adventurer moved (or stayed).
+    Moved {
+        /// Who.
+        player: PlayerId,
+        /// How.
+        how: MoveKind,
+        /// Where to.
+        to: SpaceId,
+        /// Paid to the bank.
+        paid: Gold,
+    },
+    /// A Certificate bought.
+    CertificateBought {
+        /// Who.
+        player: PlayerId,
+        /// Which guild's.
+        guild: Guild,
+        /// Experience paid.
+        experience: Experience,
+        /// Gold paid (none in her own guilds).
+        gold: Gold,
+    },
+    /// The fifth Certificate: the game ends at once.
+    GameWon {
+        /// Who won.
+        winner: PlayerId,
+        /// The winner first, then the others by Certificates.
+        ranking: Ranking,
+    },
+    /// The turn passes.
+    TurnEnded {
+        /// Whose turn ended.
+        player: PlayerId,
+        /// Whose begins.
+        next: PlayerId,
+        /// It is the extra turn of Peaceful Times (no Chance card).
+        extra: bool,
+    },
+}

@@ -1,0 +1,189 @@
+//! Refusals: why the rules forbid a command, in words a player understands.
+
+use crate::content::Guild;
+use crate::model::{Experience, Gold};
+use std::fmt;
+
+/// Why a command was refused. [`Refusal::rule`] names the section of the rules; `Display`
+/// explains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Nothing can happen before the game is set up.
+    NotSetUp,
+    /// A game is set up once.
+    AlreadySetUp,
+    /// The basic version is for 2–5 players.
+    PlayerCount {
+        /// How many were seated.
+        count: usize,
+    },
+    /// A player sits once.
+    SeatedTwice,
+    /// Every player needs a name.
+    EmptyName,
+    /// The content has too few characters to deal one to each player.
+    NotEnoughCharacters {
+        /// How many there are.
+        available: usize,
+    },
+    /// The game is over.
+    GameOver,
+    /// The acting player is not in the game.
+    NotAPlayer,
+    /// It is someone else's turn.
+    NotYourTurn,
+    /// The Chance card is drawn once, at the start of the turn.
+    ChanceAlreadyDrawn,
+    /// Peaceful Times' extra turn has no Chance card.
+    NoChanceInExtraTurn,
+    /// The turn begins with a Chance card.
+    DrawChanceFirst,
+    /// One move per turn.
+    AlreadyMoved,
+    /// Not enough Gold for the horse, boat or gate.
+    NotEnoughGold {
+        /// What it costs.
+        cost: Gold,
+        /// What she has.
+        has: Gold,
+    },
+    /// A boat sails from a Port.
+    NotAPort,
+    /// A Magic Gate is used from a Magic Gate.
+    NotAMagicGate,
+    /// A Magic Gate leads to another Magic Gate.
+    NotAnotherMagicGate,
+    /// Certificates come after moving.
+    MoveFirst,
+    /// Certificates are bought in a guild's space.
+    NotAGuild,
+    /// One Certificate per guild.
+    AlreadyCertified {
+        /// The guild.
+        guild: Guild,
+    },
+    /// Not enough Experience for a Certificate.
+    NotEnoughExperience {
+        /// What it costs.
+        cost: Experience,
+        /// What she has.
+        has: Experience,
+    },
+    /// Not enough Gold for a Certificate of a guild not her own.
+    CertificateGold {
+        /// What it costs.
+        cost: Gold,
+        /// What she has.
+        has: Gold,
+    },
+}
+
+impl Refusal {
+    /// A stable machine-readable name.
+    pub fn code(&self) -> &'static str {
+        use Refusal::*;
+        match self {
+            NotSetUp => "not_set_up",
+            AlreadySetUp => "already_set_up",
+            PlayerCount { .. } => "player_count",
+            SeatedTwice => "seated_twice",
+            EmptyName => "empty_name",
+            NotEnoughCharacters { .. } => "not_enough_characters",
+            GameOver => "game_over",
+            NotAPlayer => "not_a_player",
+            NotYourTurn => "not_your_turn",
+            ChanceAlreadyDrawn => "chance_already_drawn",
+            NoChanceInExtraTurn => "no_chance_in_extra_turn",
+            DrawChanceFirst => "draw_chance_first",
+            AlreadyMoved => "already_moved",
+            NotEnoughGold { .. } => "not_enough_gold",
+            NotAPort => "not_a_port",
+            NotAMagicGate => "not_a_magic_gate",
+            NotAnotherMagicGate => "not_another_magic_gate",
+            MoveFirst => "move_first",
+            NotAGuild => "not_a_guild",
+            AlreadyCertified { .. } => "already_certified",
+            NotEnoughExperience { .. } => "not_enough_experience",
+            CertificateGold { .. } => "certificate_gold",
+        }
+    }
+
+    /// The section of the rules (the basic version's rulebook) that forbids it.
+    pub fn rule(&self) -> &'static str {
+        use Refusal::*;
+        match self {
+            NotSetUp
+            | AlreadySetUp
+            | PlayerCount { .. }
+            | SeatedTwice
+            | EmptyName
+            | NotEnoughCharacters { .. } => "Character Preparation",
+            GameOver => "End of the Game",
+            NotAPlayer | NotYourTurn => "One Round of the Game",
+            ChanceAlreadyDrawn | NoChanceInExtraTurn | DrawChanceFirst => "Drawing a Chance Card",
+            AlreadyMoved
+            | NotEnoughGold { .. }
+            | NotAPort
+            | NotAMagicGate
+            | NotAnotherMagicGate => "Moving Your Character",
+            MoveFirst
+            | NotAGuild
+            | AlreadyCertified { .. }
+            | NotEnoughExperience { .. }
+            | CertificateGold { .. } => "Acquiring a Certificate",
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            NotSetUp => write!(f, "The game has not been set up yet."),
+            AlreadySetUp => write!(f, "The game is already set up."),
+            PlayerCount { count } => {
+                write!(f, "The basic version is for 2 to 5 players, not {count}.")
+            }
+            SeatedTwice => write!(f, "A player can take only one seat."),
+            EmptyName => write!(f, "Every player needs a name."),
+            NotEnoughCharacters { available } => write!(
+                f,
+                "There are only {available} characters, not enough for one each."
+            ),
+            GameOver => write!(f, "The game is over: someone has all five Certificates."),
+            NotAPlayer => write!(f, "You are not playing in this game."),
+            NotYourTurn => write!(f, "It is not your turn."),
+            ChanceAlreadyDrawn => write!(f, "You have already drawn this turn's Chance card."),
+            NoChanceInExtraTurn => write!(
+                f,
+                "Peaceful Times gave you an extra turn, and it has no Chance card."
+            ),
+            DrawChanceFirst => write!(f, "First draw a Chance card."),
+            AlreadyMoved => write!(f, "You may move only once per turn."),
+            NotEnoughGold { cost, has } => {
+                write!(f, "That costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            NotAPort => write!(f, "A boat sails only from a space with a Port."),
+            NotAMagicGate => write!(f, "You are not standing on a Magic Gate."),
+            NotAnotherMagicGate => write!(
+                f,
+                "A Magic Gate takes you to another space with a Magic Gate."
+            ),
+            MoveFirst => write!(f, "Move (or choose to stay) before buying a Certificate."),
+            NotAGuild => write!(f, "Certificates are bought in a guild's space."),
+            AlreadyCertified { guild } => {
+                write!(f, "You already have the Certificate of {guild:?}.")
+            }
+            NotEnoughExperience { cost, has } => write!(
+                f,
+                "A Certificate costs {} Experience and you have {}.",
+                cost.0, has.0
+            ),
+            CertificateGold { cost, has } => write!(
+                f,
+                "This guild is not one of your character's: its Certificate costs {} Gold too, and you have {}.",
+                cost.0, has.0
+            ),
+        }
+    }
+}

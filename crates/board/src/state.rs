@@ -1,0 +1,243 @@
+//! The state of a game, and [`evolve`], which applies one event to it.
+
+use crate::content::{Content, Rarity};
+use crate::event::Event;
+use crate::ids::{AdventureId, ChanceId, ItemId, PlayerId, SpaceId};
+use crate::model::{
+    Adventurer, Certificate, Cubes, Deck, DeckKind, Decks, Phase, STARTING_EXPERIENCE,
+    STARTING_GOLD, SpaceContents, Step, Turn,
+};
+use std::sync::Arc;
+
+/// Everything on the table. Built only by [`evolve`]; read freely.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct State {
+    /// The board, characters and cards this game is played with.
+    pub content: Arc<Content>,
+    /// Where the game is, and whose turn.
+    pub phase: Phase,
+    /// In seating order: the next player is the one after ("on the left").
+    pub adventurers: Vec<Adventurer>,
+    /// The decks.
+    pub decks: Decks,
+    /// What lies on each space, by [`SpaceId`].
+    pub spaces: Vec<SpaceContents>,
+    /// Events applied.
+    pub version: u64,
+}
+
+/// Applies one event. Never fails and never panics, whatever the event and the state: an event
+/// that could not have been decided here (a crafted or damaged log) still gives some state.
+pub fn evolve(mut state: State, event: &Event) -> State {
+    state.apply(event);
+    state
+}
+
+impl State {
+    /// A game not yet set up, to be played with `content`.
+    pub fn new(content: Arc<Content>) -> State {
+        let spaces = vec![SpaceContents::default(); content.board.spaces.len()];
+        State {
+            content,
+            phase: Phase::NotSetUp,
+            adventurers: Vec::new(),
+            decks: Decks::default(),
+            spaces,
+            version: 0,
+        }
+    }
+
+    /// Replays a log from the beginning.
+    pub fn replay<'a>(content: Arc<Content>, events: impl IntoIterator<Item = &'a Event>) -> State {
+        events.into_iter().fold(State::new(content), evolve)
+    }
+
+    /// The turn being played, if the game is.
+    pub fn turn(&self) -> Option<Turn> {
+        match self.phase {
+            Phase::Playing(turn) => Some(turn),
+            _ => None,
+        }
+    }
+
+    /// A player's adventurer.
+    pub fn adventurer(&self, player: PlayerId) -> Option<&Adventurer> {
+        self.adventurers.iter().find(|a| a.player == player)
+    }
+
+    fn adventurer_mut(&mut self, player: PlayerId) -> Option<&mut Adventurer> {
+        self.adventurers.iter_mut().find(|a| a.player == player)
+    }
+
+    /// What lies on a space.
+    pub fn space(&self, space: SpaceId) -> Option<&SpaceContents> {
+        self.spaces.get(space.index())
+    }
+
+    fn set_step(&mut self, step: Step) {
+        if let Phase::Playing(turn) = &mut self.phase {
+            turn.step = step;
+        }
+    }
+
+    fn item_deck(&mut self, item: ItemId) -> Option<&mut Deck<ItemId>> {
+        match self.content.items.get(item.index())?.rarity {
+            Rarity::Common => Some(&mut self.decks.common_items),
+            Rarity::Rare => Some(&mut self.decks.rare_items),
+        }
+    }
+
+    pub(crate) fn apply(&mut self, event: &Event) {
+        self.version = self.version.saturating_add(1);
+        match event {
+            Event::GameSetUp {
+                seats,
+                adventure_deck,
+                chance_deck,
+                common_items,
+                rare_items,
+                first_player,
+                rolls: _,
+            } => {
+                let content = Arc::clone(&self.content);
+                self.adventurers = seats
+                    .iter()
+                    .map(|seat| {
+                        let character = content.characters.get(seat.character.index());
+                        let space = character
+                            .and_then(|c| {
+                                content.board.spaces.iter().position(|s| {
+                                    s.kind == crate::content::SpaceKind::Guild(c.starting_guild())
+                                })
+                            })
+                            .unwrap_or(0);
+                        Adventurer {
+                            player: seat.player,
+                            name: seat.name.clone(),
+                            character: seat.character,
+                            space: SpaceId::of(space),
+                            gold: STARTING_GOLD,
+                            experience: STARTING_EXPERIENCE,
+                            health: Cubes::full(character.map_or(0, |c| c.strength)),
+                            magic: Cubes::full(character.map_or(0, |c| c.willpower)),
+                            certificates: Vec::new(),
+                            items: Vec::new(),
+                            alive: true,
+                        }
+                    })
+                    .collect();
+                self.decks = Decks {
+                    adventure: Deck::new(adventure_deck.clone()),
+                    chance: Deck::new(chance_deck.clone()),
+                    common_items: Deck::new(common_items.clone()),
+                    rare_items: Deck::new(rare_items.clone()),
+                };
+                self.spaces = vec![SpaceContents::default(); content.board.spaces.len()];
+                self.phase = Phase::Playing(Turn {
+                    player: *first_player,
+                    step: Step::DrawChance,
+                    extra: false,
+                    extra_pending: false,
+                });
+            }
+            Event::DeckReshuffled { deck, order } => {
+                fn refill<T>(deck: &mut Deck<T>, order: &[u32], id: fn(u32) -> T) {
+                    deck.draw = order.iter().map(|&i| id(i)).collect();
+                    deck.discard.clear();
+                }
+                match deck {
+                    DeckKind::Adventure => refill(&mut self.decks.adventure, order, AdventureId),
+                    DeckKind::Chance => refill(&mut self.decks.chance, order, ChanceId),
+                    DeckKind::CommonItems => refill(&mut self.decks.common_items, order, ItemId),
+                    DeckKind::RareItems => refill(&mut self.decks.rare_items, order, ItemId),
+                }
+            }
+            Event::ChanceDrawn { card, .. } => {
+                self.decks.chance.take(card);
+                self.decks.chance.discard.push(*card);
+                self.set_step(Step::Move);
+            }
+            Event::AdventuresPlaced { placed } => {
+                for (space, card) in placed {
+                    self.decks.adventure.take(card);
+                    if let Some(contents) = self.spaces.get_mut(space.index()) {
+                        contents.adventure = Some(*card);
+                    }
+                }
+            }
+            Event::ItemsDiscarded { space, items } => {
+                for item in items {
+                    if let Some(contents) = self.spaces.get_mut(space.index())
+                        && let Some(at) = contents.items.iter().position(|i| i == item)
+                    {
+                        contents.items.remove(at);
+                    }
+                    if let Some(deck) = self.item_deck(*item) {
+                        deck.discard.push(*item);
+                    }
+                }
+            }
+            Event::ItemsLaidOut { space, items, .. } => {
+                for item in items {
+                    if let Some(deck) = self.item_deck(*item) {
+                        deck.take(item);
+                    }
+                    if let Some(contents) = self.spaces.get_mut(space.index()) {
+                        contents.items.push(*item);
+                    }
+                }
+            }
+            Event::AdventurersRefreshed { refreshed } => {
+                for r in refreshed {
+                    if let Some(a) = self.adventurer_mut(r.player) {
+                        a.health.restore(r.healed);
+                        a.magic.restore(r.recharged);
+                        a.gold.0 = a.gold.0.saturating_add(r.gold.0);
+                    }
+                }
+            }
+            Event::ExtraTurnGranted { .. } => {
+                if let Phase::Playing(turn) = &mut self.phase {
+                    turn.extra_pending = true;
+                }
+            }
+            Event::Moved {
+                player, to, paid, ..
+            } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.space = *to;
+                    a.gold.0 = a.gold.0.saturating_sub(paid.0);
+                }
+                self.set_step(Step::Moved);
+            }
+            Event::CertificateBought {
+                player,
+                guild,
+                experience,
+                gold,
+            } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    if !a.has_certificate(*guild) {
+                        a.certificates.push(Certificate(*guild));
+                    }
+                    a.experience.0 = a.experience.0.saturating_sub(experience.0);
+                    a.gold.0 = a.gold.0.saturating_sub(gold.0);
+                }
+            }
+            Event::GameWon { winner, ranking } => {
+                self.phase = Phase::Won {
+                    winner: *winner,
+                    ranking: ranking.clone(),
+                };
+            }
+            Event::TurnEnded { next, extra, .. } => {
+                self.phase = Phase::Playing(Turn {
+                    player: *next,
+                    step: if *extra { Step::Move } else { Step::DrawChance },
+                    extra: *extra,
+                    extra_pending: false,
+                });
+            }
+        }
+    }
+}
