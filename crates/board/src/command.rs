@@ -61,6 +61,16 @@ impl MoveKind {
     }
 }
 
+/// Which battle to fight against the Creature where she stands (Rules of Combat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleKind {
+    /// A Battle of Strength: her red cubes on the right against the Creature's Strength.
+    Strength,
+    /// A Battle of Wills: her blue cubes on the right against the Creature's Willpower.
+    Wills,
+}
+
 /// Everything a player can ask of the game (this slice).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
@@ -81,6 +91,21 @@ pub enum Action {
     },
     /// Move the adventurer (once, after the Chance card).
     Move(MoveKind),
+    /// Fight the Creature where her move ended (mandatory before anything else that turn).
+    /// The seed rolls the dice and shuffles an Item deck's discards back in if a treasure
+    /// draws from an empty deck.
+    Fight {
+        /// Battle of Strength or of Wills.
+        kind: BattleKind,
+        /// For the rolls and any reshuffle.
+        seed: Seed,
+    },
+    /// Use the Opportunity where her move ended: follow its effects, then discard it. Not
+    /// using it leaves it face-up in the space.
+    UseOpportunity {
+        /// For any reshuffle of an Item deck.
+        seed: Seed,
+    },
     /// Buy the Certificate of the guild she stands in (after moving).
     BuyCertificate,
     /// End the turn.

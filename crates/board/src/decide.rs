@@ -35,6 +35,8 @@ pub fn decide(state: &State, command: Command) -> Decision {
         Action::SetUp { seats, seed } => set_up(state, seats, seed),
         Action::DrawChance { seed } => draw_chance(state, by, seed),
         Action::Move(how) => move_adventurer(state, by, how),
+        Action::Fight { kind, seed } => crate::encounter::fight(state, by, kind, seed),
+        Action::UseOpportunity { seed } => crate::encounter::use_opportunity(state, by, seed),
         Action::BuyCertificate => buy_certificate(state, by),
         Action::EndTurn => end_turn(state, by),
     }
@@ -147,13 +149,16 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> Decision
 }
 
 /// The current turn and the acting adventurer, if it is hers.
-fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer), Refusal> {
+pub(crate) fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer), Refusal> {
     let turn = match &state.phase {
         Phase::NotSetUp => return Err(Refusal::NotSetUp),
-        Phase::Won { .. } => return Err(Refusal::GameOver),
+        Phase::Won { .. } | Phase::Ended { .. } => return Err(Refusal::GameOver),
         Phase::Playing(turn) => *turn,
     };
     let adventurer = state.adventurer(by).ok_or(Refusal::NotAPlayer)?;
+    if !adventurer.alive {
+        return Err(Refusal::Dead);
+    }
     if turn.player != by {
         return Err(Refusal::NotYourTurn);
     }
@@ -161,20 +166,20 @@ fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer), Refusal> 
 }
 
 /// Events being decided, applied as they come so later ones see the earlier ones' effects.
-struct Out {
-    state: State,
-    events: Vec<Event>,
+pub(crate) struct Out {
+    pub(crate) state: State,
+    pub(crate) events: Vec<Event>,
 }
 
 impl Out {
-    fn new(state: &State) -> Out {
+    pub(crate) fn new(state: &State) -> Out {
         Out {
             state: state.clone(),
             events: Vec::new(),
         }
     }
 
-    fn emit(&mut self, event: Event) {
+    pub(crate) fn emit(&mut self, event: Event) {
         self.state.apply(&event);
         self.events.push(event);
     }
@@ -207,7 +212,7 @@ impl Out {
 
     /// Draws up to `count` cards from the top of a deck, reshuffling its discards in when it
     /// runs out; `place` turns each run of cards drawn before a reshuffle into its event.
-    fn draw(
+    pub(crate) fn draw(
         &mut self,
         deck: DeckKind,
         count: usize,
@@ -406,7 +411,7 @@ fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> Decision {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
-        Step::Moved => return Err(Refusal::AlreadyMoved),
+        Step::Moved | Step::Battle => return Err(Refusal::AlreadyMoved),
         Step::Move => {}
     }
     let to = destination(state, adventurer.space, how)?;
@@ -430,6 +435,7 @@ fn buy_certificate(state: &State, by: PlayerId) -> Decision {
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Move => return Err(Refusal::MoveFirst),
+        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
         Step::Moved => {}
     }
     let Some(SpaceKind::Guild(guild)) = state
@@ -498,10 +504,24 @@ pub fn ranking(state: &State, winner: PlayerId) -> Ranking {
     Ranking(ranking)
 }
 
+/// Everyone by Certificates, most first (ties keep seating order): the finish without a winner.
+pub fn standings(state: &State) -> Ranking {
+    let count = |a: &Adventurer| u32::try_from(a.certificates.len()).unwrap_or(u32::MAX);
+    let mut all: Vec<(PlayerId, u32)> = state
+        .adventurers
+        .iter()
+        .map(|a| (a.player, count(a)))
+        .collect();
+    all.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
+    Ranking(all)
+}
+
 fn end_turn(state: &State, by: PlayerId) -> Decision {
     let (turn, _) = current(state, by)?;
-    if turn.step == Step::DrawChance {
-        return Err(Refusal::DrawChanceFirst);
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Move | Step::Moved => {}
     }
     if turn.extra_pending {
         return Ok(vec![Event::TurnEnded {
@@ -510,15 +530,42 @@ fn end_turn(state: &State, by: PlayerId) -> Decision {
             extra: true,
         }]);
     }
-    let seats = &state.adventurers;
-    let at = seats.iter().position(|a| a.player == by).unwrap_or(0);
-    let next = (1..=seats.len())
-        .map(|k| &seats[(at + k) % seats.len()])
-        .find(|a| a.alive)
-        .map_or(by, |a| a.player);
-    Ok(vec![Event::TurnEnded {
+    let mut out = Out::new(state);
+    pass_turn(&mut out, by);
+    Ok(out.events)
+}
+
+/// Passes the turn from `by` to the next adventurer alive on her left; one who must miss
+/// her turn has it skipped (`TurnMissed`) and the turn goes on to the next.
+pub(crate) fn pass_turn(out: &mut Out, by: PlayerId) {
+    let n = out.state.adventurers.len();
+    let at = out
+        .state
+        .adventurers
+        .iter()
+        .position(|a| a.player == by)
+        .unwrap_or(0);
+    // Two rounds at most: the first clears every missed turn.
+    for k in 1..=2 * n {
+        let a = &out.state.adventurers[(at + k) % n];
+        let (player, alive, miss) = (a.player, a.alive, a.miss_turn);
+        if !alive {
+            continue;
+        }
+        if miss {
+            out.emit(Event::TurnMissed { player });
+            continue;
+        }
+        out.emit(Event::TurnEnded {
+            player: by,
+            next: player,
+            extra: false,
+        });
+        return;
+    }
+    out.emit(Event::TurnEnded {
         player: by,
-        next,
+        next: by,
         extra: false,
-    }])
+    });
 }

@@ -2,10 +2,11 @@
 //! the state and never fails. Every shuffle and roll is stored in them, so replay never
 //! re-rolls or re-shuffles.
 
-use crate::command::MoveKind;
-use crate::content::Guild;
+use crate::command::{BattleKind, MoveKind};
+use crate::content::{Effect, Guild};
 use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
 use crate::model::{DeckKind, Experience, Gold, Ranking, RollRound};
+use dice::opposed::BattleOutcome;
 use serde::{Deserialize, Serialize};
 
 /// A player and the character dealt to her.
@@ -127,6 +128,86 @@ pub enum Event {
         winner: PlayerId,
         /// The winner first, then the others by Certificates.
         ranking: Ranking,
+    },
+    /// A battle against the Creature where she stands. Any Magic paid to start a Battle of
+    /// Wills moves from the right to the left first.
+    BattleFought {
+        /// Who fought.
+        player: PlayerId,
+        /// The Creature.
+        card: AdventureId,
+        /// Strength or Wills.
+        kind: BattleKind,
+        /// Magic paid to start an optional Battle of Wills (2), else 0.
+        magic_paid: u32,
+        /// Every roll, (her die, the Creature's die), in order: one, or up to three against a
+        /// Creature with three lives (stopping at the first that is not a win).
+        rolls: Vec<(u8, u8)>,
+        /// The battle's outcome, from her side.
+        outcome: BattleOutcome,
+    },
+    /// She won: the Creature is discarded and she takes its Experience (its treasure follows
+    /// as further events).
+    CreatureDefeated {
+        /// Who.
+        player: PlayerId,
+        /// The Creature.
+        card: AdventureId,
+        /// Where it lay.
+        space: SpaceId,
+        /// Experience taken.
+        experience: Experience,
+    },
+    /// An Opportunity used and discarded (its effects follow as further events).
+    OpportunityUsed {
+        /// Who.
+        player: PlayerId,
+        /// The card.
+        card: AdventureId,
+        /// Where it lay.
+        space: SpaceId,
+    },
+    /// One effect of a card, with the amount that really happened (Gold and Experience never
+    /// below 0, healing and recharging up to what lies on the left, losses up to what lies on
+    /// the right). Item effects have their own events.
+    EffectApplied {
+        /// Who.
+        player: PlayerId,
+        /// As printed.
+        effect: Effect,
+        /// How much of it happened (1 for a missed turn).
+        applied: u32,
+    },
+    /// She takes the top card of an Item deck.
+    ItemDrawn {
+        /// Who.
+        player: PlayerId,
+        /// Which deck.
+        deck: DeckKind,
+        /// The Item.
+        item: ItemId,
+    },
+    /// She loses an Item (to its deck's discards).
+    ItemLost {
+        /// Who.
+        player: PlayerId,
+        /// The Item.
+        item: ItemId,
+    },
+    /// She lost Health with no red cube on the right: she is dead and her player is out.
+    AdventurerDied {
+        /// Who.
+        player: PlayerId,
+    },
+    /// Every adventurer is dead: the game ends without a winner.
+    GameEndedWithoutWinner {
+        /// Everyone, by Certificates.
+        ranking: Ranking,
+    },
+    /// Her turn is skipped (an Opportunity made her miss it).
+    TurnMissed {
+        /// Who.
+        player: PlayerId,
     },
     /// The turn passes.
     TurnEnded {

@@ -53,6 +53,14 @@ impl Cubes {
         self.right = self.right.saturating_add(moved);
         moved
     }
+
+    /// Moves up to `n` cubes from the right to the left; how many moved.
+    pub fn lose(&mut self, n: u32) -> u32 {
+        let moved = n.min(self.right);
+        self.right -= moved;
+        self.left = self.left.saturating_add(moved);
+        moved
+    }
 }
 
 /// A guild's Certificate, held face-down (its text is not used in the basic version).
@@ -83,10 +91,14 @@ pub struct Adventurer {
     pub magic: Cubes,
     /// Certificates, in the order obtained.
     pub certificates: Vec<Certificate>,
-    /// Items carried (the next slice: buying, finding, battles).
+    /// Items carried, in the order obtained (found as treasure or on Opportunities; buying
+    /// and using them in battle come in a later slice).
     pub items: Vec<ItemId>,
-    /// Whether she is alive (she dies losing Health with none on the right; next slice).
+    /// Whether she is alive: she dies losing Health with no red cube on the right, and her
+    /// player is out (her turns are skipped).
     pub alive: bool,
+    /// An Opportunity made her miss her next turn.
+    pub miss_turn: bool,
 }
 
 impl Adventurer {
@@ -180,7 +192,10 @@ pub enum Step {
     DrawChance,
     /// She may move (once), or end her turn where she stands.
     Move,
-    /// She has moved (or stayed): Creatures, Possibilities and Certificates come now.
+    /// She has moved (or stayed) onto a Creature: she must fight it before anything else.
+    Battle,
+    /// She has moved (or stayed): Opportunities, Possibilities and Certificates come now (and
+    /// the Creature she met has been fought).
     Moved,
 }
 
@@ -212,11 +227,16 @@ pub enum Phase {
     NotSetUp,
     /// Being played.
     Playing(Turn),
-    /// Over: someone got her fifth Certificate.
+    /// Over: someone got her fifth Certificate, or is the last adventurer alive.
     Won {
         /// Who.
         winner: PlayerId,
         /// Everyone's place.
+        ranking: Ranking,
+    },
+    /// Over without a winner: every adventurer is dead.
+    Ended {
+        /// Everyone, by Certificates.
         ranking: Ranking,
     },
 }

@@ -1,6 +1,7 @@
 //! Refusals: why the rules forbid a command, in words a player understands.
 
-use crate::content::Guild;
+use crate::command::BattleKind;
+use crate::content::{Effect, Guild};
 use crate::model::{Experience, Gold};
 use std::fmt;
 
@@ -76,6 +77,38 @@ pub enum Refusal {
         /// What she has.
         has: Gold,
     },
+    /// Her adventurer is dead: her player is out.
+    Dead,
+    /// A Creature where her move ended must be fought before anything else.
+    FightFirst {
+        /// The Creature's name.
+        creature: String,
+    },
+    /// Adventure cards are met where a move ends, so after moving (or staying).
+    EncounterAfterMoving,
+    /// There is no Creature to fight where she stands.
+    NoCreature,
+    /// The Creature has been fought this turn.
+    AlreadyFought,
+    /// This Creature cannot be fought in that kind of battle.
+    WrongBattle {
+        /// The battle asked for.
+        asked: BattleKind,
+    },
+    /// Starting a Battle of Wills costs two Magic.
+    NotEnoughMagic {
+        /// What it costs.
+        cost: u32,
+        /// Blue cubes on the right.
+        has: u32,
+    },
+    /// There is no Opportunity where she stands.
+    NoOpportunity,
+    /// The card has an effect the engine does not play yet (a choice it cannot ask for).
+    EffectNotSupported {
+        /// The effect.
+        effect: Effect,
+    },
 }
 
 impl Refusal {
@@ -105,6 +138,15 @@ impl Refusal {
             AlreadyCertified { .. } => "already_certified",
             NotEnoughExperience { .. } => "not_enough_experience",
             CertificateGold { .. } => "certificate_gold",
+            Dead => "dead",
+            FightFirst { .. } => "fight_first",
+            EncounterAfterMoving => "encounter_after_moving",
+            NoCreature => "no_creature",
+            AlreadyFought => "already_fought",
+            WrongBattle { .. } => "wrong_battle",
+            NotEnoughMagic { .. } => "not_enough_magic",
+            NoOpportunity => "no_opportunity",
+            EffectNotSupported { .. } => "effect_not_supported",
         }
     }
 
@@ -131,6 +173,12 @@ impl Refusal {
             | AlreadyCertified { .. }
             | NotEnoughExperience { .. }
             | CertificateGold { .. } => "Acquiring a Certificate",
+            Dead => "What Evil May Befall a Character",
+            FightFirst { .. } | NoCreature | AlreadyFought => "Creatures",
+            EncounterAfterMoving => "Adventure Cards",
+            WrongBattle { .. } => "Rules of Combat",
+            NotEnoughMagic { .. } => "Optional Battles",
+            NoOpportunity | EffectNotSupported { .. } => "Opportunities",
         }
     }
 }
@@ -183,6 +231,34 @@ impl fmt::Display for Refusal {
                 f,
                 "This guild is not one of your character's: its Certificate costs {} Gold too, and you have {}.",
                 cost.0, has.0
+            ),
+            Dead => write!(f, "Your adventurer is dead: you are out of the game."),
+            FightFirst { creature } => write!(
+                f,
+                "You met the {creature}: fighting it is mandatory and comes before anything else."
+            ),
+            EncounterAfterMoving => write!(
+                f,
+                "You meet the Adventure card where your move ends: move (or choose to stay) first."
+            ),
+            NoCreature => write!(f, "There is no Creature to fight here."),
+            AlreadyFought => write!(f, "You have already fought this Creature this turn."),
+            WrongBattle { asked } => write!(
+                f,
+                "This Creature cannot be fought in a Battle of {}.",
+                match asked {
+                    BattleKind::Strength => "Strength",
+                    BattleKind::Wills => "Wills",
+                }
+            ),
+            NotEnoughMagic { cost, has } => write!(
+                f,
+                "Starting a Battle of Wills costs {cost} Magic and you have {has}."
+            ),
+            NoOpportunity => write!(f, "There is no Opportunity to use here."),
+            EffectNotSupported { effect } => write!(
+                f,
+                "This card's effect {effect:?} is not played by the game yet; leave the card."
             ),
         }
     }

@@ -1,12 +1,14 @@
 //! The state of a game, and [`evolve`], which applies one event to it.
 
-use crate::content::{Content, Rarity};
+use crate::command::BattleKind;
+use crate::content::{AdventureCard, Content, Creature, Effect, Rarity};
 use crate::event::Event;
 use crate::ids::{AdventureId, ChanceId, ItemId, PlayerId, SpaceId};
 use crate::model::{
     Adventurer, Certificate, Cubes, Deck, DeckKind, Decks, Phase, STARTING_EXPERIENCE,
     STARTING_GOLD, SpaceContents, Step, Turn,
 };
+use dice::opposed::{BattleOdds, opposed_odds, three_lives_odds};
 use std::sync::Arc;
 
 /// Everything on the table. Built only by [`evolve`]; read freely.
@@ -74,6 +76,28 @@ impl State {
         self.spaces.get(space.index())
     }
 
+    /// The Creature lying face-up on a space, if any.
+    pub fn creature_on(&self, space: SpaceId) -> Option<(AdventureId, &Creature)> {
+        let card = self.space(space)?.adventure?;
+        match self.content.adventures.get(card.index())? {
+            AdventureCard::Creature(c) => Some((card, c)),
+            AdventureCard::Opportunity(_) => None,
+        }
+    }
+
+    /// The exact chances of `player`'s battle of `kind` against the Creature where she stands
+    /// (three lives aware, after paying the Magic an optional Battle of Wills costs); `None`
+    /// when there is no Creature there or that battle is not possible (see
+    /// [`crate::encounter`]).
+    pub fn battle_odds(&self, player: PlayerId, kind: BattleKind) -> Option<BattleOdds> {
+        let battle = crate::encounter::battle(self, player, kind).ok()?;
+        Some(if battle.lives >= crate::encounter::THREE_LIVES {
+            three_lives_odds(battle.yours, battle.theirs)
+        } else {
+            opposed_odds(battle.yours, battle.theirs)
+        })
+    }
+
     fn set_step(&mut self, step: Step) {
         if let Phase::Playing(turn) = &mut self.phase {
             turn.step = step;
@@ -84,6 +108,16 @@ impl State {
         match self.content.items.get(item.index())?.rarity {
             Rarity::Common => Some(&mut self.decks.common_items),
             Rarity::Rare => Some(&mut self.decks.rare_items),
+        }
+    }
+
+    /// Takes an Adventure card off a space (if it lies there) into the discards.
+    fn discard_adventure(&mut self, space: SpaceId, card: AdventureId) {
+        if let Some(contents) = self.spaces.get_mut(space.index())
+            && contents.adventure == Some(card)
+        {
+            contents.adventure = None;
+            self.decks.adventure.discard.push(card);
         }
     }
 
@@ -123,6 +157,7 @@ impl State {
                             certificates: Vec::new(),
                             items: Vec::new(),
                             alive: true,
+                            miss_turn: false,
                         }
                     })
                     .collect();
@@ -208,7 +243,10 @@ impl State {
                     a.space = *to;
                     a.gold.0 = a.gold.0.saturating_sub(paid.0);
                 }
-                self.set_step(Step::Moved);
+                let meets = self
+                    .creature_on(*to)
+                    .is_some_and(|(_, c)| crate::encounter::playable(c));
+                self.set_step(if meets { Step::Battle } else { Step::Moved });
             }
             Event::CertificateBought {
                 player,
@@ -229,6 +267,104 @@ impl State {
                     winner: *winner,
                     ranking: ranking.clone(),
                 };
+            }
+            Event::BattleFought {
+                player, magic_paid, ..
+            } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.magic.lose(*magic_paid);
+                }
+                self.set_step(Step::Moved);
+            }
+            Event::CreatureDefeated {
+                player,
+                card,
+                space,
+                experience,
+            } => {
+                self.discard_adventure(*space, *card);
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.experience.0 = a.experience.0.saturating_add(experience.0);
+                }
+            }
+            Event::OpportunityUsed { card, space, .. } => self.discard_adventure(*space, *card),
+            Event::EffectApplied {
+                player,
+                effect,
+                applied,
+            } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    let n = *applied;
+                    match effect {
+                        Effect::GainGold(_) => a.gold.0 = a.gold.0.saturating_add(n),
+                        Effect::LoseGold(_) => a.gold.0 = a.gold.0.saturating_sub(n),
+                        Effect::GainExperience(_) => {
+                            a.experience.0 = a.experience.0.saturating_add(n);
+                        }
+                        Effect::LoseExperience(_) => {
+                            a.experience.0 = a.experience.0.saturating_sub(n);
+                        }
+                        Effect::Heal(_) => {
+                            a.health.restore(n);
+                        }
+                        Effect::LoseHealth(_) => {
+                            a.health.lose(n);
+                        }
+                        Effect::Recharge(_) => {
+                            a.magic.restore(n);
+                        }
+                        Effect::LoseMagic(_) => {
+                            a.magic.lose(n);
+                        }
+                        Effect::GainStrength(_) => {
+                            a.health.right = a.health.right.saturating_add(n)
+                        }
+                        Effect::GainWillpower(_) => a.magic.right = a.magic.right.saturating_add(n),
+                        Effect::MissTurn => a.miss_turn = true,
+                        // These have their own events.
+                        Effect::DrawCommonItem
+                        | Effect::DrawRareItem
+                        | Effect::LoseItem
+                        | Effect::MoveOneSpace => {}
+                    }
+                }
+            }
+            Event::ItemDrawn { player, item, .. } => {
+                if let Some(deck) = self.item_deck(*item) {
+                    deck.take(item);
+                }
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.items.push(*item);
+                }
+            }
+            Event::ItemLost { player, item } => {
+                let lost = self.adventurer_mut(*player).is_some_and(|a| {
+                    match a.items.iter().rposition(|i| i == item) {
+                        Some(at) => {
+                            a.items.remove(at);
+                            true
+                        }
+                        None => false,
+                    }
+                });
+                if lost && let Some(deck) = self.item_deck(*item) {
+                    deck.discard.push(*item);
+                }
+            }
+            Event::AdventurerDied { player } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.alive = false;
+                }
+            }
+            Event::GameEndedWithoutWinner { ranking } => {
+                self.phase = Phase::Ended {
+                    ranking: ranking.clone(),
+                };
+            }
+            Event::TurnMissed { player } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.miss_turn = false;
+                }
             }
             Event::TurnEnded { next, extra, .. } => {
                 self.phase = Phase::Playing(Turn {

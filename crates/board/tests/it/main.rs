@@ -2,6 +2,7 @@
 
 mod certificates;
 mod chance;
+mod encounters;
 mod moves;
 mod property;
 mod replay;

@@ -17,7 +17,11 @@ fn ready(space: usize, gold: u32) -> State {
 fn moved(space: usize, gold: u32, how: MoveKind) -> (SpaceId, Gold) {
     let state = run(ready(space, gold), P1, Action::Move(how));
     let a = state.adventurer(P1).unwrap();
-    assert_eq!(state.turn().unwrap().step, Step::Moved);
+    // A Creature where the move ends must be fought next (see `encounters`).
+    assert!(matches!(
+        state.turn().unwrap().step,
+        Step::Moved | Step::Battle
+    ));
     (a.space, a.gold)
 }
 

@@ -1,10 +1,11 @@
-//! Random legal play, driven by a seeded generator over a few hundred seeds: it never panics,
-//! never leaves Gold or Experience out of bounds, never loses a card, and replays exactly.
+//! Random legal play, driven by a seeded generator over a few hundred seeds, with battles and
+//! Opportunities: it never panics, never leaves Gold or Experience out of bounds, never loses a
+//! card, ends games by Certificates or by deaths, and replays exactly.
 
 use crate::*;
-use board::MoveKind;
 use board::content::Rarity;
 use board::model::{Experience, Gold, Phase};
+use board::{BattleKind, MoveKind};
 use dice::DiceRng;
 
 fn candidates(state: &State, rng: &mut DiceRng) -> Vec<Command> {
@@ -15,6 +16,10 @@ fn candidates(state: &State, rng: &mut DiceRng) -> Vec<Command> {
         commands.push(Command::new(by, Action::DrawChance { seed }));
         commands.push(Command::new(by, Action::EndTurn));
         commands.push(Command::new(by, Action::BuyCertificate));
+        for kind in [BattleKind::Strength, BattleKind::Wills] {
+            commands.push(Command::new(by, Action::Fight { kind, seed }));
+        }
+        commands.push(Command::new(by, Action::UseOpportunity { seed }));
         for clockwise in [true, false] {
             for how in [
                 MoveKind::Walk { clockwise },
@@ -38,8 +43,10 @@ fn check_invariants(state: &State) {
     for a in &state.adventurers {
         let character = &content.characters[a.character.index()];
         assert!(a.gold.0 < 10_000 && a.experience.0 < 10_000, "{a:?}");
-        assert_eq!(a.health.maximum(), character.strength);
-        assert_eq!(a.magic.maximum(), character.willpower);
+        // Strength and Willpower only grow (cubes from the bank).
+        assert!(a.health.maximum() >= character.strength, "{a:?}");
+        assert!(a.magic.maximum() >= character.willpower, "{a:?}");
+        assert!(a.alive || a.health.right == 0, "{a:?}");
         assert!(a.space.index() < content.board.spaces.len());
         let mut guilds = a.certificates.clone();
         guilds.sort();
@@ -61,7 +68,12 @@ fn check_invariants(state: &State) {
         decks.chance.draw.len() + decks.chance.discard.len(),
         copies as usize
     );
-    let lying: usize = state.spaces.iter().map(|s| s.items.len()).sum();
+    let lying: usize = state.spaces.iter().map(|s| s.items.len()).sum::<usize>()
+        + state
+            .adventurers
+            .iter()
+            .map(|a| a.items.len())
+            .sum::<usize>();
     assert_eq!(
         decks.common_items.draw.len()
             + decks.common_items.discard.len()
@@ -75,7 +87,7 @@ fn check_invariants(state: &State) {
 #[test]
 fn random_legal_play_never_breaks_the_rules() {
     let content = content();
-    let mut won = 0;
+    let (mut certified, mut survived, mut fights, mut opportunities) = (0, 0, 0, 0);
     for seed in 0..300u64 {
         let mut rng = DiceRng::new(Seed(seed));
         let players = 2 + u32::from(rng.face(4)) - 1;
@@ -90,18 +102,31 @@ fn random_legal_play_never_breaks_the_rules() {
                 seed: Seed(seed),
             },
         );
-        // Experience comes from battles (the next slice): give some, and Gold, so
-        // Certificates and wins happen.
-        for a in &mut state.adventurers {
-            a.experience = Experience(20 + u32::from(rng.face(40)));
-            a.gold = Gold(u32::from(rng.face(30)));
+        // Experience comes from battles, slowly: half the games get a head start in
+        // Experience and Gold, so that Certificates and wins happen as well as deaths.
+        if seed % 2 == 0 {
+            for a in &mut state.adventurers {
+                a.experience = Experience(20 + u32::from(rng.face(40)));
+                a.gold = Gold(u32::from(rng.face(30)));
+            }
         }
         let start = state.clone();
         let mut log = Vec::new();
         for _ in 0..600 {
-            if matches!(state.phase, Phase::Won { .. }) {
-                won += 1;
-                break;
+            match &state.phase {
+                Phase::Won { winner, .. } => {
+                    let alive = state.adventurers.iter().filter(|a| a.alive).count();
+                    if alive == 1 {
+                        survived += 1;
+                    } else {
+                        let w = state.adventurer(*winner).unwrap();
+                        assert_eq!(w.certificates.len(), 5);
+                        certified += 1;
+                    }
+                    break;
+                }
+                Phase::Ended { .. } => break,
+                _ => {}
             }
             let legal: Vec<(Command, Vec<Event>)> = candidates(&state, &mut rng)
                 .into_iter()
@@ -113,7 +138,12 @@ fn random_legal_play_never_breaks_the_rules() {
                 .iter()
                 .position(|(c, _)| c.action == Action::BuyCertificate)
                 .unwrap_or_else(|| board::decide::below(&mut rng, legal.len()));
-            let (_, events) = &legal[pick];
+            let (command, events) = &legal[pick];
+            match command.action {
+                Action::Fight { .. } => fights += 1,
+                Action::UseOpportunity { .. } => opportunities += 1,
+                _ => {}
+            }
             for event in events {
                 state = evolve(state, event);
             }
@@ -122,5 +152,7 @@ fn random_legal_play_never_breaks_the_rules() {
         }
         assert_eq!(log.iter().fold(start, evolve), state, "seed {seed}");
     }
-    assert!(won > 0, "some games reach five Certificates");
+    assert!(certified > 0, "some games reach five Certificates");
+    assert!(survived > 0, "some games end with the last survivor");
+    assert!(fights > 0 && opportunities > 0, "{fights} {opportunities}");
 }

@@ -1,7 +1,8 @@
 //! A game is its events: replaying them (also after a trip through JSON) gives the live state.
 
 use crate::*;
-use board::MoveKind;
+use board::model::Step;
+use board::{BattleKind, MoveKind};
 
 /// A scripted game of three: a few rounds of drawing, moving and ending turns.
 pub fn scripted(seed: u64) -> (State, Vec<Event>) {
@@ -26,7 +27,9 @@ pub fn scripted(seed: u64) -> (State, Vec<Event>) {
         },
     );
     for round in 0..40u64 {
-        let turn = state.turn().unwrap();
+        let Some(turn) = state.turn() else {
+            break;
+        };
         let by = turn.player;
         if !turn.extra {
             state = step(state, by, draw(seed ^ round));
@@ -42,7 +45,26 @@ pub fn scripted(seed: u64) -> (State, Vec<Event>) {
             MoveKind::Stay
         };
         state = step(state, by, Action::Move(how));
-        state = step(state, by, Action::EndTurn);
+        if state.turn().unwrap().step == Step::Battle {
+            let seed = Seed(seed ^ round ^ 0xB);
+            let fight = |kind| Action::Fight { kind, seed };
+            let kind = if decide(&state, Command::new(by, fight(BattleKind::Strength))).is_ok() {
+                BattleKind::Strength
+            } else {
+                BattleKind::Wills
+            };
+            state = step(state, by, fight(kind));
+        } else if round % 2 == 0 {
+            let use_it = Action::UseOpportunity { seed: Seed(round) };
+            if decide(&state, Command::new(by, use_it.clone())).is_ok() {
+                state = step(state, by, use_it);
+            }
+        }
+        match state.turn() {
+            Some(turn) if turn.player == by => state = step(state, by, Action::EndTurn),
+            Some(_) => {}
+            None => break,
+        }
     }
     (state, log)
 }
@@ -51,6 +73,10 @@ pub fn scripted(seed: u64) -> (State, Vec<Event>) {
 fn replay_gives_the_live_state() {
     let (live, log) = scripted(7);
     assert!(log.len() > 100);
+    assert!(
+        log.iter().any(|e| matches!(e, Event::BattleFought { .. })),
+        "the scripted game has battles"
+    );
     assert_eq!(State::replay(content(), &log), live);
     let json = serde_json::to_string(&log).unwrap();
     let back: Vec<Event> = serde_json::from_str(&json).unwrap();
