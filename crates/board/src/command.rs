@@ -1,7 +1,7 @@
 //! Commands: what a player asks for. Each names the acting player; anything random comes in as
 //! a [`Seed`] inside the command, and its outcome is stored in the events.
 
-use crate::ids::{PlayerId, SpaceId};
+use crate::ids::{ItemId, PlayerId, SpaceId};
 use dice::Seed;
 use serde::{Deserialize, Serialize};
 
@@ -99,12 +99,46 @@ pub enum Action {
         kind: BattleKind,
         /// For the rolls and any reshuffle.
         seed: Seed,
+        /// The Items she uses (Weapons and Items): carried, undamaged, at most one weapon,
+        /// two hands' worth of weapon, shield and hand Items, one headwear, any number of
+        /// others. A thrown weapon in a Battle of Strength adds its bonus to the first roll
+        /// only and is damaged.
+        #[serde(default)]
+        items: Vec<ItemId>,
     },
     /// Use the Opportunity where her move ended: follow its effects, then discard it. Not
     /// using it leaves it face-up in the space.
     UseOpportunity {
         /// For any reshuffle of an Item deck.
         seed: Seed,
+    },
+    /// Recover lost Health or Magic where she stands, after moving (Recovering Lost Health
+    /// and Magic): `amount` is the Health healed in the Monastery (1) or the Forest Camp (1
+    /// Gold each), the Magic recharged in the Enchanted Wilderness (up to 3) or the Magic
+    /// Tower (1 Gold per 2, rounded up); 1 for the Village's tavern (1 Gold: one Health and one
+    /// Magic, whichever she lacks).
+    Recover {
+        /// How much.
+        amount: u32,
+    },
+    /// Use the Possibility instead of movement of the space where she stayed (City: 1 Magic
+    /// for 2 Gold; Thieves' Guild: 1 Health for 3 Gold; Fortress: 1 Health for 2 Experience).
+    Trade,
+    /// Buy an Item lying in the City or the Village where she stands, for its cost.
+    BuyItem {
+        /// Which.
+        item: ItemId,
+    },
+    /// Sell a carried, undamaged Item in the City or the Village, for half its cost rounded
+    /// up; it is discarded.
+    SellItem {
+        /// Which.
+        item: ItemId,
+    },
+    /// Repair a carried, damaged Item in a civilization space, for 1 Gold.
+    RepairItem {
+        /// Which.
+        item: ItemId,
     },
     /// Buy the Certificate of the guild she stands in (after moving).
     BuyCertificate,

@@ -35,8 +35,15 @@ pub fn decide(state: &State, command: Command) -> Decision {
         Action::SetUp { seats, seed } => set_up(state, seats, seed),
         Action::DrawChance { seed } => draw_chance(state, by, seed),
         Action::Move(how) => move_adventurer(state, by, how),
-        Action::Fight { kind, seed } => crate::encounter::fight(state, by, kind, seed),
+        Action::Fight { kind, seed, items } => {
+            crate::encounter::fight(state, by, kind, &items, seed)
+        }
         Action::UseOpportunity { seed } => crate::encounter::use_opportunity(state, by, seed),
+        Action::Recover { amount } => crate::possibility::recover(state, by, amount),
+        Action::Trade => crate::possibility::trade(state, by),
+        Action::BuyItem { item } => crate::market::buy(state, by, item),
+        Action::SellItem { item } => crate::market::sell(state, by, item),
+        Action::RepairItem { item } => crate::market::repair(state, by, item),
         Action::BuyCertificate => buy_certificate(state, by),
         Action::EndTurn => end_turn(state, by),
     }

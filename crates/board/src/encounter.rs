@@ -9,8 +9,14 @@
 //! - Special rules: the engine does **not** interpret a Creature's special rule yet. Its text
 //!   stays free text for the page to show, and the battle follows the Creature's values as
 //!   above (a Willpower-first Creature with a special rule is a plain Battle of Wills).
-//! - Her value: Strength is her red cubes on the right, Willpower her blue cubes on the right.
-//!   Item bonuses come in a later slice.
+//! - Her value: Strength is her red cubes on the right, Willpower her blue cubes on the right,
+//!   plus the Strength (or Willpower) bonuses of the Items she names in `Fight` (Weapons and
+//!   Items): carried, undamaged, each once; at most one weapon; two hands (a two-handed
+//!   weapon takes both, a one-handed weapon, a shield and a hand Item one each, so a shield
+//!   and a wand may go together without a weapon); at most one headwear; any number of others.
+//!   A thrown weapon in a Battle of Strength is thrown: its bonus counts on the first roll only
+//!   and it is damaged after the battle, whatever the outcome. In a Battle of Wills it is
+//!   simply held (its Willpower bonus, if any, on every roll, and not damaged).
 //! - Effects not played yet: [`Effect::MoveOneSpace`] needs her choice of direction, which no
 //!   command carries yet. An Opportunity with it is refused
 //!   ([`Refusal::EffectNotSupported`]) and may only be left; a Creature with it in its
@@ -24,7 +30,7 @@
 //!   game ends without a winner. A death during her own turn passes the turn.
 
 use crate::command::BattleKind;
-use crate::content::{AdventureCard, Creature, CreatureStats, Effect};
+use crate::content::{AdventureCard, Creature, CreatureStats, Effect, Hands, Slot};
 use crate::decide::{Out, current, pass_turn, ranking, standings};
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId};
@@ -63,8 +69,12 @@ pub struct Battle {
     pub card: AdventureId,
     /// Strength or Wills.
     pub kind: BattleKind,
-    /// Her value, after paying any Magic.
+    /// Her value, after paying any Magic, with her Items' bonuses (but a thrown weapon's).
     pub yours: i32,
+    /// A thrown weapon's bonus, on the first roll only.
+    pub first_roll_bonus: i32,
+    /// The thrown weapon, damaged after the battle.
+    pub thrown: Option<ItemId>,
     /// The Creature's value.
     pub theirs: i32,
     /// Magic paid before the first roll.
@@ -77,9 +87,73 @@ fn value(n: u32) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
-/// The battle `player` would fight in `kind` against the Creature where she stands, or why it
-/// is not possible (whatever the turn: [`decide`](mod@crate::decide) checks the turn).
-pub fn battle(state: &State, player: PlayerId, kind: BattleKind) -> Result<Battle, Refusal> {
+/// The bonuses of `items` in a battle of `kind` (every roll, first roll only) and the thrown
+/// weapon, or why she cannot use them together.
+pub fn item_bonuses(
+    state: &State,
+    player: PlayerId,
+    kind: BattleKind,
+    items: &[ItemId],
+) -> Result<(i32, i32, Option<ItemId>), Refusal> {
+    let adventurer = state.adventurer(player).ok_or(Refusal::NotAPlayer)?;
+    let (mut weapons, mut hands, mut headwear) = (0, 0, 0);
+    let (mut bonus, mut first, mut thrown) = (0i32, 0i32, None);
+    for (at, &id) in items.iter().enumerate() {
+        let item = state
+            .content
+            .items
+            .get(id.index())
+            .filter(|_| adventurer.items.contains(&id) && !items[..at].contains(&id))
+            .ok_or(Refusal::ItemNotCarried)?;
+        if adventurer.damaged.contains(&id) {
+            return Err(Refusal::DamagedItem);
+        }
+        let mut throws = false;
+        match item.slot {
+            Slot::Weapon { hands: h, thrown } => {
+                weapons += 1;
+                hands += match h {
+                    Hands::One => 1,
+                    Hands::Two => 2,
+                };
+                throws = thrown && kind == BattleKind::Strength;
+            }
+            Slot::Shield | Slot::HandItem => hands += 1,
+            Slot::Headwear => headwear += 1,
+            Slot::Other => {}
+        }
+        if weapons > 1 {
+            return Err(Refusal::OneWeapon);
+        }
+        if hands > 2 {
+            return Err(Refusal::TooManyHands);
+        }
+        if headwear > 1 {
+            return Err(Refusal::OneHeadwear);
+        }
+        let b = match kind {
+            BattleKind::Strength => item.strength_bonus,
+            BattleKind::Wills => item.willpower_bonus,
+        };
+        if throws {
+            first = first.saturating_add(b);
+            thrown = Some(id);
+        } else {
+            bonus = bonus.saturating_add(b);
+        }
+    }
+    Ok((bonus, first, thrown))
+}
+
+/// The battle `player` would fight in `kind` against the Creature where she stands with
+/// `items`, or why it is not possible (whatever the turn: [`decide`](mod@crate::decide) checks
+/// the turn).
+pub fn battle(
+    state: &State,
+    player: PlayerId,
+    kind: BattleKind,
+    items: &[ItemId],
+) -> Result<Battle, Refusal> {
     let adventurer = state.adventurer(player).ok_or(Refusal::NotAPlayer)?;
     if !adventurer.alive {
         return Err(Refusal::Dead);
@@ -122,10 +196,13 @@ pub fn battle(state: &State, player: PlayerId, kind: BattleKind) -> Result<Battl
             value(adventurer.magic.right - magic_cost)
         }
     };
+    let (bonus, first_roll_bonus, thrown) = item_bonuses(state, player, kind, items)?;
     Ok(Battle {
         card,
         kind,
-        yours,
+        yours: yours.saturating_add(bonus),
+        first_roll_bonus,
+        thrown,
         theirs,
         magic_cost,
         lives: if creature.three_lives { THREE_LIVES } else { 1 },
@@ -133,19 +210,25 @@ pub fn battle(state: &State, player: PlayerId, kind: BattleKind) -> Result<Battl
 }
 
 /// `Fight`: the battle, then its consequences.
-pub(crate) fn fight(state: &State, by: PlayerId, kind: BattleKind, seed: Seed) -> Decision {
+pub(crate) fn fight(
+    state: &State,
+    by: PlayerId,
+    kind: BattleKind,
+    items: &[ItemId],
+    seed: Seed,
+) -> Decision {
     let (turn, adventurer) = current(state, by)?;
     let space = adventurer.space;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Move => return Err(Refusal::EncounterAfterMoving),
         Step::Moved => {
-            battle(state, by, kind)?;
+            battle(state, by, kind, items)?;
             return Err(Refusal::AlreadyFought);
         }
         Step::Battle => {}
     }
-    let battle = battle(state, by, kind)?;
+    let battle = battle(state, by, kind, items)?;
     let Some(AdventureCard::Creature(creature)) = state.content.adventures.get(battle.card.index())
     else {
         return Err(Refusal::NoCreature);
@@ -153,8 +236,9 @@ pub(crate) fn fight(state: &State, by: PlayerId, kind: BattleKind, seed: Seed) -
     let mut rng = DiceRng::new(seed);
     let mut rolls = Vec::new();
     let mut outcome = BattleOutcome::Win;
-    for _ in 0..battle.lives {
-        let roll = sample(battle.yours, battle.theirs, &mut rng);
+    for n in 0..battle.lives {
+        let first = if n == 0 { battle.first_roll_bonus } else { 0 };
+        let roll = sample(battle.yours.saturating_add(first), battle.theirs, &mut rng);
         rolls.push((roll.your_die, roll.their_die));
         if roll.outcome != BattleOutcome::Win {
             outcome = roll.outcome;
@@ -169,7 +253,11 @@ pub(crate) fn fight(state: &State, by: PlayerId, kind: BattleKind, seed: Seed) -
         magic_paid: battle.magic_cost,
         rolls,
         outcome,
+        items: items.to_vec(),
     });
+    if let Some(item) = battle.thrown {
+        out.emit(Event::ItemDamaged { player: by, item });
+    }
     match outcome {
         BattleOutcome::Win => {
             out.emit(Event::CreatureDefeated {

@@ -122,6 +122,63 @@ pub enum Event {
         /// Gold paid (none in her own guilds).
         gold: Gold,
     },
+    /// She recovered lost Health or Magic where she stands (a Possibility after moving).
+    Recovered {
+        /// Who.
+        player: PlayerId,
+        /// Where.
+        space: SpaceId,
+        /// Red cubes moved back to the right.
+        healed: u32,
+        /// Blue cubes moved back to the right.
+        recharged: u32,
+        /// Paid to the bank.
+        paid: Gold,
+    },
+    /// She used the Possibility instead of movement of the space where she stayed.
+    Traded {
+        /// Who.
+        player: PlayerId,
+        /// Where.
+        space: SpaceId,
+        /// Red cubes moved to the left.
+        health: u32,
+        /// Blue cubes moved to the left.
+        magic: u32,
+        /// Gold taken from the bank.
+        gold: Gold,
+        /// Experience taken from the bank.
+        experience: Experience,
+    },
+    /// She bought an Item lying in the City or the Village.
+    ItemBought {
+        /// Who.
+        player: PlayerId,
+        /// Where it lay.
+        space: SpaceId,
+        /// The Item.
+        item: ItemId,
+        /// Paid to the bank.
+        paid: Gold,
+    },
+    /// She sold an Item to the bank (it goes to its deck's discards).
+    ItemSold {
+        /// Who.
+        player: PlayerId,
+        /// The Item.
+        item: ItemId,
+        /// Gold taken from the bank.
+        gold: Gold,
+    },
+    /// She had a damaged Item repaired (turned face-up).
+    ItemRepaired {
+        /// Who.
+        player: PlayerId,
+        /// The Item.
+        item: ItemId,
+        /// Paid to the bank.
+        paid: Gold,
+    },
     /// The fifth Certificate: the game ends at once.
     GameWon {
         /// Who won.
@@ -145,6 +202,16 @@ pub enum Event {
         rolls: Vec<(u8, u8)>,
         /// The battle's outcome, from her side.
         outcome: BattleOutcome,
+        /// The Items she used.
+        #[serde(default)]
+        items: Vec<ItemId>,
+    },
+    /// An Item became damaged (turned face-down): a thrown weapon after its battle.
+    ItemDamaged {
+        /// Who carries it.
+        player: PlayerId,
+        /// The Item.
+        item: ItemId,
     },
     /// She won: the Creature is discarded and she takes its Experience (its treasure follows
     /// as further events).

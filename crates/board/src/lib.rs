@@ -12,8 +12,10 @@
 //! - [`ids`], [`model`]: adventurers (Gold, Experience, Health and Magic cubes on the right and
 //!   left, Certificates), decks, what lies on each space, turns.
 //! - [`command`], [`event`], [`state`], [`decide`](mod@decide), [`refusal`]: the engine.
+//! - [`encounter`], [`possibility`], [`market`]: the rules of Adventure cards and battles, of
+//!   the spaces' Possibilities, and of buying, selling and repairing Items.
 //!
-//! # This slice
+//! # Slices built
 //!
 //! Set-up (characters dealt, decks shuffled, 3 Gold and 3 Experience, adventurers on their
 //! first guild, rolls for the first player), the Chance card at the start of each turn (terrain
@@ -30,15 +32,31 @@
 //! (its effects, then discarded) or left face-up. Every effect of the vocabulary is played but
 //! moving one space (refused: it needs a choice no command carries yet); Items drawn go to the
 //! adventurer. Death: losing a Health with none on the right; the dead are out, and the last
-//! survivor wins. [`State::battle_odds`] gives the exact chances before every battle.
+//! survivor wins.
+//!
+//! # This slice
+//!
+//! - The spaces' Possibilities after moving ([`possibility`], `Recover`): the Monastery (1
+//!   Health free, once per turn), the Forest Camp (any Health, 1 Gold each), the Enchanted
+//!   Wilderness (up to 3 Magic free, once per turn), the Magic Tower (any Magic, 1 Gold per 2
+//!   rounded up), the Village's tavern (1 Gold: 1 Health and 1 Magic, once per turn); never
+//!   while a Creature must be fought.
+//! - Possibilities instead of movement (`Trade`, only after `Stay`, once per turn): the City
+//!   (1 Magic for 2 Gold), the Thieves' Guild (1 Health for 3 Gold), the Fortress (1 Health for
+//!   2 Experience); spending the last Health is refused, as it would kill.
+//! - Buying Items lying in the City and the Village for their cost, selling carried undamaged
+//!   ones there for half rounded up (discarded), repairing damaged ones for 1 Gold in any
+//!   civilization space ([`market`]).
+//! - Items in battle: `Fight` names the Items used, checked against the rules' limits (one
+//!   weapon, two hands, one headwear, any number of others; carried, undamaged); their
+//!   Strength or Willpower bonuses count; a thrown weapon in a Battle of Strength counts on the
+//!   first roll only and is damaged. [`State::battle_odds`] takes the Items and gives the exact
+//!   chances with them.
 //!
 //! # Next
 //!
-//! Items carried, bought, sold, thrown and repaired, and their battle bonuses; choosing the
-//! Item lost and the direction of a move of one space; Creatures' special rules (kept as free
-//! text, not interpreted yet); the spaces' Possibilities (healing, recharging, the tavern, and
-//! the ones instead of moving). The state already has room for them: the City's and Village's
-//! Items and each adventurer's Items.
+//! Choosing the Item lost (now the most recently obtained) and the direction of a move of one
+//! space; Creatures' special rules (kept as free text, not interpreted yet).
 
 #![forbid(unsafe_code)]
 
@@ -48,7 +66,9 @@ pub mod decide;
 pub mod encounter;
 pub mod event;
 pub mod ids;
+pub mod market;
 pub mod model;
+pub mod possibility;
 pub mod refusal;
 pub mod state;
 

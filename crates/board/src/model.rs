@@ -91,9 +91,11 @@ pub struct Adventurer {
     pub magic: Cubes,
     /// Certificates, in the order obtained.
     pub certificates: Vec<Certificate>,
-    /// Items carried, in the order obtained (found as treasure or on Opportunities; buying
-    /// and using them in battle come in a later slice).
+    /// Items carried, in the order obtained (found as treasure or on Opportunities, or
+    /// bought); named in a `Fight` to use them.
     pub items: Vec<ItemId>,
+    /// Her damaged Items (face-down): carried, but neither used nor sold until repaired.
+    pub damaged: Vec<ItemId>,
     /// Whether she is alive: she dies losing Health with no red cube on the right, and her
     /// player is out (her turns are skipped).
     pub alive: bool,
@@ -210,6 +212,12 @@ pub struct Turn {
     pub extra: bool,
     /// Peaceful Times was drawn: an extra turn follows this one.
     pub extra_pending: bool,
+    /// The turn's move was `Stay` (Possibilities instead of movement need it).
+    #[serde(default)]
+    pub stayed: bool,
+    /// A once-per-turn Possibility of the space has been used this turn.
+    #[serde(default)]
+    pub possibility_used: bool,
 }
 
 /// One die per player for who begins; ties among the highest roll again.

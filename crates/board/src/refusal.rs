@@ -104,6 +104,69 @@ pub enum Refusal {
     },
     /// There is no Opportunity where she stands.
     NoOpportunity,
+    /// Nothing lost can be recovered in this space.
+    NoRecoveryHere,
+    /// This space's free recovery (or the tavern) is used once per turn.
+    RecoveredThisTurn,
+    /// She can recover at least 1 and at most `most` here (0: nothing to recover).
+    RecoveryAmount {
+        /// The most she can recover here now.
+        most: u32,
+    },
+    /// Not enough Gold to pay for recovering.
+    RecoveryGold {
+        /// What it costs.
+        cost: Gold,
+        /// What she has.
+        has: Gold,
+    },
+    /// This space has no Possibility instead of movement.
+    NoPossibilityHere,
+    /// A Possibility instead of movement needs her to have stayed where she started.
+    StayFirst,
+    /// A Possibility instead of movement is used once per turn.
+    PossibilityUsed,
+    /// Spending her last Health would kill her.
+    WouldDie,
+    /// No Magic on the right to spend.
+    NoMagicToSpend,
+    /// Items are bought and sold in the City and the Village.
+    NotAMarket,
+    /// That Item is not lying here for sale.
+    NotForSale,
+    /// Not enough Gold for the Item.
+    ItemGold {
+        /// What it costs.
+        cost: Gold,
+        /// What she has.
+        has: Gold,
+    },
+    /// She does not carry that Item.
+    NotCarried,
+    /// A damaged Item cannot be sold (or used) until repaired.
+    ItemDamaged,
+    /// Items are repaired in civilization spaces: the guilds, the City and the Village.
+    NotCivilization,
+    /// That Item is not damaged.
+    NotDamaged,
+    /// Not enough Gold for a repair.
+    RepairGold {
+        /// What it costs.
+        cost: Gold,
+        /// What she has.
+        has: Gold,
+    },
+    /// An Item named for a battle is not carried, or named twice.
+    ItemNotCarried,
+    /// A damaged Item cannot be used until repaired.
+    DamagedItem,
+    /// Only one weapon in a battle.
+    OneWeapon,
+    /// Two hands: a two-handed weapon alone, or a one-handed weapon with one shield or hand
+    /// Item (or two of those without a weapon).
+    TooManyHands,
+    /// Only one piece of headwear.
+    OneHeadwear,
     /// The card has an effect the engine does not play yet (a choice it cannot ask for).
     EffectNotSupported {
         /// The effect.
@@ -147,6 +210,28 @@ impl Refusal {
             NotEnoughMagic { .. } => "not_enough_magic",
             NoOpportunity => "no_opportunity",
             EffectNotSupported { .. } => "effect_not_supported",
+            NoRecoveryHere => "no_recovery_here",
+            RecoveredThisTurn => "recovered_this_turn",
+            RecoveryAmount { .. } => "recovery_amount",
+            RecoveryGold { .. } => "recovery_gold",
+            NoPossibilityHere => "no_possibility_here",
+            StayFirst => "stay_first",
+            PossibilityUsed => "possibility_used",
+            WouldDie => "would_die",
+            NoMagicToSpend => "no_magic_to_spend",
+            NotAMarket => "not_a_market",
+            ItemNotCarried => "item_not_carried",
+            DamagedItem => "damaged_item",
+            OneWeapon => "one_weapon",
+            TooManyHands => "too_many_hands",
+            OneHeadwear => "one_headwear",
+            NotForSale => "not_for_sale",
+            ItemGold { .. } => "item_gold",
+            NotCarried => "not_carried",
+            ItemDamaged => "item_damaged",
+            NotCivilization => "not_civilization",
+            NotDamaged => "not_damaged",
+            RepairGold { .. } => "repair_gold",
         }
     }
 
@@ -179,6 +264,19 @@ impl Refusal {
             WrongBattle { .. } => "Rules of Combat",
             NotEnoughMagic { .. } => "Optional Battles",
             NoOpportunity | EffectNotSupported { .. } => "Opportunities",
+            NoRecoveryHere | RecoveredThisTurn | RecoveryAmount { .. } | RecoveryGold { .. } => {
+                "Recovering Lost Health and Magic"
+            }
+            NotAMarket | NotForSale | ItemGold { .. } | NotCarried | ItemDamaged => {
+                "Buying and Selling Items"
+            }
+            NotCivilization | NotDamaged | RepairGold { .. } => "Repairing Items",
+            ItemNotCarried | DamagedItem | OneWeapon | TooManyHands | OneHeadwear => {
+                "Weapons and Items"
+            }
+            NoPossibilityHere | StayFirst | PossibilityUsed | WouldDie | NoMagicToSpend => {
+                "Possibilities Instead of Movement"
+            }
         }
     }
 }
@@ -256,6 +354,52 @@ impl fmt::Display for Refusal {
                 "Starting a Battle of Wills costs {cost} Magic and you have {has}."
             ),
             NoOpportunity => write!(f, "There is no Opportunity to use here."),
+            NoRecoveryHere => write!(
+                f,
+                "Lost Health and Magic are recovered in the Monastery, the Forest Camp, the Enchanted Wilderness, the Magic Tower and the Village."
+            ),
+            RecoveredThisTurn => write!(f, "You may do that only once per turn."),
+            RecoveryAmount { most: 0 } => write!(f, "You have nothing to recover here."),
+            RecoveryAmount { most } => {
+                write!(f, "You may recover from 1 to {most} here.")
+            }
+            RecoveryGold { cost, has } => {
+                write!(f, "That costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            NoPossibilityHere => write!(
+                f,
+                "Only the City, the Thieves' Guild and the Fortress have a Possibility instead of movement."
+            ),
+            StayFirst => write!(
+                f,
+                "Possibilities instead of movement are for a turn you choose to stay where you start."
+            ),
+            PossibilityUsed => write!(f, "You have used this Possibility this turn."),
+            WouldDie => write!(f, "Spending your last Health would kill you."),
+            NoMagicToSpend => write!(f, "You have no Magic to spend."),
+            ItemNotCarried => write!(f, "You can use only Items you carry, each once."),
+            DamagedItem => write!(f, "A damaged Item cannot be used until repaired."),
+            OneWeapon => write!(f, "You may use only one weapon in a battle."),
+            TooManyHands => write!(
+                f,
+                "You have two hands: a two-handed weapon alone, or a one-handed weapon with a shield or another hand Item."
+            ),
+            OneHeadwear => write!(f, "You may use only one piece of headwear."),
+            NotAMarket => write!(f, "Items are bought and sold in the City and the Village."),
+            NotForSale => write!(f, "That Item is not for sale here."),
+            ItemGold { cost, has } => {
+                write!(f, "That Item costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            NotCarried => write!(f, "You do not carry that Item."),
+            ItemDamaged => write!(f, "That Item is damaged: repair it first."),
+            NotCivilization => write!(
+                f,
+                "Items are repaired in civilization spaces: the guilds, the City and the Village."
+            ),
+            NotDamaged => write!(f, "That Item is not damaged."),
+            RepairGold { cost, has } => {
+                write!(f, "A repair costs {} Gold and you have {}.", cost.0, has.0)
+            }
             EffectNotSupported { effect } => write!(
                 f,
                 "This card's effect {effect:?} is not played by the game yet; leave the card."

@@ -85,22 +85,67 @@ impl State {
         }
     }
 
-    /// The exact chances of `player`'s battle of `kind` against the Creature where she stands
-    /// (three lives aware, after paying the Magic an optional Battle of Wills costs); `None`
-    /// when there is no Creature there or that battle is not possible (see
-    /// [`crate::encounter`]).
-    pub fn battle_odds(&self, player: PlayerId, kind: BattleKind) -> Option<BattleOdds> {
-        let battle = crate::encounter::battle(self, player, kind).ok()?;
-        Some(if battle.lives >= crate::encounter::THREE_LIVES {
-            three_lives_odds(battle.yours, battle.theirs)
-        } else {
-            opposed_odds(battle.yours, battle.theirs)
+    /// The exact chances of `player`'s battle of `kind` against the Creature where she stands,
+    /// using `items` (three lives aware, after paying the Magic an optional Battle of Wills
+    /// costs, with the Items' bonuses and a thrown weapon's on the first roll only); `None`
+    /// when there is no Creature there, that battle is not possible or the Items cannot be
+    /// used together (see [`crate::encounter`]).
+    pub fn battle_odds(
+        &self,
+        player: PlayerId,
+        kind: BattleKind,
+        items: &[ItemId],
+    ) -> Option<BattleOdds> {
+        let battle = crate::encounter::battle(self, player, kind, items).ok()?;
+        let first = opposed_odds(battle.yours + battle.first_roll_bonus, battle.theirs);
+        if battle.lives < crate::encounter::THREE_LIVES {
+            return Some(first);
+        }
+        if battle.first_roll_bonus == 0 {
+            return Some(three_lives_odds(battle.yours, battle.theirs));
+        }
+        // The first roll differs: win it, then two more with the same value.
+        let rest = opposed_odds(battle.yours, battle.theirs);
+        let after_first = &first.win;
+        let after_second = &first.win * &rest.win;
+        let reaches_later = after_first + &after_second;
+        Some(BattleOdds {
+            win: &after_second * &rest.win,
+            draw: &first.draw + &(&rest.draw * &reaches_later),
+            loss: &first.loss + &(&rest.loss * &reaches_later),
         })
     }
 
     fn set_step(&mut self, step: Step) {
         if let Phase::Playing(turn) = &mut self.phase {
             turn.step = step;
+        }
+    }
+
+    /// Takes an Item from an adventurer (face-up again) into its deck's discards; false if she
+    /// does not carry it.
+    fn remove_item(&mut self, player: PlayerId, item: ItemId) -> bool {
+        let removed = self.adventurer_mut(player).is_some_and(|a| {
+            if let Some(at) = a.damaged.iter().position(|i| *i == item) {
+                a.damaged.remove(at);
+            }
+            match a.items.iter().rposition(|i| *i == item) {
+                Some(at) => {
+                    a.items.remove(at);
+                    true
+                }
+                None => false,
+            }
+        });
+        if removed && let Some(deck) = self.item_deck(item) {
+            deck.discard.push(item);
+        }
+        removed
+    }
+
+    fn use_possibility(&mut self) {
+        if let Phase::Playing(turn) = &mut self.phase {
+            turn.possibility_used = true;
         }
     }
 
@@ -156,6 +201,7 @@ impl State {
                             magic: Cubes::full(character.map_or(0, |c| c.willpower)),
                             certificates: Vec::new(),
                             items: Vec::new(),
+                            damaged: Vec::new(),
                             alive: true,
                             miss_turn: false,
                         }
@@ -173,6 +219,8 @@ impl State {
                     step: Step::DrawChance,
                     extra: false,
                     extra_pending: false,
+                    stayed: false,
+                    possibility_used: false,
                 });
             }
             Event::DeckReshuffled { deck, order } => {
@@ -237,8 +285,14 @@ impl State {
                 }
             }
             Event::Moved {
-                player, to, paid, ..
+                player,
+                how,
+                to,
+                paid,
             } => {
+                if let Phase::Playing(turn) = &mut self.phase {
+                    turn.stayed = *how == crate::command::MoveKind::Stay;
+                }
                 if let Some(a) = self.adventurer_mut(*player) {
                     a.space = *to;
                     a.gold.0 = a.gold.0.saturating_sub(paid.0);
@@ -262,11 +316,82 @@ impl State {
                     a.gold.0 = a.gold.0.saturating_sub(gold.0);
                 }
             }
+            Event::Recovered {
+                player,
+                healed,
+                recharged,
+                paid,
+                ..
+            } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.health.restore(*healed);
+                    a.magic.restore(*recharged);
+                    a.gold.0 = a.gold.0.saturating_sub(paid.0);
+                }
+                self.use_possibility();
+            }
+            Event::Traded {
+                player,
+                health,
+                magic,
+                gold,
+                experience,
+                ..
+            } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.health.lose(*health);
+                    a.magic.lose(*magic);
+                    a.gold.0 = a.gold.0.saturating_add(gold.0);
+                    a.experience.0 = a.experience.0.saturating_add(experience.0);
+                }
+                self.use_possibility();
+            }
+            Event::ItemBought {
+                player,
+                space,
+                item,
+                paid,
+            } => {
+                let lay = self
+                    .spaces
+                    .get_mut(space.index())
+                    .and_then(|c| c.items.iter().position(|i| i == item).map(|at| (c, at)));
+                if let Some((contents, at)) = lay {
+                    contents.items.remove(at);
+                    if let Some(a) = self.adventurer_mut(*player) {
+                        a.items.push(*item);
+                        a.gold.0 = a.gold.0.saturating_sub(paid.0);
+                    }
+                }
+            }
+            Event::ItemSold { player, item, gold } => {
+                if self.remove_item(*player, *item)
+                    && let Some(a) = self.adventurer_mut(*player)
+                {
+                    a.gold.0 = a.gold.0.saturating_add(gold.0);
+                }
+            }
+            Event::ItemRepaired { player, item, paid } => {
+                if let Some(a) = self.adventurer_mut(*player)
+                    && let Some(at) = a.damaged.iter().position(|i| i == item)
+                {
+                    a.damaged.remove(at);
+                    a.gold.0 = a.gold.0.saturating_sub(paid.0);
+                }
+            }
             Event::GameWon { winner, ranking } => {
                 self.phase = Phase::Won {
                     winner: *winner,
                     ranking: ranking.clone(),
                 };
+            }
+            Event::ItemDamaged { player, item } => {
+                if let Some(a) = self.adventurer_mut(*player)
+                    && a.items.contains(item)
+                    && !a.damaged.contains(item)
+                {
+                    a.damaged.push(*item);
+                }
             }
             Event::BattleFought {
                 player, magic_paid, ..
@@ -338,18 +463,7 @@ impl State {
                 }
             }
             Event::ItemLost { player, item } => {
-                let lost = self.adventurer_mut(*player).is_some_and(|a| {
-                    match a.items.iter().rposition(|i| i == item) {
-                        Some(at) => {
-                            a.items.remove(at);
-                            true
-                        }
-                        None => false,
-                    }
-                });
-                if lost && let Some(deck) = self.item_deck(*item) {
-                    deck.discard.push(*item);
-                }
+                self.remove_item(*player, *item);
             }
             Event::AdventurerDied { player } => {
                 if let Some(a) = self.adventurer_mut(*player) {
@@ -372,6 +486,8 @@ impl State {
                     step: if *extra { Step::Move } else { Step::DrawChance },
                     extra: *extra,
                     extra_pending: false,
+                    stayed: false,
+                    possibility_used: false,
                 });
             }
         }

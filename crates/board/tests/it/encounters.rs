@@ -9,7 +9,7 @@ use board::{BattleKind, MoveKind};
 use dice::opposed::{BattleOutcome, opposed_odds, roll_battle, three_lives_odds};
 
 /// The Adventure card of this name.
-fn card(name: &str) -> AdventureId {
+pub(crate) fn card(name: &str) -> AdventureId {
     let content = content();
     AdventureId::of(
         content
@@ -47,7 +47,7 @@ fn before(name: &str) -> State {
 }
 
 /// [`before`], then player 1 walks onto the card.
-fn meet(name: &str) -> State {
+pub(crate) fn meet(name: &str) -> State {
     run(
         before(name),
         P1,
@@ -59,6 +59,7 @@ fn fight(kind: BattleKind, seed: u64) -> Action {
     Action::Fight {
         kind,
         seed: Seed(seed),
+        items: vec![],
     }
 }
 
@@ -90,11 +91,11 @@ fn me(state: &State) -> &board::model::Adventurer {
     state.adventurer(P1).unwrap()
 }
 
-fn strength(state: &State) -> i32 {
+pub(crate) fn strength(state: &State) -> i32 {
     me(state).health.right as i32
 }
 
-fn willpower(state: &State) -> i32 {
+pub(crate) fn willpower(state: &State) -> i32 {
     me(state).magic.right as i32
 }
 
@@ -169,13 +170,13 @@ fn a_strength_first_creature_offers_a_battle_of_wills_for_two_magic() {
     let refusal = refused(&state, P1, fight(BattleKind::Wills, 0));
     assert_eq!(refusal, Refusal::NotEnoughMagic { cost: 2, has: 1 });
     assert_eq!(refusal.rule(), "Optional Battles");
-    assert!(state.battle_odds(P1, BattleKind::Wills).is_none());
+    assert!(state.battle_odds(P1, BattleKind::Wills, &[]).is_none());
 
     state.adventurers[0].magic.right = 3;
     state.adventurers[0].magic.left = 1;
     // She weakens herself first: Willpower 1 against 4.
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills),
+        state.battle_odds(P1, BattleKind::Wills, &[]),
         Some(opposed_odds(1, 4))
     );
     let seed = outcome_seed(1, 4, BattleOutcome::Draw);
@@ -206,7 +207,7 @@ fn a_willpower_first_creature_is_a_battle_of_wills_with_its_special_rule_shown()
         }
     );
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills),
+        state.battle_odds(P1, BattleKind::Wills, &[]),
         Some(opposed_odds(willpower(&state), 5))
     );
     let (_, events) = play(state, P1, fight(BattleKind::Wills, 1));
@@ -341,7 +342,7 @@ fn three_lives_need_three_wins_in_one_battle() {
     let state = meet("Deserter Band");
     let s = strength(&state);
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Strength),
+        state.battle_odds(P1, BattleKind::Strength, &[]),
         Some(three_lives_odds(s, 5))
     );
     let win = seed_where(s, 5, 3, |_, o| o == BattleOutcome::Win);
@@ -393,18 +394,18 @@ fn battle_odds_equal_dice_opposed() {
     let mut state = meet("Hill Wolf");
     state.adventurers[0].health.right = 2;
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Strength),
+        state.battle_odds(P1, BattleKind::Strength, &[]),
         Some(opposed_odds(2, 3))
     );
-    assert_eq!(state.battle_odds(P1, BattleKind::Wills), None);
+    assert_eq!(state.battle_odds(P1, BattleKind::Wills, &[]), None);
     assert_eq!(
-        state.battle_odds(P2, BattleKind::Strength),
+        state.battle_odds(P2, BattleKind::Strength, &[]),
         None,
         "no creature"
     );
     let state = meet("Briar Hound Pack");
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Strength),
+        state.battle_odds(P1, BattleKind::Strength, &[]),
         Some(three_lives_odds(strength(&state), 3))
     );
 }

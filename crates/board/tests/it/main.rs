@@ -1,9 +1,12 @@
 //! The board game's engine, through its public interface: one integration-test binary.
 
+mod battle_items;
 mod certificates;
 mod chance;
 mod encounters;
+mod market;
 mod moves;
+mod possibilities;
 mod property;
 mod replay;
 mod setup;

@@ -1,6 +1,7 @@
-//! Random legal play, driven by a seeded generator over a few hundred seeds, with battles and
-//! Opportunities: it never panics, never leaves Gold or Experience out of bounds, never loses a
-//! card, ends games by Certificates or by deaths, and replays exactly.
+//! Random legal play, driven by a seeded generator over a few hundred seeds, with battles (with
+//! and without Items), Opportunities, the spaces' Possibilities, buying, selling and repairing:
+//! it never panics, never leaves Gold or Experience out of bounds, never loses a card, ends
+//! games by Certificates or by deaths, and replays exactly.
 
 use crate::*;
 use board::content::Rarity;
@@ -17,9 +18,37 @@ fn candidates(state: &State, rng: &mut DiceRng) -> Vec<Command> {
         commands.push(Command::new(by, Action::EndTurn));
         commands.push(Command::new(by, Action::BuyCertificate));
         for kind in [BattleKind::Strength, BattleKind::Wills] {
-            commands.push(Command::new(by, Action::Fight { kind, seed }));
+            commands.push(Command::new(
+                by,
+                Action::Fight {
+                    kind,
+                    seed,
+                    items: vec![],
+                },
+            ));
+            // Every carried Item, and each one alone.
+            if let Some(a) = state.adventurer(by) {
+                let mut choices = vec![a.items.clone()];
+                choices.extend(a.items.iter().map(|&i| vec![i]));
+                for items in choices {
+                    commands.push(Command::new(by, Action::Fight { kind, seed, items }));
+                }
+            }
         }
         commands.push(Command::new(by, Action::UseOpportunity { seed }));
+        for amount in 1..=3 {
+            commands.push(Command::new(by, Action::Recover { amount }));
+        }
+        commands.push(Command::new(by, Action::Trade));
+        if let Some(a) = state.adventurer(by) {
+            for &item in &a.items {
+                commands.push(Command::new(by, Action::SellItem { item }));
+                commands.push(Command::new(by, Action::RepairItem { item }));
+            }
+            for &item in &state.spaces[a.space.index()].items {
+                commands.push(Command::new(by, Action::BuyItem { item }));
+            }
+        }
         for clockwise in [true, false] {
             for how in [
                 MoveKind::Walk { clockwise },
@@ -52,6 +81,7 @@ fn check_invariants(state: &State) {
         guilds.sort();
         guilds.dedup();
         assert_eq!(guilds.len(), a.certificates.len(), "one per guild");
+        assert!(a.damaged.iter().all(|i| a.items.contains(i)), "{a:?}");
     }
     let decks = &state.decks;
     let on_board = state
@@ -88,6 +118,8 @@ fn check_invariants(state: &State) {
 fn random_legal_play_never_breaks_the_rules() {
     let content = content();
     let (mut certified, mut survived, mut fights, mut opportunities) = (0, 0, 0, 0);
+    let (mut recovered, mut traded, mut bought, mut sold) = (0, 0, 0, 0);
+    let (mut armed, mut repaired) = (0, 0);
     for seed in 0..300u64 {
         let mut rng = DiceRng::new(Seed(seed));
         let players = 2 + u32::from(rng.face(4)) - 1;
@@ -140,8 +172,17 @@ fn random_legal_play_never_breaks_the_rules() {
                 .unwrap_or_else(|| board::decide::below(&mut rng, legal.len()));
             let (command, events) = &legal[pick];
             match command.action {
+                Action::Fight { ref items, .. } if !items.is_empty() => {
+                    fights += 1;
+                    armed += 1;
+                }
                 Action::Fight { .. } => fights += 1,
                 Action::UseOpportunity { .. } => opportunities += 1,
+                Action::Recover { .. } => recovered += 1,
+                Action::Trade => traded += 1,
+                Action::BuyItem { .. } => bought += 1,
+                Action::SellItem { .. } => sold += 1,
+                Action::RepairItem { .. } => repaired += 1,
                 _ => {}
             }
             for event in events {
@@ -155,4 +196,7 @@ fn random_legal_play_never_breaks_the_rules() {
     assert!(certified > 0, "some games reach five Certificates");
     assert!(survived > 0, "some games end with the last survivor");
     assert!(fights > 0 && opportunities > 0, "{fights} {opportunities}");
+    assert!(recovered > 0 && traded > 0, "{recovered} {traded}");
+    assert!(bought > 0 && sold > 0, "{bought} {sold}");
+    assert!(armed > 0 && repaired > 0, "{armed} {repaired}");
 }

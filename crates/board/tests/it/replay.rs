@@ -47,7 +47,11 @@ pub fn scripted(seed: u64) -> (State, Vec<Event>) {
         state = step(state, by, Action::Move(how));
         if state.turn().unwrap().step == Step::Battle {
             let seed = Seed(seed ^ round ^ 0xB);
-            let fight = |kind| Action::Fight { kind, seed };
+            let fight = |kind| Action::Fight {
+                kind,
+                seed,
+                items: vec![],
+            };
             let kind = if decide(&state, Command::new(by, fight(BattleKind::Strength))).is_ok() {
                 BattleKind::Strength
             } else {

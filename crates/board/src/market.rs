@@ -1,0 +1,120 @@
+//! Buying and selling Items in the City and the Village, and repairing damaged Items in any
+//! civilization space.
+//!
+//! Readings of the rules: all three come after the move (or the choice to stay) and after the
+//! Creature met there has been fought, as many times as she can pay for. An Item sells for half
+//! its cost rounded up, to the bank, and goes to its deck's discards; a damaged Item cannot be
+//! sold until repaired (Weapons and Items).
+
+use crate::content::{Item, SpaceKind};
+use crate::decide::current;
+use crate::event::Event;
+use crate::ids::{ItemId, PlayerId};
+use crate::model::{Adventurer, Gold, Step};
+use crate::refusal::Refusal;
+use crate::state::State;
+
+type Decision = Result<Vec<Event>, Refusal>;
+
+/// What repairing one Item costs.
+pub const REPAIR_COST: Gold = Gold(1);
+
+/// What an Item sells for: half its cost, rounded up.
+pub fn sale_price(item: &Item) -> Gold {
+    Gold(item.cost.div_ceil(2))
+}
+
+/// The acting adventurer after her move, and the kind of space she stands in.
+fn after_moving(state: &State, by: PlayerId) -> Result<(&Adventurer, Option<SpaceKind>), Refusal> {
+    let (turn, adventurer) = current(state, by)?;
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Move => return Err(Refusal::MoveFirst),
+        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Moved => {}
+    }
+    let kind = state
+        .content
+        .board
+        .spaces
+        .get(adventurer.space.index())
+        .map(|s| s.kind);
+    Ok((adventurer, kind))
+}
+
+fn is_market(kind: Option<SpaceKind>) -> bool {
+    matches!(kind, Some(SpaceKind::City | SpaceKind::Village))
+}
+
+pub(crate) fn buy(state: &State, by: PlayerId, item: ItemId) -> Decision {
+    let (adventurer, kind) = after_moving(state, by)?;
+    if !is_market(kind) {
+        return Err(Refusal::NotAMarket);
+    }
+    let lying = state
+        .space(adventurer.space)
+        .is_some_and(|s| s.items.contains(&item));
+    let Some(card) = state.content.items.get(item.index()).filter(|_| lying) else {
+        return Err(Refusal::NotForSale);
+    };
+    let cost = Gold(card.cost);
+    if adventurer.gold < cost {
+        return Err(Refusal::ItemGold {
+            cost,
+            has: adventurer.gold,
+        });
+    }
+    Ok(vec![Event::ItemBought {
+        player: by,
+        space: adventurer.space,
+        item,
+        paid: cost,
+    }])
+}
+
+pub(crate) fn sell(state: &State, by: PlayerId, item: ItemId) -> Decision {
+    let (adventurer, kind) = after_moving(state, by)?;
+    if !is_market(kind) {
+        return Err(Refusal::NotAMarket);
+    }
+    let Some(card) = state
+        .content
+        .items
+        .get(item.index())
+        .filter(|_| adventurer.items.contains(&item))
+    else {
+        return Err(Refusal::NotCarried);
+    };
+    if adventurer.damaged.contains(&item) {
+        return Err(Refusal::ItemDamaged);
+    }
+    Ok(vec![Event::ItemSold {
+        player: by,
+        item,
+        gold: sale_price(card),
+    }])
+}
+
+pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> Decision {
+    let (adventurer, kind) = after_moving(state, by)?;
+    if !kind.is_some_and(SpaceKind::is_civilization) {
+        return Err(Refusal::NotCivilization);
+    }
+    if !adventurer.items.contains(&item) {
+        return Err(Refusal::NotCarried);
+    }
+    if !adventurer.damaged.contains(&item) {
+        return Err(Refusal::NotDamaged);
+    }
+    if adventurer.gold < REPAIR_COST {
+        return Err(Refusal::RepairGold {
+            cost: REPAIR_COST,
+            has: adventurer.gold,
+        });
+    }
+    Ok(vec![Event::ItemRepaired {
+        player: by,
+        item,
+        paid: REPAIR_COST,
+    }])
+}

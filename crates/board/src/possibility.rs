@@ -1,0 +1,155 @@
+//! The spaces' Possibilities: recovering lost Health and Magic after moving (the Monastery,
+//! the Forest Camp, the Enchanted Wilderness, the Magic Tower, the Village's tavern), and the
+//! Possibilities instead of movement (the City, the Thieves' Guild, the Fortress).
+//!
+//! Readings of the rules:
+//! - Recovering comes after the move (or the choice to stay) and after the Creature met there
+//!   has been fought; the free ones and the tavern once per turn, the paid ones (Forest Camp,
+//!   Magic Tower) any number of times. Recovering nothing (nothing lost, or an amount of 0) is
+//!   refused rather than paid for.
+//! - A Possibility instead of movement needs the turn's move to have been `Stay` (she started
+//!   there and did not move), once per turn. Spending one Health is refused when it is her last
+//!   on the right: losing it would kill her, and no player would choose that for Gold.
+
+use crate::content::{Guild, SpaceKind};
+use crate::decide::current;
+use crate::event::Event;
+use crate::ids::PlayerId;
+use crate::model::{Experience, Gold, Step};
+use crate::refusal::Refusal;
+use crate::state::State;
+
+type Decision = Result<Vec<Event>, Refusal>;
+
+/// Most Magic the Enchanted Wilderness recharges for free (once per turn).
+pub const WILDERNESS_RECHARGE: u32 = 3;
+
+/// What recovering `amount` would do where she stands: (healed, recharged, Gold paid), or
+/// why not.
+pub fn recovery(state: &State, by: PlayerId, amount: u32) -> Result<(u32, u32, Gold), Refusal> {
+    let (turn, adventurer) = current(state, by)?;
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Move => return Err(Refusal::MoveFirst),
+        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Moved => {}
+    }
+    let kind = state
+        .content
+        .board
+        .spaces
+        .get(adventurer.space.index())
+        .map(|s| s.kind)
+        .ok_or(Refusal::NoRecoveryHere)?;
+    let (health, magic) = (adventurer.health.left, adventurer.magic.left);
+    let check = |most: u32| {
+        if amount == 0 || amount > most {
+            Err(Refusal::RecoveryAmount { most })
+        } else {
+            Ok(())
+        }
+    };
+    let once = || {
+        if turn.possibility_used {
+            Err(Refusal::RecoveredThisTurn)
+        } else {
+            Ok(())
+        }
+    };
+    let (healed, recharged, cost) = match kind {
+        SpaceKind::Guild(Guild::Monastery) => {
+            once()?;
+            check(health.min(1))?;
+            (amount, 0, 0)
+        }
+        SpaceKind::Guild(Guild::ForestCamp) => {
+            check(health)?;
+            (amount, 0, amount)
+        }
+        SpaceKind::EnchantedWilderness => {
+            once()?;
+            check(magic.min(WILDERNESS_RECHARGE))?;
+            (0, amount, 0)
+        }
+        SpaceKind::Guild(Guild::MagicTower) => {
+            check(magic)?;
+            (0, amount, amount.div_ceil(2))
+        }
+        SpaceKind::Village => {
+            once()?;
+            if health == 0 && magic == 0 {
+                return Err(Refusal::RecoveryAmount { most: 0 });
+            }
+            if amount != 1 {
+                return Err(Refusal::RecoveryAmount { most: 1 });
+            }
+            (health.min(1), magic.min(1), 1)
+        }
+        _ => return Err(Refusal::NoRecoveryHere),
+    };
+    let cost = Gold(cost);
+    if adventurer.gold < cost {
+        return Err(Refusal::RecoveryGold {
+            cost,
+            has: adventurer.gold,
+        });
+    }
+    Ok((healed, recharged, cost))
+}
+
+pub(crate) fn recover(state: &State, by: PlayerId, amount: u32) -> Decision {
+    let (healed, recharged, paid) = recovery(state, by, amount)?;
+    let Some(space) = state.adventurer(by).map(|a| a.space) else {
+        return Err(Refusal::NotAPlayer);
+    };
+    Ok(vec![Event::Recovered {
+        player: by,
+        space,
+        healed,
+        recharged,
+        paid,
+    }])
+}
+
+pub(crate) fn trade(state: &State, by: PlayerId) -> Decision {
+    let (turn, adventurer) = current(state, by)?;
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Move => return Err(Refusal::StayFirst),
+        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Moved => {}
+    }
+    let kind = state
+        .content
+        .board
+        .spaces
+        .get(adventurer.space.index())
+        .map(|s| s.kind)
+        .ok_or(Refusal::NoPossibilityHere)?;
+    let (health, magic, gold, experience) = match kind {
+        SpaceKind::City => (0, 1, 2, 0),
+        SpaceKind::Guild(Guild::ThievesGuild) => (1, 0, 3, 0),
+        SpaceKind::Guild(Guild::Fortress) => (1, 0, 0, 2),
+        _ => return Err(Refusal::NoPossibilityHere),
+    };
+    if !turn.stayed {
+        return Err(Refusal::StayFirst);
+    }
+    if turn.possibility_used {
+        return Err(Refusal::PossibilityUsed);
+    }
+    if health > 0 && adventurer.health.right <= health {
+        return Err(Refusal::WouldDie);
+    }
+    if magic > adventurer.magic.right {
+        return Err(Refusal::NoMagicToSpend);
+    }
+    Ok(vec![Event::Traded {
+        player: by,
+        space: adventurer.space,
+        health,
+        magic,
+        gold: Gold(gold),
+        experience: Experience(experience),
+    }])
+}
