@@ -155,6 +155,29 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> Decision
     }])
 }
 
+/// The turn and the acting adventurer once her move is made (and any Creature there fought), and the kind of
+/// space she stands in; `before_move` is the refusal while she has not moved yet.
+pub(crate) fn after_moving(
+    state: &State,
+    by: PlayerId,
+    before_move: Refusal,
+) -> Result<(Turn, &Adventurer, Option<SpaceKind>), Refusal> {
+    let (turn, adventurer) = current(state, by)?;
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Move => return Err(before_move),
+        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Moved => {}
+    }
+    let kind = state
+        .content
+        .board
+        .spaces
+        .get(adventurer.space.index())
+        .map(|s| s.kind);
+    Ok((turn, adventurer, kind))
+}
+
 /// The current turn and the acting adventurer, if it is hers.
 pub(crate) fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer), Refusal> {
     let turn = match &state.phase {

@@ -7,10 +7,10 @@
 //! sold until repaired (Weapons and Items).
 
 use crate::content::{Item, SpaceKind};
-use crate::decide::current;
+use crate::decide::after_moving;
 use crate::event::Event;
 use crate::ids::{ItemId, PlayerId};
-use crate::model::{Adventurer, Gold, Step};
+use crate::model::Gold;
 use crate::refusal::Refusal;
 use crate::state::State;
 
@@ -24,30 +24,12 @@ pub fn sale_price(item: &Item) -> Gold {
     Gold(item.cost.div_ceil(2))
 }
 
-/// The acting adventurer after her move, and the kind of space she stands in.
-fn after_moving(state: &State, by: PlayerId) -> Result<(&Adventurer, Option<SpaceKind>), Refusal> {
-    let (turn, adventurer) = current(state, by)?;
-    match turn.step {
-        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
-        Step::Move => return Err(Refusal::MoveFirst),
-        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
-        Step::Moved => {}
-    }
-    let kind = state
-        .content
-        .board
-        .spaces
-        .get(adventurer.space.index())
-        .map(|s| s.kind);
-    Ok((adventurer, kind))
-}
-
 fn is_market(kind: Option<SpaceKind>) -> bool {
     matches!(kind, Some(SpaceKind::City | SpaceKind::Village))
 }
 
 pub(crate) fn buy(state: &State, by: PlayerId, item: ItemId) -> Decision {
-    let (adventurer, kind) = after_moving(state, by)?;
+    let (_, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
     if !is_market(kind) {
         return Err(Refusal::NotAMarket);
     }
@@ -73,7 +55,7 @@ pub(crate) fn buy(state: &State, by: PlayerId, item: ItemId) -> Decision {
 }
 
 pub(crate) fn sell(state: &State, by: PlayerId, item: ItemId) -> Decision {
-    let (adventurer, kind) = after_moving(state, by)?;
+    let (_, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
     if !is_market(kind) {
         return Err(Refusal::NotAMarket);
     }
@@ -96,7 +78,7 @@ pub(crate) fn sell(state: &State, by: PlayerId, item: ItemId) -> Decision {
 }
 
 pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> Decision {
-    let (adventurer, kind) = after_moving(state, by)?;
+    let (_, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
     if !kind.is_some_and(SpaceKind::is_civilization) {
         return Err(Refusal::NotCivilization);
     }

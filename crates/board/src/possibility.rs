@@ -12,10 +12,10 @@
 //!   on the right: losing it would kill her, and no player would choose that for Gold.
 
 use crate::content::{Guild, SpaceKind};
-use crate::decide::current;
+use crate::decide::after_moving;
 use crate::event::Event;
 use crate::ids::PlayerId;
-use crate::model::{Experience, Gold, Step};
+use crate::model::{Experience, Gold};
 use crate::refusal::Refusal;
 use crate::state::State;
 
@@ -27,20 +27,8 @@ pub const WILDERNESS_RECHARGE: u32 = 3;
 /// What recovering `amount` would do where she stands: (healed, recharged, Gold paid), or
 /// why not.
 pub fn recovery(state: &State, by: PlayerId, amount: u32) -> Result<(u32, u32, Gold), Refusal> {
-    let (turn, adventurer) = current(state, by)?;
-    match turn.step {
-        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
-        Step::Move => return Err(Refusal::MoveFirst),
-        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
-        Step::Moved => {}
-    }
-    let kind = state
-        .content
-        .board
-        .spaces
-        .get(adventurer.space.index())
-        .map(|s| s.kind)
-        .ok_or(Refusal::NoRecoveryHere)?;
+    let (turn, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
+    let kind = kind.ok_or(Refusal::NoRecoveryHere)?;
     let (health, magic) = (adventurer.health.left, adventurer.magic.left);
     let check = |most: u32| {
         if amount == 0 || amount > most {
@@ -112,20 +100,8 @@ pub(crate) fn recover(state: &State, by: PlayerId, amount: u32) -> Decision {
 }
 
 pub(crate) fn trade(state: &State, by: PlayerId) -> Decision {
-    let (turn, adventurer) = current(state, by)?;
-    match turn.step {
-        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
-        Step::Move => return Err(Refusal::StayFirst),
-        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
-        Step::Moved => {}
-    }
-    let kind = state
-        .content
-        .board
-        .spaces
-        .get(adventurer.space.index())
-        .map(|s| s.kind)
-        .ok_or(Refusal::NoPossibilityHere)?;
+    let (turn, adventurer, kind) = after_moving(state, by, Refusal::StayFirst)?;
+    let kind = kind.ok_or(Refusal::NoPossibilityHere)?;
     let (health, magic, gold, experience) = match kind {
         SpaceKind::City => (0, 1, 2, 0),
         SpaceKind::Guild(Guild::ThievesGuild) => (1, 0, 3, 0),
