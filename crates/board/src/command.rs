@@ -71,7 +71,17 @@ pub enum BattleKind {
     Wills,
 }
 
-/// Everything a player can ask of the game (this slice).
+/// The choices a card's effects may ask of her, given with the command that plays the card
+/// (`Fight`, `UseOpportunity`); absent ones take their defaults.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Choices {
+    /// Which way [`Effect::MoveOneSpace`](crate::content::Effect::MoveOneSpace) moves her.
+    pub clockwise: Option<bool>,
+    /// Which Item [`Effect::LoseItem`](crate::content::Effect::LoseItem) takes.
+    pub lose_item: Option<ItemId>,
+}
+
+/// Everything a player can ask of the game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "action")]
 pub enum Action {
@@ -105,12 +115,33 @@ pub enum Action {
         /// only and is damaged.
         #[serde(default)]
         items: Vec<ItemId>,
+        /// Her choice of direction if the Creature's treasure or loss effects move her one
+        /// space (absent: clockwise). Refused if neither has that effect.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clockwise: Option<bool>,
+        /// Her choice of the Item lost if its treasure or loss effects take one (absent: the
+        /// most recently obtained). Refused if neither has that effect, or if she does not
+        /// carry it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lose_item: Option<ItemId>,
     },
+    /// Use the optional special rule (a question mark) of the Creature where her move ended,
+    /// instead of fighting it: pay to pass it (it stays face-up) or let it go (discarded, for
+    /// nothing). Mandatory rules apply by themselves in `Fight`.
+    UseSpecialRule,
     /// Use the Opportunity where her move ended: follow its effects, then discard it. Not
     /// using it leaves it face-up in the space.
     UseOpportunity {
         /// For any reshuffle of an Item deck.
         seed: Seed,
+        /// Her choice of direction if it moves her one space (absent: clockwise). Refused if
+        /// it does not.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clockwise: Option<bool>,
+        /// Her choice of the Item lost if it takes one (absent: the most recently obtained).
+        /// Refused if it does not, or if she does not carry it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lose_item: Option<ItemId>,
     },
     /// Recover lost Health or Magic where she stands, after moving (Recovering Lost Health
     /// and Magic): `amount` is the Health healed in the Monastery (1) or the Forest Camp (1

@@ -1,6 +1,7 @@
 //! The original content of the basic version: the board, characters, Adventure and Chance
-//! cards and Items, embedded in the binary as TOML files and checked when loaded (format and
-//! effect vocabulary in `content/README.md`). A group can load their own files the same way.
+//! cards and Items, embedded in the binary as TOML files and checked when loaded (format, effect
+//! vocabulary and special rules in `content/README.md`). A group can load their own files the
+//! same way.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -393,14 +394,80 @@ impl CreatureStats {
     }
 }
 
-/// A rule printed on a card: mandatory (an exclamation mark) or optional (a question mark).
+/// What a Creature's special rule does, in a small vocabulary (see `content/README.md`). Each
+/// kind is either mandatory (an exclamation mark on the card: it applies by itself) or optional
+/// (a question mark: she may use it with [`Action::UseSpecialRule`](crate::Action::UseSpecialRule)
+/// instead of fighting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum SpecialKind {
+    /// Optional: instead of fighting, pay this much Gold to pass; the Creature stays face-up.
+    PayToPass {
+        /// Gold paid to the bank (at least 1).
+        gold: u32,
+    },
+    /// Optional: instead of fighting, let it go: it is discarded and she gains nothing.
+    LetGo,
+    /// Mandatory: a Battle of Wills, and if she wins it a Battle of Strength; only winning both
+    /// defeats it (a draw or loss in either is the battle's). Needs both values.
+    WillsThenStrength,
+    /// Mandatory: before the first roll she loses this much Magic (as much as she has), which
+    /// also weakens her Willpower for the battle.
+    DrainBefore {
+        /// Magic lost (at least 1).
+        magic: u32,
+    },
+    /// Mandatory: a roll that is a draw counts as a loss.
+    DrawIsLoss,
+    /// Mandatory: only a Battle of Wills, with no Magic to pay to start it. Needs Willpower.
+    OnlyWills,
+    /// Mandatory: only a Battle of Strength (no optional Battle of Wills). Needs Strength.
+    OnlyStrength,
+    /// Mandatory: when defeated (its Experience and treasure taken), it rises again on an empty
+    /// space of this terrain other than the one it fell on, drawn with the battle's seed; with
+    /// no such space it stays discarded.
+    RisesAgain {
+        /// Where it rises.
+        terrain: Terrain,
+    },
+}
+
+impl SpecialKind {
+    /// Whether it applies by itself (an exclamation mark) rather than at her choice.
+    pub fn mandatory(self) -> bool {
+        !matches!(self, SpecialKind::PayToPass { .. } | SpecialKind::LetGo)
+    }
+
+    /// Its name in the files and in refusals.
+    pub fn name(self) -> &'static str {
+        match self {
+            SpecialKind::PayToPass { .. } => "pay_to_pass",
+            SpecialKind::LetGo => "let_go",
+            SpecialKind::WillsThenStrength => "wills_then_strength",
+            SpecialKind::DrainBefore { .. } => "drain_before",
+            SpecialKind::DrawIsLoss => "draw_is_loss",
+            SpecialKind::OnlyWills => "only_wills",
+            SpecialKind::OnlyStrength => "only_strength",
+            SpecialKind::RisesAgain { .. } => "rises_again",
+        }
+    }
+}
+
+/// A Creature's special rule: what the engine plays, and the card's words for the page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SpecialRule {
-    /// Whether it must be followed.
-    pub mandatory: bool,
-    /// The rule as printed.
+    /// What it does.
+    pub rule: SpecialKind,
+    /// The rule as printed on the card (our words), for the page.
     pub text: String,
+}
+
+impl SpecialRule {
+    /// Whether it must be followed (an exclamation mark) or may be used (a question mark).
+    pub fn mandatory(&self) -> bool {
+        self.rule.mandatory()
+    }
 }
 
 /// A Creature: it must be fought.
@@ -418,7 +485,7 @@ pub struct Creature {
     pub on_loss: Option<Vec<Effect>>,
     /// It must be beaten three rolls in a row in one battle.
     pub three_lives: bool,
-    /// A special rule.
+    /// Its special rule, if any (one per card).
     pub special: Option<SpecialRule>,
 }
 
@@ -646,10 +713,43 @@ fn unique_names<'a>(names: impl Iterator<Item = &'a String>) -> Result<(), Strin
 }
 
 fn check_effects(card: &str, effects: &[Effect]) -> Result<(), String> {
-    match effects.iter().find(|e| e.amount() == Some(0)) {
-        Some(effect) => Err(format!("'{card}': the effect {effect:?} has amount 0")),
-        None => Ok(()),
+    if let Some(effect) = effects.iter().find(|e| e.amount() == Some(0)) {
+        return Err(format!("'{card}': the effect {effect:?} has amount 0"));
     }
+    // A command carries one choice of each kind, so each choice comes once per list.
+    for choice in [Effect::LoseItem, Effect::MoveOneSpace] {
+        if effects.iter().filter(|&&e| e == choice).count() > 1 {
+            return Err(format!("'{card}': the effect {choice:?} appears twice"));
+        }
+    }
+    Ok(())
+}
+
+fn check_special(card: &str, special: &SpecialRule, stats: CreatureStats) -> Result<(), String> {
+    let name = special.rule.name();
+    if special.text.trim().is_empty() {
+        return Err(format!("'{card}': its special rule's text is empty"));
+    }
+    let needs = match special.rule {
+        SpecialKind::PayToPass { gold: 0 } | SpecialKind::DrainBefore { magic: 0 } => {
+            return Err(format!("'{card}': the special rule {name} has amount 0"));
+        }
+        SpecialKind::WillsThenStrength => stats.strength().is_some() && stats.willpower().is_some(),
+        SpecialKind::OnlyWills => stats.willpower().is_some(),
+        SpecialKind::OnlyStrength => stats.strength().is_some(),
+        _ => true,
+    };
+    if !needs {
+        return Err(format!(
+            "'{card}': the special rule {name} needs the Creature's {}",
+            match special.rule {
+                SpecialKind::OnlyWills => "Willpower",
+                SpecialKind::OnlyStrength => "Strength",
+                _ => "Strength and Willpower",
+            }
+        ));
+    }
+    Ok(())
 }
 
 /// Parses and checks a characters file.
@@ -762,10 +862,8 @@ pub fn adventures_from_toml(text: &str) -> Result<Vec<AdventureCard>, ContentErr
                 "'{name}': Willpower first means a special battle, so it needs a special rule"
             )));
         }
-        if let Some(rule) = &c.special
-            && rule.text.trim().is_empty()
-        {
-            return Err(error(format!("'{name}': its special rule is empty")));
+        if let Some(special) = &c.special {
+            check_special(name, special, stats).map_err(&error)?;
         }
         if c.on_loss.as_ref().is_some_and(Vec::is_empty) {
             return Err(error(format!(
@@ -977,8 +1075,11 @@ mod tests {
             CreatureStats::WillpowerThenStrength { .. }
         )));
         assert!(has(&|c| c.three_lives));
-        assert!(has(&|c| c.special.as_ref().is_some_and(|r| r.mandatory)));
-        assert!(has(&|c| c.special.as_ref().is_some_and(|r| !r.mandatory)));
+        assert!(has(&|c| c
+            .special
+            .as_ref()
+            .is_some_and(SpecialRule::mandatory)));
+        assert!(has(&|c| c.special.as_ref().is_some_and(|r| !r.mandatory())));
         assert!(creatures.len() < content.adventures.len(), "opportunities");
 
         let copies = |f: &dyn Fn(ChanceKind) -> bool| -> u32 {
@@ -1164,6 +1265,35 @@ mod tests {
             "adventures.toml: 'C': `on_loss` is empty (leave it out for the default one Health)",
         );
         check(
+            creature("strength=2\nexperience=1\nspecial={rule='only_wills',text='Wills.'}"),
+            "adventures.toml: 'C': the special rule only_wills needs the Creature's Willpower",
+        );
+        check(
+            creature("willpower=2\nexperience=1\nspecial={rule='only_strength',text='S.'}"),
+            "adventures.toml: 'C': the special rule only_strength needs the Creature's Strength",
+        );
+        check(
+            creature("willpower=2\nexperience=1\nspecial={rule='wills_then_strength',text='W.'}"),
+            "adventures.toml: 'C': the special rule wills_then_strength needs the Creature's Strength and Willpower",
+        );
+        check(
+            creature("strength=2\nexperience=1\nspecial={rule={pay_to_pass={gold=0}},text='P.'}"),
+            "adventures.toml: 'C': the special rule pay_to_pass has amount 0",
+        );
+        check(
+            creature("strength=2\nexperience=1\nspecial={rule='let_go',text=' '}"),
+            "adventures.toml: 'C': its special rule's text is empty",
+        );
+        check(
+            creature("strength=2\nexperience=1\non_loss=['lose_item','lose_item']"),
+            "adventures.toml: 'C': the effect LoseItem appears twice",
+        );
+        // The old free-text form is refused.
+        check(
+            creature("strength=2\nexperience=1\nspecial={mandatory=true,text='Old.'}"),
+            "adventures.toml: line 5: unknown field `mandatory`, expected `rule` or `text`",
+        );
+        check(
             adventures_from_toml("[[opportunity]]\nname='O'\ntext='t'\neffects=[]"),
             "adventures.toml: 'O': an Opportunity needs effects",
         );
@@ -1191,7 +1321,7 @@ mod tests {
     fn creature_order_is_kept() {
         let cards = adventures_from_toml(
             "[[creature]]\nname='V'\nstrength=3\nwillpower=5\nfirst='willpower'\nexperience=2\n\
-             special={mandatory=true,text='Battle of Wills only.'}",
+             special={rule='only_wills',text='Battle of Wills only.'}",
         )
         .unwrap();
         let AdventureCard::Creature(c) = &cards[0] else {
@@ -1209,5 +1339,30 @@ mod tests {
             (Some(3), Some(5))
         );
         assert_eq!(cards[0].name(), "V");
+        assert!(c.special.as_ref().is_some_and(SpecialRule::mandatory));
+        let cards = adventures_from_toml(
+            "[[creature]]\nname='R'\nwillpower=3\nexperience=2\n\
+             special={rule={rises_again={terrain='forest'}},text='It rises.'}\n\
+             [[creature]]\nname='O'\nstrength=5\nexperience=3\n\
+             special={rule={pay_to_pass={gold=2}},text='Pay 2.'}",
+        )
+        .unwrap();
+        let rules: Vec<SpecialKind> = cards
+            .iter()
+            .filter_map(|c| match c {
+                AdventureCard::Creature(c) => c.special.as_ref().map(|r| r.rule),
+                AdventureCard::Opportunity(_) => None,
+            })
+            .collect();
+        assert_eq!(
+            rules,
+            vec![
+                SpecialKind::RisesAgain {
+                    terrain: Terrain::Forest
+                },
+                SpecialKind::PayToPass { gold: 2 }
+            ]
+        );
+        assert!(rules[0].mandatory() && !rules[1].mandatory());
     }
 }

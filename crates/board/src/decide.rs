@@ -2,7 +2,7 @@
 //! becomes or why not. Every shuffle and roll is made here, from the command's seed, and stored
 //! in the events.
 
-use crate::command::{Action, Command, MoveKind};
+use crate::command::{Action, Choices, Command, MoveKind};
 use crate::content::{ChanceKind, Market, Rarity, SpaceKind};
 use crate::event::{Event, Refreshment, Seat};
 use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
@@ -35,10 +35,31 @@ pub fn decide(state: &State, command: Command) -> Decision {
         Action::SetUp { seats, seed } => set_up(state, seats, seed),
         Action::DrawChance { seed } => draw_chance(state, by, seed),
         Action::Move(how) => move_adventurer(state, by, how),
-        Action::Fight { kind, seed, items } => {
-            crate::encounter::fight(state, by, kind, &items, seed)
+        Action::Fight {
+            kind,
+            seed,
+            items,
+            clockwise,
+            lose_item,
+        } => {
+            let choices = Choices {
+                clockwise,
+                lose_item,
+            };
+            crate::encounter::fight(state, by, kind, &items, choices, seed)
         }
-        Action::UseOpportunity { seed } => crate::encounter::use_opportunity(state, by, seed),
+        Action::UseSpecialRule => crate::encounter::use_special_rule(state, by),
+        Action::UseOpportunity {
+            seed,
+            clockwise,
+            lose_item,
+        } => {
+            let choices = Choices {
+                clockwise,
+                lose_item,
+            };
+            crate::encounter::use_opportunity(state, by, choices, seed)
+        }
         Action::Recover { amount } => crate::possibility::recover(state, by, amount),
         Action::Trade => crate::possibility::trade(state, by),
         Action::BuyItem { item } => crate::market::buy(state, by, item),

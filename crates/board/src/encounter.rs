@@ -1,14 +1,27 @@
 //! Encountering the Adventure card where a move ends (Adventure Cards, Opportunities,
-//! Creatures, Rules of Combat): battles of Strength and of Wills, Creatures with three lives,
-//! Opportunities, the effects' vocabulary, and death.
+//! Creatures, Rules of Combat, Special Battles): battles of Strength and of Wills, Creatures with
+//! three lives, Creatures' special rules, Opportunities, the effects' vocabulary with the
+//! player's choices, and death.
 //!
 //! - Which battle: a Creature with Strength only allows a Battle of Strength, Willpower only a
 //!   Battle of Wills; Strength first allows a Battle of Strength, or a Battle of Wills started
 //!   by paying [`OPTIONAL_WILLS_MAGIC`] Magic first (paid once, before the first roll, which
-//!   also weakens her Willpower for the battle); Willpower first is fought as a Battle of Wills.
-//! - Special rules: the engine does **not** interpret a Creature's special rule yet. Its text
-//!   stays free text for the page to show, and the battle follows the Creature's values as
-//!   above (a Willpower-first Creature with a special rule is a plain Battle of Wills).
+//!   also weakens her Willpower for the battle); Willpower first is fought as a Battle of Wills
+//!   unless its special rule says otherwise.
+//! - Special rules ([`SpecialKind`], one per card, written as data with the card's words for
+//!   the page). Mandatory ones (an exclamation mark) apply by themselves in `Fight`:
+//!   `only_wills` (only a Battle of Wills, nothing to pay), `only_strength` (only a Battle of
+//!   Strength), `wills_then_strength` (a Battle of Wills, then, if she wins it, a Battle of
+//!   Strength in the same command; only winning both defeats it; three lives count in each),
+//!   `drain_before` (she loses Magic before the first roll, as much as she has, which weakens
+//!   her Willpower; paid before any optional Battle of Wills' two Magic), `draw_is_loss` (a
+//!   roll that draws ends the battle as a loss), `rises_again` (defeated, its Experience and
+//!   treasure taken, it is put back on another empty space of its terrain drawn with the
+//!   battle's seed, or stays discarded if there is none). A battle a rule forbids is refused
+//!   with [`Refusal::SpecialBattle`] naming the rule. Optional ones (a question mark) are used
+//!   instead of fighting with `UseSpecialRule`: `pay_to_pass` (she pays the Gold and the
+//!   Creature stays face-up) and `let_go` (it is discarded and she gains nothing); either ends
+//!   the encounter like a battle.
 //! - Her value: Strength is her red cubes on the right, Willpower her blue cubes on the right,
 //!   plus the Strength (or Willpower) bonuses of the Items she names in `Fight` (Weapons and
 //!   Items): carried, undamaged, each once; at most one weapon; two hands (a two-handed
@@ -16,28 +29,35 @@
 //!   and a wand may go together without a weapon); at most one headwear; any number of others.
 //!   A thrown weapon in a Battle of Strength is thrown: its bonus counts on the first roll only
 //!   and it is damaged after the battle, whatever the outcome. In a Battle of Wills it is
-//!   simply held (its Willpower bonus, if any, on every roll, and not damaged).
-//! - Effects not played yet: [`Effect::MoveOneSpace`] needs her choice of direction, which no
-//!   command carries yet. An Opportunity with it is refused
-//!   ([`Refusal::EffectNotSupported`]) and may only be left; a Creature with it in its
-//!   treasure or loss effects is not met at all (the engine never forces a battle it cannot
-//!   finish). [`Effect::LoseItem`] takes her most recently obtained Item (the choice comes with
-//!   the Items slice), nothing if she has none. [`Effect::MissTurn`] skips her next turn.
+//!   simply held (its Willpower bonus, if any, on every roll, and not damaged). Against
+//!   `wills_then_strength` the same Items serve in both battles, each with its own bonus.
+//! - Her choices: [`Effect::MoveOneSpace`] moves her one space the way `clockwise` says in
+//!   the command that plays the card (`Fight`, `UseOpportunity`; absent: clockwise). It is not
+//!   her move: she does not meet the Adventure card there this turn, may use the new space's
+//!   Possibilities after moving, but not a Possibility instead of movement.
+//!   [`Effect::LoseItem`] takes the carried Item named by `lose_item` (absent: her most
+//!   recently obtained; nothing if she has none). A choice for an effect the card does not
+//!   have is refused ([`Refusal::ChoiceNotOffered`]), as is an Item she does not carry; a
+//!   Creature's choices are given before the dice, and count only if the outcome plays that
+//!   effect. [`Effect::MissTurn`] skips her next turn.
 //! - Death: losing a Health with no red cube on the right kills her; the effects after it are
 //!   not applied. The basic rules say the player who dies has lost; the engine reads that for
 //!   more than two players as: she is out and her turns are skipped, and when only one
 //!   adventurer is alive, that one wins at once (the last survivor). When none is alive the
 //!   game ends without a winner. A death during her own turn passes the turn.
 
-use crate::command::BattleKind;
-use crate::content::{AdventureCard, Creature, CreatureStats, Effect, Hands, Slot};
-use crate::decide::{Out, current, pass_turn, ranking, standings};
+use crate::command::{BattleKind, Choices, MoveKind};
+use crate::content::{
+    AdventureCard, CreatureStats, Effect, Hands, Slot, SpaceKind, SpecialKind, Terrain,
+};
+use crate::decide::{Out, below, current, destination, pass_turn, ranking, standings};
 use crate::event::Event;
-use crate::ids::{AdventureId, ItemId, PlayerId};
-use crate::model::{DeckKind, Experience, Step};
+use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
+use crate::model::{DeckKind, Experience, Gold, Step};
 use crate::refusal::Refusal;
 use crate::state::State;
-use dice::opposed::{BattleOutcome, sample};
+use dice::exact::Probability;
+use dice::opposed::{BattleOdds, BattleOutcome, opposed_odds, sample, three_lives_odds};
 use dice::{DiceRng, Seed};
 
 type Decision = Result<Vec<Event>, Refusal>;
@@ -48,28 +68,14 @@ pub const OPTIONAL_WILLS_MAGIC: u32 = 2;
 /// Rolls to defeat a Creature with three lives.
 pub const THREE_LIVES: u32 = 3;
 
-/// Whether the engine plays this effect (see the module's documentation).
-pub fn supported(effect: Effect) -> bool {
-    !matches!(effect, Effect::MoveOneSpace)
-}
-
-/// Whether the engine can play every effect of this Creature, so that it is met.
-pub fn playable(creature: &Creature) -> bool {
-    creature
-        .treasure
-        .iter()
-        .chain(creature.on_loss.iter().flatten())
-        .all(|&e| supported(e))
-}
-
 /// A battle as it would be fought now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Battle {
     /// The Creature.
     pub card: AdventureId,
-    /// Strength or Wills.
+    /// Strength or Wills (the first battle against `wills_then_strength`).
     pub kind: BattleKind,
-    /// Her value, after paying any Magic, with her Items' bonuses (but a thrown weapon's).
+    /// Her value, after losing any Magic, with her Items' bonuses (but a thrown weapon's).
     pub yours: i32,
     /// A thrown weapon's bonus, on the first roll only.
     pub first_roll_bonus: i32,
@@ -79,8 +85,28 @@ pub struct Battle {
     pub theirs: i32,
     /// Magic paid before the first roll.
     pub magic_cost: u32,
-    /// Rolls she must win: 1, or 3 for a Creature with three lives.
+    /// Magic lost to the Creature's `drain_before` rule before the first roll (and before any
+    /// Magic paid), as much as she has.
+    pub drained: u32,
+    /// Rolls she must win: 1, or 3 for a Creature with three lives (in each battle).
     pub lives: u32,
+    /// A roll that draws ends the battle as a loss (`draw_is_loss`).
+    pub draw_is_loss: bool,
+    /// The Battle of Strength fought after a Battle of Wills won (`wills_then_strength`).
+    pub then: Option<Stage>,
+}
+
+/// The second battle against a Creature with `wills_then_strength`: a Battle of Strength.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stage {
+    /// Her Strength with her Items' bonuses (but a thrown weapon's).
+    pub yours: i32,
+    /// A thrown weapon's bonus, on the first roll of this battle only.
+    pub first_roll_bonus: i32,
+    /// The thrown weapon, damaged after the battle if this battle was fought.
+    pub thrown: Option<ItemId>,
+    /// The Creature's Strength.
+    pub theirs: i32,
 }
 
 fn value(n: u32) -> i32 {
@@ -161,42 +187,71 @@ pub fn battle(
     let (card, creature) = state
         .creature_on(adventurer.space)
         .ok_or(Refusal::NoCreature)?;
-    if let Some(&effect) = creature
-        .treasure
-        .iter()
-        .chain(creature.on_loss.iter().flatten())
-        .find(|&&e| !supported(e))
-    {
-        return Err(Refusal::EffectNotSupported { effect });
-    }
-    let wrong = Err(Refusal::WrongBattle { asked: kind });
-    let (theirs, magic_cost) = match (creature.stats, kind) {
-        (CreatureStats::Strength(s), BattleKind::Strength)
-        | (CreatureStats::StrengthThenWillpower { strength: s, .. }, BattleKind::Strength) => {
-            (s, 0)
+    let special = creature.special.as_ref().map(|r| r.rule);
+    let wrong = Refusal::WrongBattle { asked: kind };
+    let (theirs, magic_cost) = match (special, kind) {
+        (Some(rule @ SpecialKind::OnlyStrength), BattleKind::Wills)
+        | (
+            Some(rule @ (SpecialKind::OnlyWills | SpecialKind::WillsThenStrength)),
+            BattleKind::Strength,
+        ) => {
+            return Err(Refusal::SpecialBattle {
+                creature: creature.name.clone(),
+                rule: rule.name(),
+                asked: kind,
+            });
         }
-        (CreatureStats::Willpower(w), BattleKind::Wills)
-        | (CreatureStats::WillpowerThenStrength { willpower: w, .. }, BattleKind::Wills) => (w, 0),
-        (CreatureStats::StrengthThenWillpower { willpower: w, .. }, BattleKind::Wills) => {
-            (w, OPTIONAL_WILLS_MAGIC)
+        (Some(SpecialKind::OnlyStrength), BattleKind::Strength) => {
+            (creature.stats.strength().ok_or(wrong)?, 0)
         }
-        (CreatureStats::Willpower(_), BattleKind::Strength)
-        | (CreatureStats::WillpowerThenStrength { .. }, BattleKind::Strength)
-        | (CreatureStats::Strength(_), BattleKind::Wills) => return wrong,
+        (Some(SpecialKind::OnlyWills | SpecialKind::WillsThenStrength), BattleKind::Wills) => {
+            (creature.stats.willpower().ok_or(wrong)?, 0)
+        }
+        (_, BattleKind::Strength) => match creature.stats {
+            CreatureStats::Strength(s)
+            | CreatureStats::StrengthThenWillpower { strength: s, .. } => (s, 0),
+            CreatureStats::Willpower(_) | CreatureStats::WillpowerThenStrength { .. } => {
+                return Err(wrong);
+            }
+        },
+        (_, BattleKind::Wills) => match creature.stats {
+            CreatureStats::Willpower(w)
+            | CreatureStats::WillpowerThenStrength { willpower: w, .. } => (w, 0),
+            CreatureStats::StrengthThenWillpower { willpower: w, .. } => (w, OPTIONAL_WILLS_MAGIC),
+            CreatureStats::Strength(_) => return Err(wrong),
+        },
     };
+    let drained = match special {
+        Some(SpecialKind::DrainBefore { magic }) => magic.min(adventurer.magic.right),
+        _ => 0,
+    };
+    let magic_left = adventurer.magic.right - drained;
     let yours = match kind {
         BattleKind::Strength => value(adventurer.health.right),
         BattleKind::Wills => {
-            if adventurer.magic.right < magic_cost {
+            if magic_left < magic_cost {
                 return Err(Refusal::NotEnoughMagic {
                     cost: magic_cost,
-                    has: adventurer.magic.right,
+                    has: magic_left,
                 });
             }
-            value(adventurer.magic.right - magic_cost)
+            value(magic_left - magic_cost)
         }
     };
     let (bonus, first_roll_bonus, thrown) = item_bonuses(state, player, kind, items)?;
+    let then = match (special, creature.stats.strength()) {
+        (Some(SpecialKind::WillsThenStrength), Some(theirs)) => {
+            let (bonus, first_roll_bonus, thrown) =
+                item_bonuses(state, player, BattleKind::Strength, items)?;
+            Some(Stage {
+                yours: value(adventurer.health.right).saturating_add(bonus),
+                first_roll_bonus,
+                thrown,
+                theirs,
+            })
+        }
+        _ => None,
+    };
     Ok(Battle {
         card,
         kind,
@@ -205,16 +260,119 @@ pub fn battle(
         thrown,
         theirs,
         magic_cost,
+        drained,
         lives: if creature.three_lives { THREE_LIVES } else { 1 },
+        draw_is_loss: special == Some(SpecialKind::DrawIsLoss),
+        then,
     })
 }
 
-/// `Fight`: the battle, then its consequences.
+/// The exact chances of one battle of `lives` rolls, a thrown weapon's bonus on the first.
+fn stage_odds(yours: i32, first_roll_bonus: i32, theirs: i32, lives: u32) -> BattleOdds {
+    let first = opposed_odds(yours.saturating_add(first_roll_bonus), theirs);
+    if lives < THREE_LIVES {
+        return first;
+    }
+    if first_roll_bonus == 0 {
+        return three_lives_odds(yours, theirs);
+    }
+    // The first roll differs: win it, then two more with the same value.
+    let rest = opposed_odds(yours, theirs);
+    let after_first = &first.win;
+    let after_second = &first.win * &rest.win;
+    let reaches_later = after_first + &after_second;
+    BattleOdds {
+        win: &after_second * &rest.win,
+        draw: &first.draw + &(&rest.draw * &reaches_later),
+        loss: &first.loss + &(&rest.loss * &reaches_later),
+    }
+}
+
+/// The exact chances of a battle as [`battle`] gives it: three lives, a thrown weapon's first
+/// roll, the Battle of Strength after a Battle of Wills won, and a draw counted as a loss.
+pub fn odds(battle: &Battle) -> BattleOdds {
+    let mut odds = stage_odds(
+        battle.yours,
+        battle.first_roll_bonus,
+        battle.theirs,
+        battle.lives,
+    );
+    if let Some(then) = battle.then {
+        let second = stage_odds(then.yours, then.first_roll_bonus, then.theirs, battle.lives);
+        odds = BattleOdds {
+            draw: &odds.draw + &(&odds.win * &second.draw),
+            loss: &odds.loss + &(&odds.win * &second.loss),
+            win: &odds.win * &second.win,
+        };
+    }
+    if battle.draw_is_loss {
+        odds = BattleOdds {
+            loss: &odds.loss + &odds.draw,
+            draw: Probability::zero(),
+            win: odds.win,
+        };
+    }
+    odds
+}
+
+/// Rolls one battle of `lives` rolls, stopping at the first that is not a win.
+fn roll(
+    yours: i32,
+    first_roll_bonus: i32,
+    theirs: i32,
+    battle: &Battle,
+    rng: &mut DiceRng,
+) -> (Vec<(u8, u8)>, BattleOutcome) {
+    let mut rolls = Vec::new();
+    for n in 0..battle.lives {
+        let first = if n == 0 { first_roll_bonus } else { 0 };
+        let roll = sample(yours.saturating_add(first), theirs, rng);
+        rolls.push((roll.your_die, roll.their_die));
+        match roll.outcome {
+            BattleOutcome::Win => {}
+            BattleOutcome::Draw if battle.draw_is_loss => return (rolls, BattleOutcome::Loss),
+            outcome => return (rolls, outcome),
+        }
+    }
+    (rolls, BattleOutcome::Win)
+}
+
+/// Checks her choices against the effects the card may play: each must be asked for by one of
+/// them, and the Item lost must be hers.
+fn check_choices(
+    state: &State,
+    by: PlayerId,
+    effects: &[Effect],
+    choices: Choices,
+) -> Result<(), Refusal> {
+    if choices.clockwise.is_some() && !effects.contains(&Effect::MoveOneSpace) {
+        return Err(Refusal::ChoiceNotOffered {
+            choice: "clockwise",
+        });
+    }
+    if let Some(item) = choices.lose_item {
+        if !effects.contains(&Effect::LoseItem) {
+            return Err(Refusal::ChoiceNotOffered {
+                choice: "lose_item",
+            });
+        }
+        if !state
+            .adventurer(by)
+            .is_some_and(|a| a.items.contains(&item))
+        {
+            return Err(Refusal::LostItemNotCarried { item });
+        }
+    }
+    Ok(())
+}
+
+/// `Fight`: the battle (or two, against `wills_then_strength`), then its consequences.
 pub(crate) fn fight(
     state: &State,
     by: PlayerId,
     kind: BattleKind,
     items: &[ItemId],
+    choices: Choices,
     seed: Seed,
 ) -> Decision {
     let (turn, adventurer) = current(state, by)?;
@@ -233,29 +391,56 @@ pub(crate) fn fight(
     else {
         return Err(Refusal::NoCreature);
     };
+    let loss_effects = creature.loss_effects();
+    let all: Vec<Effect> = creature
+        .treasure
+        .iter()
+        .chain(&loss_effects)
+        .copied()
+        .collect();
+    check_choices(state, by, &all, choices)?;
     let mut rng = DiceRng::new(seed);
-    let mut rolls = Vec::new();
-    let mut outcome = BattleOutcome::Win;
-    for n in 0..battle.lives {
-        let first = if n == 0 { battle.first_roll_bonus } else { 0 };
-        let roll = sample(battle.yours.saturating_add(first), battle.theirs, &mut rng);
-        rolls.push((roll.your_die, roll.their_die));
-        if roll.outcome != BattleOutcome::Win {
-            outcome = roll.outcome;
-            break;
-        }
-    }
     let mut out = Out::new(state);
+    let (rolls, mut outcome) = roll(
+        battle.yours,
+        battle.first_roll_bonus,
+        battle.theirs,
+        &battle,
+        &mut rng,
+    );
     out.emit(Event::BattleFought {
         player: by,
         card: battle.card,
         kind,
         magic_paid: battle.magic_cost,
+        drained: battle.drained,
         rolls,
         outcome,
         items: items.to_vec(),
     });
-    if let Some(item) = battle.thrown {
+    let mut thrown = battle.thrown;
+    if let (BattleOutcome::Win, Some(then)) = (outcome, battle.then) {
+        let (rolls, second) = roll(
+            then.yours,
+            then.first_roll_bonus,
+            then.theirs,
+            &battle,
+            &mut rng,
+        );
+        outcome = second;
+        thrown = thrown.or(then.thrown);
+        out.emit(Event::BattleFought {
+            player: by,
+            card: battle.card,
+            kind: BattleKind::Strength,
+            magic_paid: 0,
+            drained: 0,
+            rolls,
+            outcome,
+            items: items.to_vec(),
+        });
+    }
+    if let Some(item) = thrown {
         out.emit(Event::ItemDamaged { player: by, item });
     }
     match outcome {
@@ -266,16 +451,93 @@ pub(crate) fn fight(
                 space,
                 experience: Experience(creature.experience),
             });
-            apply_effects(&mut out, by, &creature.treasure, &mut rng);
+            if let Some(SpecialKind::RisesAgain { terrain }) =
+                creature.special.as_ref().map(|r| r.rule)
+            {
+                rise(&mut out, battle.card, space, terrain, &mut rng);
+            }
+            apply_effects(&mut out, by, &creature.treasure, choices, &mut rng);
         }
         BattleOutcome::Draw => {}
-        BattleOutcome::Loss => apply_effects(&mut out, by, &creature.loss_effects(), &mut rng),
+        BattleOutcome::Loss => apply_effects(&mut out, by, &loss_effects, choices, &mut rng),
     }
     Ok(out.events)
 }
 
+/// `rises_again`: the defeated Creature goes back on another empty space of `terrain`.
+fn rise(out: &mut Out, card: AdventureId, from: SpaceId, terrain: Terrain, rng: &mut DiceRng) {
+    let board = &out.state.content.board;
+    let empty: Vec<SpaceId> = (0..board.spaces.len())
+        .filter(|&i| {
+            i != from.index()
+                && board.spaces[i].kind == SpaceKind::Terrain(terrain)
+                && out
+                    .state
+                    .spaces
+                    .get(i)
+                    .is_some_and(|s| s.adventure.is_none())
+        })
+        .map(SpaceId::of)
+        .collect();
+    if empty.is_empty() {
+        return;
+    }
+    let to = empty[below(rng, empty.len())];
+    out.emit(Event::CreatureRose { card, from, to });
+}
+
+/// `UseSpecialRule`: the optional special rule of the Creature she met, instead of fighting.
+pub(crate) fn use_special_rule(state: &State, by: PlayerId) -> Decision {
+    let (turn, adventurer) = current(state, by)?;
+    let space = adventurer.space;
+    let met = state.creature_on(space);
+    match turn.step {
+        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
+        Step::Move => return Err(Refusal::EncounterAfterMoving),
+        Step::Moved if met.is_some() => return Err(Refusal::AlreadyFought),
+        Step::Moved => return Err(Refusal::NoCreature),
+        Step::Battle => {}
+    }
+    let (card, creature) = met.ok_or(Refusal::NoCreature)?;
+    let Some(special) = &creature.special else {
+        return Err(Refusal::NoSpecialRule {
+            creature: creature.name.clone(),
+        });
+    };
+    match special.rule {
+        SpecialKind::PayToPass { gold } => {
+            let cost = Gold(gold);
+            if adventurer.gold < cost {
+                return Err(Refusal::PassGold {
+                    cost,
+                    has: adventurer.gold,
+                });
+            }
+            Ok(vec![Event::CreaturePassed {
+                player: by,
+                card,
+                paid: cost,
+            }])
+        }
+        SpecialKind::LetGo => Ok(vec![Event::CreatureLetGo {
+            player: by,
+            card,
+            space,
+        }]),
+        rule => Err(Refusal::MandatoryRule {
+            creature: creature.name.clone(),
+            rule: rule.name(),
+        }),
+    }
+}
+
 /// `UseOpportunity`: discard it and follow its effects.
-pub(crate) fn use_opportunity(state: &State, by: PlayerId, seed: Seed) -> Decision {
+pub(crate) fn use_opportunity(
+    state: &State,
+    by: PlayerId,
+    choices: Choices,
+    seed: Seed,
+) -> Decision {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -292,16 +554,20 @@ pub(crate) fn use_opportunity(state: &State, by: PlayerId, seed: Seed) -> Decisi
     else {
         return Err(Refusal::NoOpportunity);
     };
-    if let Some(&effect) = opportunity.effects.iter().find(|&&e| !supported(e)) {
-        return Err(Refusal::EffectNotSupported { effect });
-    }
+    check_choices(state, by, &opportunity.effects, choices)?;
     let mut out = Out::new(state);
     out.emit(Event::OpportunityUsed {
         player: by,
         card,
         space,
     });
-    apply_effects(&mut out, by, &opportunity.effects, &mut DiceRng::new(seed));
+    apply_effects(
+        &mut out,
+        by,
+        &opportunity.effects,
+        choices,
+        &mut DiceRng::new(seed),
+    );
     Ok(out.events)
 }
 
@@ -314,8 +580,15 @@ pub(crate) fn fight_first(state: &State, by: PlayerId) -> Refusal {
     Refusal::FightFirst { creature }
 }
 
-/// Applies effects in order to `by`; stops if she dies (and settles her death).
-fn apply_effects(out: &mut Out, by: PlayerId, effects: &[Effect], rng: &mut DiceRng) {
+/// Applies effects in order to `by`, with her choices; stops if she dies (and settles her
+/// death).
+fn apply_effects(
+    out: &mut Out,
+    by: PlayerId,
+    effects: &[Effect],
+    choices: Choices,
+    rng: &mut DiceRng,
+) {
     for &effect in effects {
         let Some(a) = out.state.adventurer(by) else {
             return;
@@ -365,13 +638,23 @@ fn apply_effects(out: &mut Out, by: PlayerId, effects: &[Effect], rng: &mut Dice
                 continue;
             }
             Effect::LoseItem => {
-                if let Some(&item) = a.items.last() {
+                let chosen = choices.lose_item.filter(|i| a.items.contains(i));
+                if let Some(item) = chosen.or_else(|| a.items.last().copied()) {
                     out.emit(Event::ItemLost { player: by, item });
                 }
                 continue;
             }
-            // Refused before any event (see `supported`).
-            Effect::MoveOneSpace => continue,
+            Effect::MoveOneSpace => {
+                let clockwise = choices.clockwise.unwrap_or(true);
+                if let Ok(to) = destination(&out.state, a.space, MoveKind::Walk { clockwise }) {
+                    out.emit(Event::MovedOneSpace {
+                        player: by,
+                        clockwise,
+                        to,
+                    });
+                }
+                continue;
+            }
         };
         if applied > 0 {
             out.emit(Event::EffectApplied {

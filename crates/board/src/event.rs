@@ -186,8 +186,10 @@ pub enum Event {
         /// The winner first, then the others by Certificates.
         ranking: Ranking,
     },
-    /// A battle against the Creature where she stands. Any Magic paid to start a Battle of
-    /// Wills moves from the right to the left first.
+    /// A battle against the Creature where she stands. Any Magic drained by its special rule
+    /// and paid to start a Battle of Wills moves from the right to the left first. Against a
+    /// Creature whose special rule is `wills_then_strength`, a Battle of Wills won is followed
+    /// by a second `BattleFought`, the Battle of Strength, in the same command.
     BattleFought {
         /// Who fought.
         player: PlayerId,
@@ -197,10 +199,15 @@ pub enum Event {
         kind: BattleKind,
         /// Magic paid to start an optional Battle of Wills (2), else 0.
         magic_paid: u32,
+        /// Magic lost before the first roll to the Creature's `drain_before` rule (as much as
+        /// she had), else 0.
+        #[serde(default)]
+        drained: u32,
         /// Every roll, (her die, the Creature's die), in order: one, or up to three against a
         /// Creature with three lives (stopping at the first that is not a win).
         rolls: Vec<(u8, u8)>,
-        /// The battle's outcome, from her side.
+        /// The battle's outcome, from her side, after the Creature's special rule (with
+        /// `draw_is_loss`, rolls showing a draw end in a loss).
         outcome: BattleOutcome,
         /// The Items she used.
         #[serde(default)]
@@ -224,6 +231,44 @@ pub enum Event {
         space: SpaceId,
         /// Experience taken.
         experience: Experience,
+    },
+    /// A defeated Creature with the `rises_again` rule is put back face-up on another empty
+    /// space of its terrain (after `CreatureDefeated` discarded it).
+    CreatureRose {
+        /// The Creature.
+        card: AdventureId,
+        /// Where it was defeated.
+        from: SpaceId,
+        /// Where it rises, drawn with the battle's seed.
+        to: SpaceId,
+    },
+    /// She used a Creature's `pay_to_pass` rule instead of fighting: she paid and it stays.
+    CreaturePassed {
+        /// Who.
+        player: PlayerId,
+        /// The Creature.
+        card: AdventureId,
+        /// Paid to the bank.
+        paid: Gold,
+    },
+    /// She used a Creature's `let_go` rule instead of fighting: it is discarded, for nothing.
+    CreatureLetGo {
+        /// Who.
+        player: PlayerId,
+        /// The Creature.
+        card: AdventureId,
+        /// Where it lay.
+        space: SpaceId,
+    },
+    /// A card's `move_one_space` effect moved her, the way she chose. It is not her move: she
+    /// does not meet the Adventure card there this turn.
+    MovedOneSpace {
+        /// Who.
+        player: PlayerId,
+        /// Which way.
+        clockwise: bool,
+        /// Where to.
+        to: SpaceId,
     },
     /// An Opportunity used and discarded (its effects follow as further events).
     OpportunityUsed {

@@ -14,6 +14,8 @@
 //! - [`command`], [`event`], [`state`], [`decide`](mod@decide), [`refusal`]: the engine.
 //! - [`encounter`], [`possibility`], [`market`]: the rules of Adventure cards and battles, of
 //!   the spaces' Possibilities, and of buying, selling and repairing Items.
+//! - [`bot`], [`simulate`]: bots that play any seat legally, and whole games between them
+//!   summed up (game length, wins by character and seat, deaths, cards met).
 //!
 //! # Slices built
 //!
@@ -29,12 +31,8 @@
 //! for two Magic), once or up to three rolls against three lives, every die stored in the event;
 //! winning discards it for its Experience and treasure, a draw changes nothing, losing applies
 //! its loss effects (one Health by default) and it stays face-up. An Opportunity may be used
-//! (its effects, then discarded) or left face-up. Every effect of the vocabulary is played but
-//! moving one space (refused: it needs a choice no command carries yet); Items drawn go to the
-//! adventurer. Death: losing a Health with none on the right; the dead are out, and the last
-//! survivor wins.
-//!
-//! # This slice
+//! (its effects, then discarded) or left face-up. Items drawn go to the adventurer. Death:
+//! losing a Health with none on the right; the dead are out, and the last survivor wins.
 //!
 //! - The spaces' Possibilities after moving ([`possibility`], `Recover`): the Monastery (1
 //!   Health free, once per turn), the Forest Camp (any Health, 1 Gold each), the Enchanted
@@ -53,13 +51,29 @@
 //!   first roll only and is damaged. [`State::battle_odds`] takes the Items and gives the exact
 //!   chances with them.
 //!
+//! # This slice
+//!
+//! - Creatures' special rules, as data ([`content::SpecialKind`], with the card's words for the
+//!   page). Mandatory ones apply by themselves in `Fight`: `only_wills`, `only_strength`,
+//!   `wills_then_strength` (two battles in one command), `drain_before` (Magic lost before the
+//!   first roll), `draw_is_loss`, `rises_again` (back on another empty space of a terrain,
+//!   drawn with the battle's seed). Optional ones are used instead of fighting with
+//!   `UseSpecialRule`: `pay_to_pass` (the Creature stays) and `let_go` (discarded, for
+//!   nothing). A battle a rule forbids, or using a mandatory rule, is refused naming the rule.
+//! - The player's choices: `Fight` and `UseOpportunity` carry `clockwise` (which way a
+//!   `move_one_space` effect moves her; absent: clockwise) and `lose_item` (which Item a
+//!   `lose_item` effect takes; absent: the most recently obtained); a choice the card does not
+//!   ask for, or an Item she does not carry, is refused. Every effect of the vocabulary is
+//!   played, and every Creature is met.
+//!
 //! # Next
 //!
-//! Choosing the Item lost (now the most recently obtained) and the direction of a move of one
-//! space; Creatures' special rules (kept as free text, not interpreted yet).
+//! Out of scope: the Standard Version (Astral Planes, Artifacts, Guardians, abilities and
+//! spells), which the basic version's rules leave out.
 
 #![forbid(unsafe_code)]
 
+pub mod bot;
 pub mod command;
 pub mod content;
 pub mod decide;
@@ -70,9 +84,10 @@ pub mod market;
 pub mod model;
 pub mod possibility;
 pub mod refusal;
+pub mod simulate;
 pub mod state;
 
-pub use command::{Action, BattleKind, Command, MoveKind};
+pub use command::{Action, BattleKind, Choices, Command, MoveKind};
 pub use decide::decide;
 pub use event::Event;
 pub use refusal::Refusal;

@@ -1,7 +1,8 @@
 //! Refusals: why the rules forbid a command, in words a player understands.
 
 use crate::command::BattleKind;
-use crate::content::{Effect, Guild};
+use crate::content::Guild;
+use crate::ids::ItemId;
 use crate::model::{Experience, Gold};
 use std::fmt;
 
@@ -167,10 +168,45 @@ pub enum Refusal {
     TooManyHands,
     /// Only one piece of headwear.
     OneHeadwear,
-    /// The card has an effect the engine does not play yet (a choice it cannot ask for).
-    EffectNotSupported {
-        /// The effect.
-        effect: Effect,
+    /// The Creature's special rule forbids that battle (`only_wills`, `only_strength`, or
+    /// `wills_then_strength`, which starts with a Battle of Wills).
+    SpecialBattle {
+        /// The Creature's name.
+        creature: String,
+        /// The rule's name in the vocabulary.
+        rule: &'static str,
+        /// The battle asked for.
+        asked: BattleKind,
+    },
+    /// The Creature where she stands has no special rule.
+    NoSpecialRule {
+        /// The Creature's name.
+        creature: String,
+    },
+    /// The Creature's special rule is mandatory: it applies by itself when she fights.
+    MandatoryRule {
+        /// The Creature's name.
+        creature: String,
+        /// The rule's name in the vocabulary.
+        rule: &'static str,
+    },
+    /// Not enough Gold to pay to pass the Creature (`pay_to_pass`).
+    PassGold {
+        /// What it costs.
+        cost: Gold,
+        /// What she has.
+        has: Gold,
+    },
+    /// The command names a choice the card does not ask for: `clockwise` without a
+    /// `move_one_space` effect, `lose_item` without a `lose_item` effect.
+    ChoiceNotOffered {
+        /// The command's field.
+        choice: &'static str,
+    },
+    /// The Item named to lose is not one she carries.
+    LostItemNotCarried {
+        /// The Item.
+        item: ItemId,
     },
 }
 
@@ -209,7 +245,12 @@ impl Refusal {
             WrongBattle { .. } => "wrong_battle",
             NotEnoughMagic { .. } => "not_enough_magic",
             NoOpportunity => "no_opportunity",
-            EffectNotSupported { .. } => "effect_not_supported",
+            SpecialBattle { .. } => "special_battle",
+            NoSpecialRule { .. } => "no_special_rule",
+            MandatoryRule { .. } => "mandatory_rule",
+            PassGold { .. } => "pass_gold",
+            ChoiceNotOffered { .. } => "choice_not_offered",
+            LostItemNotCarried { .. } => "lost_item_not_carried",
             NoRecoveryHere => "no_recovery_here",
             RecoveredThisTurn => "recovered_this_turn",
             RecoveryAmount { .. } => "recovery_amount",
@@ -263,7 +304,13 @@ impl Refusal {
             EncounterAfterMoving => "Adventure Cards",
             WrongBattle { .. } => "Rules of Combat",
             NotEnoughMagic { .. } => "Optional Battles",
-            NoOpportunity | EffectNotSupported { .. } => "Opportunities",
+            NoOpportunity => "Opportunities",
+            SpecialBattle { .. }
+            | NoSpecialRule { .. }
+            | MandatoryRule { .. }
+            | PassGold { .. } => "Special Battles",
+            ChoiceNotOffered { .. } => "Adventure Cards",
+            LostItemNotCarried { .. } => "What Evil May Befall a Character",
             NoRecoveryHere | RecoveredThisTurn | RecoveryAmount { .. } | RecoveryGold { .. } => {
                 "Recovering Lost Health and Magic"
             }
@@ -344,10 +391,7 @@ impl fmt::Display for Refusal {
             WrongBattle { asked } => write!(
                 f,
                 "This Creature cannot be fought in a Battle of {}.",
-                match asked {
-                    BattleKind::Strength => "Strength",
-                    BattleKind::Wills => "Wills",
-                }
+                battle_name(*asked)
             ),
             NotEnoughMagic { cost, has } => write!(
                 f,
@@ -400,10 +444,52 @@ impl fmt::Display for Refusal {
             RepairGold { cost, has } => {
                 write!(f, "A repair costs {} Gold and you have {}.", cost.0, has.0)
             }
-            EffectNotSupported { effect } => write!(
+            SpecialBattle {
+                creature,
+                rule,
+                asked,
+            } => write!(
                 f,
-                "This card's effect {effect:?} is not played by the game yet; leave the card."
+                "The {creature}'s special rule ({rule}) allows no Battle of {}{}.",
+                battle_name(*asked),
+                if *rule == "wills_then_strength" {
+                    " to start with: it begins with a Battle of Wills"
+                } else {
+                    ""
+                }
             ),
+            NoSpecialRule { creature } => {
+                write!(f, "The {creature} has no special rule to use.")
+            }
+            MandatoryRule { creature, rule } => write!(
+                f,
+                "The {creature}'s special rule ({rule}) is mandatory: it applies by itself when you fight."
+            ),
+            PassGold { cost, has } => {
+                write!(f, "Passing costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            ChoiceNotOffered { choice } => write!(
+                f,
+                "This card asks for no choice of {}.",
+                match *choice {
+                    "clockwise" => "direction",
+                    "lose_item" => "an Item to lose",
+                    other => other,
+                }
+            ),
+            LostItemNotCarried { item } => {
+                write!(
+                    f,
+                    "You do not carry {item}: you can lose only an Item you carry."
+                )
+            }
         }
+    }
+}
+
+fn battle_name(kind: BattleKind) -> &'static str {
+    match kind {
+        BattleKind::Strength => "Strength",
+        BattleKind::Wills => "Wills",
     }
 }

@@ -6,9 +6,9 @@ use crate::event::Event;
 use crate::ids::{AdventureId, ChanceId, ItemId, PlayerId, SpaceId};
 use crate::model::{
     Adventurer, Certificate, Cubes, Deck, DeckKind, Decks, Phase, STARTING_EXPERIENCE,
-    STARTING_GOLD, SpaceContents, Step, Turn,
+    STARTING_GOLD, Shared, SpaceContents, Step, Turn,
 };
-use dice::opposed::{BattleOdds, opposed_odds, three_lives_odds};
+use dice::opposed::BattleOdds;
 use std::sync::Arc;
 
 /// Everything on the table. Built only by [`evolve`]; read freely.
@@ -19,11 +19,11 @@ pub struct State {
     /// Where the game is, and whose turn.
     pub phase: Phase,
     /// In seating order: the next player is the one after ("on the left").
-    pub adventurers: Vec<Adventurer>,
+    pub adventurers: Shared<Vec<Adventurer>>,
     /// The decks.
     pub decks: Decks,
     /// What lies on each space, by [`SpaceId`].
-    pub spaces: Vec<SpaceContents>,
+    pub spaces: Shared<Vec<SpaceContents>>,
     /// Events applied.
     pub version: u64,
 }
@@ -38,11 +38,11 @@ pub fn evolve(mut state: State, event: &Event) -> State {
 impl State {
     /// A game not yet set up, to be played with `content`.
     pub fn new(content: Arc<Content>) -> State {
-        let spaces = vec![SpaceContents::default(); content.board.spaces.len()];
+        let spaces = Shared::new(vec![SpaceContents::default(); content.board.spaces.len()]);
         State {
             content,
             phase: Phase::NotSetUp,
-            adventurers: Vec::new(),
+            adventurers: Shared::default(),
             decks: Decks::default(),
             spaces,
             version: 0,
@@ -86,10 +86,12 @@ impl State {
     }
 
     /// The exact chances of `player`'s battle of `kind` against the Creature where she stands,
-    /// using `items` (three lives aware, after paying the Magic an optional Battle of Wills
-    /// costs, with the Items' bonuses and a thrown weapon's on the first roll only); `None`
-    /// when there is no Creature there, that battle is not possible or the Items cannot be
-    /// used together (see [`crate::encounter`]).
+    /// using `items` (three lives aware, after the Magic its special rule drains and the Magic
+    /// an optional Battle of Wills costs, with the Items' bonuses and a thrown weapon's on the
+    /// first roll only, the Battle of Strength after a Battle of Wills won against
+    /// `wills_then_strength`, a draw counted as a loss against `draw_is_loss`); `None` when
+    /// there is no Creature there, that battle is not possible or the Items cannot be used
+    /// together (see [`crate::encounter`]).
     pub fn battle_odds(
         &self,
         player: PlayerId,
@@ -97,23 +99,7 @@ impl State {
         items: &[ItemId],
     ) -> Option<BattleOdds> {
         let battle = crate::encounter::battle(self, player, kind, items).ok()?;
-        let first = opposed_odds(battle.yours + battle.first_roll_bonus, battle.theirs);
-        if battle.lives < crate::encounter::THREE_LIVES {
-            return Some(first);
-        }
-        if battle.first_roll_bonus == 0 {
-            return Some(three_lives_odds(battle.yours, battle.theirs));
-        }
-        // The first roll differs: win it, then two more with the same value.
-        let rest = opposed_odds(battle.yours, battle.theirs);
-        let after_first = &first.win;
-        let after_second = &first.win * &rest.win;
-        let reaches_later = after_first + &after_second;
-        Some(BattleOdds {
-            win: &after_second * &rest.win,
-            draw: &first.draw + &(&rest.draw * &reaches_later),
-            loss: &first.loss + &(&rest.loss * &reaches_later),
-        })
+        Some(crate::encounter::odds(&battle))
     }
 
     fn set_step(&mut self, step: Step) {
@@ -206,14 +192,15 @@ impl State {
                             miss_turn: false,
                         }
                     })
-                    .collect();
+                    .collect::<Vec<_>>()
+                    .into();
                 self.decks = Decks {
-                    adventure: Deck::new(adventure_deck.clone()),
-                    chance: Deck::new(chance_deck.clone()),
-                    common_items: Deck::new(common_items.clone()),
-                    rare_items: Deck::new(rare_items.clone()),
+                    adventure: Deck::new(adventure_deck.clone()).into(),
+                    chance: Deck::new(chance_deck.clone()).into(),
+                    common_items: Deck::new(common_items.clone()).into(),
+                    rare_items: Deck::new(rare_items.clone()).into(),
                 };
-                self.spaces = vec![SpaceContents::default(); content.board.spaces.len()];
+                self.spaces = vec![SpaceContents::default(); content.board.spaces.len()].into();
                 self.phase = Phase::Playing(Turn {
                     player: *first_player,
                     step: Step::DrawChance,
@@ -297,9 +284,7 @@ impl State {
                     a.space = *to;
                     a.gold.0 = a.gold.0.saturating_sub(paid.0);
                 }
-                let meets = self
-                    .creature_on(*to)
-                    .is_some_and(|(_, c)| crate::encounter::playable(c));
+                let meets = self.creature_on(*to).is_some();
                 self.set_step(if meets { Step::Battle } else { Step::Moved });
             }
             Event::CertificateBought {
@@ -394,12 +379,44 @@ impl State {
                 }
             }
             Event::BattleFought {
-                player, magic_paid, ..
+                player,
+                magic_paid,
+                drained,
+                ..
             } => {
                 if let Some(a) = self.adventurer_mut(*player) {
-                    a.magic.lose(*magic_paid);
+                    a.magic.lose(drained.saturating_add(*magic_paid));
                 }
                 self.set_step(Step::Moved);
+            }
+            Event::CreatureRose { card, to, .. } => {
+                let discard = &mut self.decks.adventure.discard;
+                if let Some(contents) = self.spaces.get_mut(to.index())
+                    && contents.adventure.is_none()
+                    && let Some(at) = discard.iter().rposition(|c| c == card)
+                {
+                    discard.remove(at);
+                    contents.adventure = Some(*card);
+                }
+            }
+            Event::CreaturePassed { player, paid, .. } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.gold.0 = a.gold.0.saturating_sub(paid.0);
+                }
+                self.set_step(Step::Moved);
+            }
+            Event::CreatureLetGo { card, space, .. } => {
+                self.discard_adventure(*space, *card);
+                self.set_step(Step::Moved);
+            }
+            Event::MovedOneSpace { player, to, .. } => {
+                if let Some(a) = self.adventurer_mut(*player) {
+                    a.space = *to;
+                }
+                // A Possibility instead of movement is for a turn she stays where she started.
+                if let Phase::Playing(turn) = &mut self.phase {
+                    turn.stayed = false;
+                }
             }
             Event::CreatureDefeated {
                 player,

@@ -34,11 +34,7 @@ fn ids(names: &[&str]) -> Vec<ItemId> {
 }
 
 fn fight_with(kind: BattleKind, names: &[&str]) -> Action {
-    Action::Fight {
-        kind,
-        seed: Seed(7),
-        items: ids(names),
-    }
+    fight_using(kind, 7, ids(names))
 }
 
 const ALL: [&str; 9] = [
@@ -196,4 +192,42 @@ fn three_lives_odds_with_a_thrown_weapon() {
     assert_eq!(odds.win, &(&first.win * &rest.win) * &rest.win);
     let BattleOdds { win, draw, loss } = odds;
     assert_eq!(&(&win + &draw) + &loss, Probability::one());
+}
+
+#[test]
+fn against_wills_then_strength_the_items_serve_in_both_battles() {
+    // Drowned Priest: Willpower 5, then Strength 3. A Quarterstaff: +1 in each; a Boar Spear is
+    // held in the Battle of Wills and thrown in the Battle of Strength.
+    let state = armed("Drowned Priest", &["Quarterstaff", "Boar Spear"]);
+    let (w, s) = (willpower(&state), strength(&state));
+    let staff = ids(&["Quarterstaff"]);
+    let (first, second) = (opposed_odds(w + 1, 5), opposed_odds(s + 1, 3));
+    assert_eq!(
+        state.battle_odds(P1, BattleKind::Wills, &staff),
+        Some(BattleOdds {
+            win: &first.win * &second.win,
+            draw: &first.draw + &(&first.win * &second.draw),
+            loss: &first.loss + &(&first.win * &second.loss),
+        })
+    );
+    let spear = ids(&["Boar Spear"]);
+    let fought = |seed: u64| {
+        let action = fight_using(BattleKind::Wills, seed, spear.clone());
+        let events = decide(&state, Command::new(P1, action)).unwrap();
+        let battles = events
+            .iter()
+            .filter(|e| matches!(e, Event::BattleFought { .. }))
+            .count();
+        let damaged = events
+            .iter()
+            .any(|e| matches!(e, Event::ItemDamaged { .. }));
+        (battles, damaged)
+    };
+    let outcomes: Vec<(usize, bool)> = (0..200).map(fought).collect();
+    assert!(
+        outcomes.contains(&(1, false)),
+        "lost the Battle of Wills: held"
+    );
+    assert!(outcomes.contains(&(2, true)), "fought both: thrown");
+    assert!(outcomes.iter().all(|&(n, d)| (n == 2) == d));
 }

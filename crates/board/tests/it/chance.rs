@@ -96,7 +96,7 @@ fn an_empty_adventure_deck_is_reshuffled_from_its_discards() {
         let mut s = game(vec![mountains]);
         s.decks.adventure.draw = vec![AdventureId(7)];
         s.decks.adventure.discard = (10..20).map(AdventureId).collect();
-        events.iter().fold(s, evolve).decks.adventure.draw
+        events.iter().fold(s, evolve).decks.adventure.draw.clone()
     });
 }
 

@@ -21,7 +21,7 @@ pub(crate) fn card(name: &str) -> AdventureId {
 }
 
 /// The first terrain space after the start of the ring.
-fn terrain() -> usize {
+pub(crate) fn terrain() -> usize {
     let content = content();
     (1..content.board.spaces.len())
         .find(|&i| {
@@ -35,7 +35,7 @@ fn terrain() -> usize {
 
 /// A game of three, winds as Chance cards (nothing happens at full cubes), player 1's Chance
 /// card drawn, `name` lying on the first terrain space and player 1 one space before it.
-fn before(name: &str) -> State {
+pub(crate) fn before(name: &str) -> State {
     let wind = chance(&content(), |k| matches!(k, ChanceKind::Wind { .. }));
     let mut state = run(game(vec![wind; 30]), P1, draw(0));
     let at = terrain();
@@ -55,16 +55,12 @@ pub(crate) fn meet(name: &str) -> State {
     )
 }
 
-fn fight(kind: BattleKind, seed: u64) -> Action {
-    Action::Fight {
-        kind,
-        seed: Seed(seed),
-        items: vec![],
-    }
+pub(crate) fn fight(kind: BattleKind, seed: u64) -> Action {
+    fight_using(kind, seed, vec![])
 }
 
 /// The first seed whose battle (as the engine rolls it) satisfies `wanted`.
-fn seed_where(
+pub(crate) fn seed_where(
     yours: i32,
     theirs: i32,
     lives: u32,
@@ -83,11 +79,11 @@ fn seed_where(
         .expect("some seed")
 }
 
-fn outcome_seed(yours: i32, theirs: i32, outcome: BattleOutcome) -> u64 {
+pub(crate) fn outcome_seed(yours: i32, theirs: i32, outcome: BattleOutcome) -> u64 {
     seed_where(yours, theirs, 1, |_, o| o == outcome)
 }
 
-fn me(state: &State) -> &board::model::Adventurer {
+pub(crate) fn me(state: &State) -> &board::model::Adventurer {
     state.adventurer(P1).unwrap()
 }
 
@@ -99,7 +95,7 @@ pub(crate) fn willpower(state: &State) -> i32 {
     me(state).magic.right as i32
 }
 
-fn battle_of(events: &[Event]) -> (BattleKind, u32, Vec<(u8, u8)>, BattleOutcome) {
+pub(crate) fn battle_of(events: &[Event]) -> (BattleKind, u32, Vec<(u8, u8)>, BattleOutcome) {
     events
         .iter()
         .find_map(|e| match e {
@@ -192,14 +188,16 @@ fn a_strength_first_creature_offers_a_battle_of_wills_for_two_magic() {
 }
 
 #[test]
-fn a_willpower_first_creature_is_a_battle_of_wills_with_its_special_rule_shown() {
-    let state = meet("Drowned Priest");
+fn a_willpower_first_creature_is_a_battle_of_wills() {
+    // Blood Lord of Cinder Pass: Willpower 6 first, then Strength 5; it drains 1 Magic first.
+    let state = meet("Blood Lord of Cinder Pass");
     let content = content();
-    let AdventureCard::Creature(priest) = &content.adventures[card("Drowned Priest").index()]
+    let AdventureCard::Creature(lord) =
+        &content.adventures[card("Blood Lord of Cinder Pass").index()]
     else {
         panic!("a creature")
     };
-    assert!(priest.special.as_ref().is_some_and(|r| r.mandatory));
+    assert!(lord.special.as_ref().is_some_and(|r| r.mandatory()));
     assert_eq!(
         refused(&state, P1, fight(BattleKind::Strength, 0)),
         Refusal::WrongBattle {
@@ -208,7 +206,7 @@ fn a_willpower_first_creature_is_a_battle_of_wills_with_its_special_rule_shown()
     );
     assert_eq!(
         state.battle_odds(P1, BattleKind::Wills, &[]),
-        Some(opposed_odds(willpower(&state), 5))
+        Some(opposed_odds(willpower(&state) - 1, 6))
     );
     let (_, events) = play(state, P1, fight(BattleKind::Wills, 1));
     assert_eq!(battle_of(&events).1, 0);
@@ -222,11 +220,7 @@ fn a_creature_must_be_fought_before_anything_else() {
         Refusal::EncounterAfterMoving
     );
     let state = run(state, P1, Action::Move(MoveKind::Walk { clockwise: true }));
-    for action in [
-        Action::EndTurn,
-        Action::BuyCertificate,
-        Action::UseOpportunity { seed: Seed(0) },
-    ] {
+    for action in [Action::EndTurn, Action::BuyCertificate, use_opportunity(0)] {
         let refusal = refused(&state, P1, action);
         assert_eq!(
             refusal,
@@ -482,15 +476,11 @@ fn an_opportunity_may_be_used_and_is_discarded() {
     let state = meet("Abandoned Camp");
     assert_eq!(state.turn().unwrap().step, Step::Moved);
     assert_eq!(
-        refused(
-            &before("Abandoned Camp"),
-            P1,
-            Action::UseOpportunity { seed: Seed(0) }
-        ),
+        refused(&before("Abandoned Camp"), P1, use_opportunity(0)),
         Refusal::EncounterAfterMoving
     );
     let gold = me(&state).gold;
-    let (after, events) = play(state, P1, Action::UseOpportunity { seed: Seed(0) });
+    let (after, events) = play(state, P1, use_opportunity(0));
     let id = card("Abandoned Camp");
     assert_eq!(
         events[0],
@@ -503,7 +493,7 @@ fn an_opportunity_may_be_used_and_is_discarded() {
     assert_eq!(me(&after).gold, Gold(gold.0 + 2));
     assert_eq!(after.spaces[terrain()].adventure, None);
     assert_eq!(after.decks.adventure.discard, vec![id]);
-    let refusal = refused(&after, P1, Action::UseOpportunity { seed: Seed(0) });
+    let refusal = refused(&after, P1, use_opportunity(0));
     assert_eq!(refusal, Refusal::NoOpportunity);
     assert_eq!(refusal.rule(), "Opportunities");
 }
@@ -524,7 +514,7 @@ fn opportunity_effects_are_bounded_by_the_cubes() {
     let mut state = meet("Healing Spring");
     state.adventurers[0].health.right -= 1;
     state.adventurers[0].health.left += 1;
-    let (after, events) = play(state, P1, Action::UseOpportunity { seed: Seed(0) });
+    let (after, events) = play(state, P1, use_opportunity(0));
     assert!(events.contains(&Event::EffectApplied {
         player: P1,
         effect: Effect::Heal(2),
@@ -535,7 +525,7 @@ fn opportunity_effects_are_bounded_by_the_cubes() {
     // Hermit's Riddles: one Health for a permanent Willpower.
     let state = meet("Hermit's Riddles");
     let (health, magic) = (me(&state).health, me(&state).magic);
-    let after = run(state, P1, Action::UseOpportunity { seed: Seed(0) });
+    let after = run(state, P1, use_opportunity(0));
     assert_eq!(me(&after).health.right, health.right - 1);
     assert_eq!(me(&after).magic.right, magic.right + 1);
     assert_eq!(me(&after).magic.maximum(), magic.maximum() + 1);
@@ -544,7 +534,7 @@ fn opportunity_effects_are_bounded_by_the_cubes() {
     let mut state = meet("Shrine of the Sea");
     state.adventurers[0].gold = Gold(0);
     let experience = me(&state).experience;
-    let after = run(state, P1, Action::UseOpportunity { seed: Seed(0) });
+    let after = run(state, P1, use_opportunity(0));
     assert_eq!(me(&after).gold, Gold(0));
     assert_eq!(me(&after).experience, Experience(experience.0 + 2));
 }
@@ -554,7 +544,7 @@ fn an_opportunity_can_kill() {
     let mut state = meet("Buried Chest");
     state.adventurers[0].health.left += state.adventurers[0].health.right;
     state.adventurers[0].health.right = 0;
-    let (after, events) = play(state, P1, Action::UseOpportunity { seed: Seed(0) });
+    let (after, events) = play(state, P1, use_opportunity(0));
     assert!(events.contains(&Event::AdventurerDied { player: P1 }));
     assert_eq!(me(&after).items.len(), 1, "the Rare Item came first");
     assert_eq!(after.turn().unwrap().player, P2);
@@ -563,7 +553,7 @@ fn an_opportunity_can_kill() {
 #[test]
 fn a_missed_turn_is_skipped() {
     let state = meet("Lost Caravan Trail");
-    let state = run(state, P1, Action::UseOpportunity { seed: Seed(0) });
+    let state = run(state, P1, use_opportunity(0));
     assert!(me(&state).miss_turn);
     let state = run(state, P1, Action::EndTurn);
     let state = run(state, P2, draw(1));
@@ -582,16 +572,4 @@ fn a_missed_turn_is_skipped() {
         ]
     );
     assert!(!me(&state).miss_turn);
-}
-
-#[test]
-fn an_opportunity_needing_a_choice_is_refused_and_may_be_left() {
-    let state = meet("Traveller's Shortcut");
-    assert_eq!(
-        refused(&state, P1, Action::UseOpportunity { seed: Seed(0) }),
-        Refusal::EffectNotSupported {
-            effect: Effect::MoveOneSpace
-        }
-    );
-    run(state, P1, Action::EndTurn);
 }

@@ -1,8 +1,10 @@
 //! The board game's engine, through its public interface: one integration-test binary.
 
 mod battle_items;
+mod bots;
 mod certificates;
 mod chance;
+mod choices;
 mod encounters;
 mod market;
 mod moves;
@@ -10,6 +12,7 @@ mod possibilities;
 mod property;
 mod replay;
 mod setup;
+mod special_rules;
 
 use board::content::{ChanceKind, Content};
 use board::event::{Event, Seat};
@@ -86,6 +89,26 @@ pub fn run(state: State, by: PlayerId, action: Action) -> State {
 /// The refusal of a command.
 pub fn refused(state: &State, by: PlayerId, action: Action) -> Refusal {
     decide(state, Command::new(by, action)).expect_err("refused")
+}
+
+/// Use the Opportunity where she stands, with this seed and no choices.
+pub fn use_opportunity(seed: u64) -> Action {
+    Action::UseOpportunity {
+        seed: Seed(seed),
+        clockwise: None,
+        lose_item: None,
+    }
+}
+
+/// Fight in `kind` with this seed and these Items, no choices.
+pub fn fight_using(kind: board::BattleKind, seed: u64, items: Vec<ItemId>) -> Action {
+    Action::Fight {
+        kind,
+        seed: Seed(seed),
+        items,
+        clockwise: None,
+        lose_item: None,
+    }
 }
 
 /// Draw the Chance card with this reshuffle seed.

@@ -1,5 +1,6 @@
 //! Random legal play, driven by a seeded generator over a few hundred seeds, with battles (with
-//! and without Items), Opportunities, the spaces' Possibilities, buying, selling and repairing:
+//! and without Items, with the players' choices), Creatures' special rules, Opportunities, the
+//! spaces' Possibilities, buying, selling and repairing:
 //! it never panics, never leaves Gold or Experience out of bounds, never loses a card, ends
 //! games by Certificates or by deaths, and replays exactly.
 
@@ -18,24 +19,43 @@ fn candidates(state: &State, rng: &mut DiceRng) -> Vec<Command> {
         commands.push(Command::new(by, Action::EndTurn));
         commands.push(Command::new(by, Action::BuyCertificate));
         for kind in [BattleKind::Strength, BattleKind::Wills] {
-            commands.push(Command::new(
-                by,
-                Action::Fight {
-                    kind,
-                    seed,
-                    items: vec![],
-                },
-            ));
+            commands.push(Command::new(by, fight_using(kind, seed.0, vec![])));
             // Every carried Item, and each one alone.
             if let Some(a) = state.adventurer(by) {
                 let mut choices = vec![a.items.clone()];
                 choices.extend(a.items.iter().map(|&i| vec![i]));
                 for items in choices {
-                    commands.push(Command::new(by, Action::Fight { kind, seed, items }));
+                    commands.push(Command::new(by, fight_using(kind, seed.0, items)));
                 }
             }
         }
-        commands.push(Command::new(by, Action::UseOpportunity { seed }));
+        commands.push(Command::new(by, use_opportunity(seed.0)));
+        commands.push(Command::new(by, Action::UseSpecialRule));
+        // Choices: the other way, and each carried Item to lose.
+        let mut choices = vec![(Some(false), None)];
+        if let Some(a) = state.adventurer(by) {
+            choices.extend(a.items.iter().map(|&i| (None, Some(i))));
+        }
+        for (clockwise, lose_item) in choices {
+            commands.push(Command::new(
+                by,
+                Action::UseOpportunity {
+                    seed,
+                    clockwise,
+                    lose_item,
+                },
+            ));
+            commands.push(Command::new(
+                by,
+                Action::Fight {
+                    kind: BattleKind::Strength,
+                    seed,
+                    items: vec![],
+                    clockwise,
+                    lose_item,
+                },
+            ));
+        }
         for amount in 1..=3 {
             commands.push(Command::new(by, Action::Recover { amount }));
         }
@@ -120,6 +140,7 @@ fn random_legal_play_never_breaks_the_rules() {
     let (mut certified, mut survived, mut fights, mut opportunities) = (0, 0, 0, 0);
     let (mut recovered, mut traded, mut bought, mut sold) = (0, 0, 0, 0);
     let (mut armed, mut repaired) = (0, 0);
+    let (mut special, mut dragged, mut rose) = (0, 0, 0);
     for seed in 0..300u64 {
         let mut rng = DiceRng::new(Seed(seed));
         let players = 2 + u32::from(rng.face(4)) - 1;
@@ -178,6 +199,7 @@ fn random_legal_play_never_breaks_the_rules() {
                 }
                 Action::Fight { .. } => fights += 1,
                 Action::UseOpportunity { .. } => opportunities += 1,
+                Action::UseSpecialRule => special += 1,
                 Action::Recover { .. } => recovered += 1,
                 Action::Trade => traded += 1,
                 Action::BuyItem { .. } => bought += 1,
@@ -187,6 +209,13 @@ fn random_legal_play_never_breaks_the_rules() {
             }
             for event in events {
                 state = evolve(state, event);
+            }
+            for event in events {
+                match event {
+                    Event::MovedOneSpace { .. } => dragged += 1,
+                    Event::CreatureRose { .. } => rose += 1,
+                    _ => {}
+                }
             }
             log.extend(events.iter().cloned());
             check_invariants(&state);
@@ -199,4 +228,8 @@ fn random_legal_play_never_breaks_the_rules() {
     assert!(recovered > 0 && traded > 0, "{recovered} {traded}");
     assert!(bought > 0 && sold > 0, "{bought} {sold}");
     assert!(armed > 0 && repaired > 0, "{armed} {repaired}");
+    assert!(
+        special > 0 && dragged > 0 && rose > 0,
+        "{special} {dragged} {rose}"
+    );
 }

@@ -47,11 +47,7 @@ pub fn scripted(seed: u64) -> (State, Vec<Event>) {
         state = step(state, by, Action::Move(how));
         if state.turn().unwrap().step == Step::Battle {
             let seed = Seed(seed ^ round ^ 0xB);
-            let fight = |kind| Action::Fight {
-                kind,
-                seed,
-                items: vec![],
-            };
+            let fight = |kind| fight_using(kind, seed.0, vec![]);
             let kind = if decide(&state, Command::new(by, fight(BattleKind::Strength))).is_ok() {
                 BattleKind::Strength
             } else {
@@ -59,7 +55,7 @@ pub fn scripted(seed: u64) -> (State, Vec<Event>) {
             };
             state = step(state, by, fight(kind));
         } else if round % 2 == 0 {
-            let use_it = Action::UseOpportunity { seed: Seed(round) };
+            let use_it = use_opportunity(round);
             if decide(&state, Command::new(by, use_it.clone())).is_ok() {
                 state = step(state, by, use_it);
             }

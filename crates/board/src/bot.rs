@@ -1,0 +1,1200 @@
+//! Bots: [`choose`] picks the next action of the adventurer a bot plays, from the state alone.
+//!
+//! A bot is a handful of priorities and a small valuation, not a search: it draws the Chance
+//! card; buys a Certificate where it can; fights the Creature it met in the battle and with the
+//! Items that give the best expected outcome (exact 1d6 against 1d6 odds in integers, three
+//! lives and thrown weapons counted); uses Opportunities worth more than they cost; heals,
+//! recharges and trades where that pays; repairs its Items and buys better ones when rich; and
+//! moves toward the nearest guild whose Certificate it can pay for, toward healing when weak,
+//! or toward Creatures it can beat and Opportunities otherwise, scoring each move by what
+//! waits where it ends (a Creature with poor odds scores badly) and how many turns it leaves to
+//! the goal.
+//!
+//! It only ever proposes what the engine accepts (the tests play many thousands of games and
+//! check every command), is deterministic for a state, a player and a seed, allocates little
+//! and never clones the state: it runs in the simulator's hot loop ([`crate::simulate`]).
+
+use crate::command::{Action, BattleKind, MoveKind};
+use crate::content::{
+    AdventureCard, Content, Creature, CreatureStats, Effect, Guild, Hands, Slot, SpaceKind,
+    SpecialKind,
+};
+use crate::decide::{CERTIFICATE_EXPERIENCE, CERTIFICATE_GOLD};
+use crate::encounter::{OPTIONAL_WILLS_MAGIC, THREE_LIVES};
+use crate::ids::{ItemId, PlayerId, SpaceId};
+use crate::model::{Adventurer, Step, Turn};
+use crate::state::State;
+use dice::Seed;
+use std::cell::RefCell;
+
+/// The next action of the bot playing `player`, or `None` when `player` has nothing to do now
+/// (the game is not being played, it is not her turn, or she is dead). Any action that takes
+/// a seed gets `seed`.
+pub fn choose(state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
+    decide_for(None, state, player, seed)
+}
+
+/// [`choose`] with a [`Map`] of the board worked out beforehand (the simulator shares one
+/// between all its games); a map of another board is ignored.
+pub fn choose_with(map: &Map, state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
+    decide_for(Some(map), state, player, seed)
+}
+
+fn decide_for(map: Option<&Map>, state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
+    let turn = state.turn()?;
+    if turn.player != player {
+        return None;
+    }
+    let me = state.adventurer(player)?;
+    if !me.alive {
+        return None;
+    }
+    let bot = Bot::new(map, state, me, turn, seed);
+    Some(match turn.step {
+        Step::DrawChance => Action::DrawChance { seed },
+        Step::Move => bot.movement(),
+        Step::Battle => bot.battle(),
+        Step::Moved => bot.after_moving(),
+    })
+}
+
+/// What a sure death is worth: worse than anything else.
+const DEATH: f32 = -1000.0;
+/// Events after which a game is long: bots fear only death (a game where every bot waits for
+/// better odds would not end).
+const LATE: u64 = 12_000;
+/// A Certificate bought now.
+const CERTIFICATE: f32 = 20.0;
+
+/// Of the 36 pairs of faces, how many a roll wins where her value minus theirs is `diff`.
+const fn wins_of_36(diff: i32) -> u32 {
+    let mut n = 0;
+    let mut a = 1;
+    while a <= 6 {
+        let mut b = 1;
+        while b <= 6 {
+            if a + diff > b {
+                n += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    n
+}
+
+const WINS: [u32; 13] = {
+    let mut table = [0; 13];
+    let mut i = 0;
+    while i < 13 {
+        table[i] = wins_of_36(i as i32 - 6);
+        i += 1;
+    }
+    table
+};
+
+/// P(win) of one roll with `diff` = hers − theirs.
+fn win_chance(diff: i32) -> f32 {
+    WINS[(diff.clamp(-6, 6) + 6) as usize] as f32 / 36.0
+}
+
+/// P(win) and P(loss) of a battle: `lives` rolls to win in a row, `first` added to the first;
+/// with `draw_is_loss`, a drawn roll loses.
+fn stage_odds(yours: i32, first: i32, theirs: i32, lives: u32, draw_is_loss: bool) -> (f32, f32) {
+    let diff = yours.saturating_sub(theirs);
+    let first_diff = diff.saturating_add(first);
+    let roll = |diff: i32| {
+        let win = win_chance(diff);
+        (
+            win,
+            if draw_is_loss {
+                1.0 - win
+            } else {
+                win_chance(-diff)
+            },
+        )
+    };
+    let (w1, l1) = roll(first_diff);
+    let (w, l) = roll(diff);
+    let (mut reach, mut loss) = (w1, l1);
+    for _ in 1..lives.max(1) {
+        loss += reach * l;
+        reach *= w;
+    }
+    (reach, loss)
+}
+
+/// A second battle fought only after winning the first: both must be won.
+fn then_odds(first: (f32, f32), second: (f32, f32)) -> (f32, f32) {
+    (first.0 * second.0, first.1 + first.0 * second.1)
+}
+
+/// A battle as the bot foresees it before moving.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    kind: BattleKind,
+    /// Her value, Items aside.
+    yours: i32,
+    theirs: i32,
+    /// Magic paid or drained first.
+    magic: u32,
+    /// The Creature's Strength in a Battle of Strength after winning this one.
+    then: Option<i32>,
+    draw_is_loss: bool,
+}
+
+/// Her counters, as effects change them one after the other.
+#[derive(Clone, Copy)]
+struct Vitals {
+    gold: u32,
+    experience: u32,
+    health: u32,
+    hurt: u32,
+    magic: u32,
+    drained: u32,
+    items: usize,
+}
+
+/// How much each thing is worth to her now, in Experience.
+struct Values {
+    gold: f32,
+    experience: f32,
+    magic: f32,
+    /// Willpower counts for more than Strength for her.
+    mage: bool,
+}
+
+/// What one Health on the right is worth when she has `health` of them (the last ones most);
+/// less to a mage, who fights with Willpower.
+fn health_cube(health: u32, mage: bool) -> f32 {
+    match (health, mage) {
+        (0 | 1, false) => 8.0,
+        (0 | 1, true) => 6.0,
+        (2, false) => 4.0,
+        (2, true) => 2.2,
+        (3, false) => 2.5,
+        _ => 1.6,
+    }
+}
+
+/// Bonuses (every roll, first roll only) by battle kind, then by one life or three.
+type Bonuses = [[(i32, i32); 2]; 2];
+
+struct Bot<'a> {
+    map: Option<&'a Map>,
+    state: &'a State,
+    content: &'a Content,
+    me: &'a Adventurer,
+    turn: Turn,
+    seed: Seed,
+    values: Values,
+    /// Guilds whose Certificate she lacks, and whether each is one of her own two.
+    missing: [(Guild, bool); 5],
+    missing_len: usize,
+}
+
+impl<'a> Bot<'a> {
+    fn new(
+        map: Option<&'a Map>,
+        state: &'a State,
+        me: &'a Adventurer,
+        turn: Turn,
+        seed: Seed,
+    ) -> Bot<'a> {
+        let content = &*state.content;
+        let character = content.characters.get(me.character.index());
+        let own = |g: Guild| character.is_some_and(|c| c.guilds.contains(&g));
+        let mut missing = [(Guild::Fortress, false); 5];
+        let mut missing_len = 0;
+        for guild in Guild::ALL {
+            if !me.has_certificate(guild) {
+                missing[missing_len] = (guild, own(guild));
+                missing_len += 1;
+            }
+        }
+        let mage = character.is_some_and(|c| c.willpower > c.strength);
+        let enough_experience = me.experience >= CERTIFICATE_EXPERIENCE;
+        let needs_gold = missing[..missing_len].iter().any(|&(_, own)| !own);
+        let gold = if enough_experience && needs_gold && me.gold < CERTIFICATE_GOLD {
+            1.2
+        } else if me.gold.0 >= 12 {
+            0.4
+        } else {
+            0.8
+        };
+        let magic = if mage { 1.2 } else { 0.6 };
+        Bot {
+            map,
+            state,
+            content,
+            me,
+            turn,
+            seed,
+            values: Values {
+                gold,
+                experience: 1.2,
+                magic,
+                mage,
+            },
+            missing,
+            missing_len,
+        }
+    }
+
+    fn vitals(&self) -> Vitals {
+        let me = self.me;
+        Vitals {
+            gold: me.gold.0,
+            experience: me.experience.0,
+            health: me.health.right,
+            hurt: me.health.left,
+            magic: me.magic.right,
+            drained: me.magic.left,
+            items: me.items.len(),
+        }
+    }
+
+    /// The Gold her Certificate of `guild` costs, if she lacks it.
+    fn certificate_gold(&self, guild: Guild) -> Option<u32> {
+        self.missing[..self.missing_len]
+            .iter()
+            .find(|&&(g, _)| g == guild)
+            .map(|&(_, own)| if own { 0 } else { CERTIFICATE_GOLD.0 })
+    }
+
+    /// Whether she could buy the Certificate of `guild` with `gold`.
+    fn can_certify(&self, guild: Guild, gold: u32) -> bool {
+        self.me.experience >= CERTIFICATE_EXPERIENCE
+            && self
+                .certificate_gold(guild)
+                .is_some_and(|cost| gold >= cost)
+    }
+
+    fn kind_of(&self, space: usize) -> Option<SpaceKind> {
+        self.content.board.spaces.get(space).map(|s| s.kind)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Valuation
+    // -----------------------------------------------------------------------------------------
+
+    /// What following `effects` in order is worth, from `v` (changed as they apply).
+    fn effects_value(&self, v: &mut Vitals, effects: &[Effect]) -> f32 {
+        let values = &self.values;
+        let mut total = 0.0;
+        for &effect in effects {
+            total += match effect {
+                Effect::GainGold(n) => {
+                    v.gold = v.gold.saturating_add(n);
+                    n as f32 * values.gold
+                }
+                Effect::LoseGold(n) => {
+                    let n = n.min(v.gold);
+                    v.gold -= n;
+                    -(n as f32) * values.gold
+                }
+                Effect::GainExperience(n) => {
+                    v.experience = v.experience.saturating_add(n);
+                    n as f32 * values.experience
+                }
+                Effect::LoseExperience(n) => {
+                    let n = n.min(v.experience);
+                    v.experience -= n;
+                    -(n as f32) * values.experience
+                }
+                Effect::Heal(n) => {
+                    let mut worth = 0.0;
+                    for _ in 0..n.min(v.hurt) {
+                        v.health += 1;
+                        v.hurt -= 1;
+                        worth += health_cube(v.health, self.values.mage);
+                    }
+                    worth
+                }
+                Effect::LoseHealth(n) => {
+                    if n > v.health {
+                        return DEATH;
+                    }
+                    let mut worth = 0.0;
+                    for _ in 0..n {
+                        worth -= health_cube(v.health, self.values.mage);
+                        v.health -= 1;
+                        v.hurt += 1;
+                    }
+                    worth
+                }
+                Effect::Recharge(n) => {
+                    let n = n.min(v.drained);
+                    v.magic += n;
+                    v.drained -= n;
+                    n as f32 * values.magic
+                }
+                Effect::LoseMagic(n) => {
+                    let n = n.min(v.magic);
+                    v.magic -= n;
+                    v.drained += n;
+                    -(n as f32) * values.magic
+                }
+                Effect::GainStrength(n) => {
+                    v.health = v.health.saturating_add(n);
+                    n as f32 * if values.mage { 2.0 } else { 3.5 }
+                }
+                Effect::GainWillpower(n) => {
+                    v.magic = v.magic.saturating_add(n);
+                    n as f32 * if values.mage { 3.5 } else { 1.5 }
+                }
+                Effect::DrawCommonItem => {
+                    v.items += 1;
+                    1.5
+                }
+                Effect::DrawRareItem => {
+                    v.items += 1;
+                    3.0
+                }
+                Effect::LoseItem => {
+                    if v.items > 0 {
+                        v.items -= 1;
+                        -1.5
+                    } else {
+                        0.0
+                    }
+                }
+                Effect::MoveOneSpace => 0.0,
+                Effect::MissTurn => -2.5,
+            };
+        }
+        total
+    }
+
+    /// Winning and losing against `creature`: what each is worth.
+    fn stakes(&self, creature: &Creature) -> (f32, f32) {
+        let start = self.vitals();
+        let mut won = start;
+        let win = creature.experience as f32 * self.values.experience
+            + self.effects_value(&mut won, &creature.treasure);
+        let mut lost = start;
+        let loss = match &creature.on_loss {
+            Some(effects) => self.effects_value(&mut lost, effects),
+            None => self.effects_value(&mut lost, &[Effect::LoseHealth(1)]),
+        };
+        (win, loss)
+    }
+
+    /// The battles `creature` allows her (mirrors [`crate::encounter::battle`], which decides
+    /// the real one): Strength, Wills.
+    fn battles(&self, creature: &Creature) -> [Option<Plan>; 2] {
+        let special = creature.special.as_ref().map(|r| r.rule);
+        let health = self.me.health.right as i32;
+        let drained = match special {
+            Some(SpecialKind::DrainBefore { magic }) => magic.min(self.me.magic.right),
+            _ => 0,
+        };
+        let magic = self.me.magic.right - drained;
+        let draw_is_loss = special == Some(SpecialKind::DrawIsLoss);
+        let plan = |kind, yours: u32, theirs, paid: u32, then| Plan {
+            kind,
+            yours: yours as i32,
+            theirs,
+            magic: paid + drained,
+            then,
+            draw_is_loss,
+        };
+        let strength = match (special, creature.stats) {
+            (Some(SpecialKind::OnlyWills | SpecialKind::WillsThenStrength), _) => None,
+            (
+                _,
+                CreatureStats::Strength(s)
+                | CreatureStats::StrengthThenWillpower { strength: s, .. },
+            ) => Some(Plan {
+                yours: health,
+                ..plan(BattleKind::Strength, 0, s, 0, None)
+            }),
+            _ => None,
+        };
+        let wills = match (special, creature.stats) {
+            (Some(SpecialKind::OnlyStrength), _) => None,
+            (Some(rule @ (SpecialKind::OnlyWills | SpecialKind::WillsThenStrength)), stats) => {
+                let then = if rule == SpecialKind::WillsThenStrength {
+                    stats.strength()
+                } else {
+                    None
+                };
+                stats
+                    .willpower()
+                    .map(|w| plan(BattleKind::Wills, magic, w, 0, then))
+            }
+            (
+                _,
+                CreatureStats::Willpower(w)
+                | CreatureStats::WillpowerThenStrength { willpower: w, .. },
+            ) => Some(plan(BattleKind::Wills, magic, w, 0, None)),
+            (_, CreatureStats::StrengthThenWillpower { willpower: w, .. })
+                if magic >= OPTIONAL_WILLS_MAGIC =>
+            {
+                Some(plan(
+                    BattleKind::Wills,
+                    magic - OPTIONAL_WILLS_MAGIC,
+                    w,
+                    OPTIONAL_WILLS_MAGIC,
+                    None,
+                ))
+            }
+            _ => None,
+        };
+        [strength, wills]
+    }
+
+    /// What she can do instead of fighting `creature` (its optional special rule), and what
+    /// that is worth.
+    fn instead(&self, creature: &Creature) -> Option<f32> {
+        match creature.special.as_ref().map(|r| r.rule) {
+            Some(SpecialKind::PayToPass { gold }) if self.me.gold.0 >= gold => {
+                Some(-(gold as f32) * self.values.gold)
+            }
+            Some(SpecialKind::LetGo) => Some(0.0),
+            _ => None,
+        }
+    }
+
+    /// Her best Items' bonuses (every roll, first roll only): by battle kind (Strength,
+    /// Wills), then against one life or three.
+    fn bonuses(&self) -> Bonuses {
+        let strength = self.gear(BattleKind::Strength, None);
+        let wills = self.gear(BattleKind::Wills, None);
+        [
+            [strength.best(1), strength.best(THREE_LIVES)],
+            [wills.best(1), wills.best(THREE_LIVES)],
+        ]
+    }
+
+    /// What meeting `creature` is worth, fought the best way she can with her best Items (or
+    /// passed by its optional rule).
+    fn creature_value(&self, creature: &Creature, bonuses: &Bonuses) -> f32 {
+        let (win, mut loss) = self.stakes(creature);
+        // A bold turn (one in four, by the seed) shrugs off losses that do not kill: a bot
+        // walled in by Creatures it fears would otherwise wait forever.
+        if loss > DEATH / 2.0 {
+            if self.state.version > LATE {
+                loss /= 10.0;
+            } else if self.seed.0 % 4 == 3 {
+                loss /= 4.0;
+            }
+        }
+        let lives = if creature.three_lives { THREE_LIVES } else { 1 };
+        let bonus = |kind: BattleKind| {
+            bonuses[usize::from(kind == BattleKind::Wills)][usize::from(lives > 1)]
+        };
+        let mut best = self.instead(creature).unwrap_or(f32::MIN);
+        for plan in self.battles(creature).into_iter().flatten() {
+            let (every, first) = bonus(plan.kind);
+            let mut odds = stage_odds(
+                plan.yours + every,
+                first,
+                plan.theirs,
+                lives,
+                plan.draw_is_loss,
+            );
+            if let Some(theirs) = plan.then {
+                let (every, first) = bonus(BattleKind::Strength);
+                let health = self.me.health.right as i32;
+                odds = then_odds(
+                    odds,
+                    stage_odds(health + every, first, theirs, lives, false),
+                );
+            }
+            let value = odds.0 * win + odds.1 * loss - plan.magic as f32 * self.values.magic;
+            best = best.max(value);
+        }
+        if best == f32::MIN { 0.0 } else { best }
+    }
+
+    /// What the Adventure card on `space` is worth meeting there (with her counters now).
+    fn adventure_value(&self, space: usize, bonuses: &Bonuses) -> f32 {
+        let card = self.state.spaces.get(space).and_then(|s| s.adventure);
+        match card.and_then(|c| self.content.adventures.get(c.index())) {
+            Some(AdventureCard::Creature(c)) => self.creature_value(c, bonuses),
+            Some(AdventureCard::Opportunity(o)) => {
+                self.effects_value(&mut self.vitals(), &o.effects).max(0.0)
+            }
+            None => 0.0,
+        }
+    }
+
+    /// The Item to lose if `effects` take one: her least useful (damaged first, then the
+    /// cheapest); `None` if none does or she has none.
+    fn item_to_lose<'e>(&self, effects: impl IntoIterator<Item = &'e Effect>) -> Option<ItemId> {
+        if !effects.into_iter().any(|&e| e == Effect::LoseItem) {
+            return None;
+        }
+        let me = self.me;
+        me.items.iter().copied().min_by_key(|i| {
+            let cost = self
+                .content
+                .items
+                .get(i.index())
+                .map_or(0, |item| item.cost);
+            (!me.damaged.contains(i), cost)
+        })
+    }
+
+    /// Her usable Items: carried and not damaged.
+    fn usable(&self) -> impl Iterator<Item = ItemId> + Clone + '_ {
+        self.me
+            .items
+            .iter()
+            .copied()
+            .filter(|i| !self.me.damaged.contains(i))
+    }
+
+    /// Her usable Items for a battle of `kind`, perhaps with one more.
+    fn gear(&self, kind: BattleKind, extra: Option<ItemId>) -> Gear {
+        Gear::of(self.content, kind, self.usable().chain(extra))
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // The battle
+    // -----------------------------------------------------------------------------------------
+
+    fn battle(&self) -> Action {
+        let state = self.state;
+        let player = self.me.player;
+        let Some((_, creature)) = state.creature_on(self.me.space) else {
+            // Nothing to fight (the engine says otherwise): let it refuse the plainest battle.
+            return Action::Fight {
+                kind: BattleKind::Strength,
+                seed: self.seed,
+                items: Vec::new(),
+                clockwise: None,
+                lose_item: None,
+            };
+        };
+        let (win, loss) = self.stakes(creature);
+        let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
+        for kind in [BattleKind::Strength, BattleKind::Wills] {
+            for items in self.gear(kind, None).loadouts() {
+                let Ok(b) = crate::encounter::battle(state, player, kind, &items) else {
+                    continue;
+                };
+                let mut odds = stage_odds(
+                    b.yours,
+                    b.first_roll_bonus,
+                    b.theirs,
+                    b.lives,
+                    b.draw_is_loss,
+                );
+                let mut thrown = b.thrown.is_some();
+                if let Some(then) = b.then {
+                    let second = stage_odds(
+                        then.yours,
+                        then.first_roll_bonus,
+                        then.theirs,
+                        b.lives,
+                        b.draw_is_loss,
+                    );
+                    odds = then_odds(odds, second);
+                    thrown |= then.thrown.is_some();
+                }
+                let value = odds.0 * win + odds.1 * loss
+                    - (b.magic_cost + b.drained) as f32 * self.values.magic
+                    - if thrown { 0.6 } else { 0.0 };
+                if best.as_ref().is_none_or(|(v, _, _)| value > *v) {
+                    best = Some((value, kind, items));
+                }
+            }
+        }
+        if let Some(instead) = self.instead(creature)
+            && best.as_ref().is_none_or(|(v, _, _)| instead > *v)
+        {
+            return Action::UseSpecialRule;
+        }
+        let (kind, items) = match best {
+            Some((_, kind, items)) => (kind, items),
+            // No battle the engine allows that the bot knows of: the one the values name.
+            None => match creature.stats {
+                CreatureStats::Willpower(_) | CreatureStats::WillpowerThenStrength { .. } => {
+                    (BattleKind::Wills, Vec::new())
+                }
+                _ => (BattleKind::Strength, Vec::new()),
+            },
+        };
+        let effects = creature
+            .treasure
+            .iter()
+            .chain(creature.on_loss.iter().flatten());
+        Action::Fight {
+            kind,
+            seed: self.seed,
+            items,
+            clockwise: None,
+            lose_item: self.item_to_lose(effects),
+        }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // After moving
+    // -----------------------------------------------------------------------------------------
+
+    fn after_moving(&self) -> Action {
+        let me = self.me;
+        let here = me.space.index();
+        let kind = self.kind_of(here);
+        if let Some(SpaceKind::Guild(guild)) = kind
+            && self.can_certify(guild, me.gold.0)
+        {
+            return Action::BuyCertificate;
+        }
+        if let Some(card) = self.state.spaces.get(here).and_then(|s| s.adventure)
+            && let Some(AdventureCard::Opportunity(o)) = self.content.adventures.get(card.index())
+            && self.effects_value(&mut self.vitals(), &o.effects) > 0.0
+        {
+            return Action::UseOpportunity {
+                seed: self.seed,
+                clockwise: None,
+                lose_item: self.item_to_lose(&o.effects),
+            };
+        }
+        if self.turn.stayed
+            && !self.turn.possibility_used
+            && kind.is_some_and(|k| self.trade_value(k) > 0.0)
+            && crate::possibility::trade(self.state, me.player).is_ok()
+        {
+            return Action::Trade;
+        }
+        if let Some(amount) = kind.and_then(|k| self.recovery(k))
+            && crate::possibility::recovery(self.state, me.player, amount).is_ok()
+        {
+            return Action::Recover { amount };
+        }
+        if kind.is_some_and(SpaceKind::is_civilization)
+            && let Some(&item) = me.damaged.first()
+            && me.gold.0 > self.reserve()
+        {
+            return Action::RepairItem { item };
+        }
+        if matches!(kind, Some(SpaceKind::City | SpaceKind::Village))
+            && let Some(item) = self.purchase(here)
+        {
+            return Action::BuyItem { item };
+        }
+        Action::EndTurn
+    }
+
+    /// Gold she keeps for Certificates.
+    fn reserve(&self) -> u32 {
+        let needs_gold = self.missing[..self.missing_len]
+            .iter()
+            .any(|&(_, own)| !own);
+        if needs_gold { CERTIFICATE_GOLD.0 } else { 1 }
+    }
+
+    /// What the Possibility instead of movement of a space of `kind` is worth to her.
+    fn trade_value(&self, kind: SpaceKind) -> f32 {
+        let me = self.me;
+        let values = &self.values;
+        match kind {
+            SpaceKind::City if me.magic.right >= 1 => 2.0 * values.gold - values.magic,
+            SpaceKind::Guild(Guild::ThievesGuild) if me.health.right >= 2 => {
+                3.0 * values.gold - health_cube(me.health.right, self.values.mage)
+            }
+            SpaceKind::Guild(Guild::Fortress) if me.health.right >= 2 => {
+                2.0 * values.experience - health_cube(me.health.right, self.values.mage)
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// How much to recover where she stands, if it pays.
+    fn recovery(&self, kind: SpaceKind) -> Option<u32> {
+        let me = self.me;
+        let (health, hurt) = (me.health.right, me.health.left);
+        let drained = me.magic.left;
+        let gold = me.gold.0;
+        let values = &self.values;
+        let spare = gold.saturating_sub(if health <= 2 { 0 } else { self.reserve() });
+        let once = !self.turn.possibility_used;
+        let amount = match kind {
+            SpaceKind::Guild(Guild::Monastery) if once && hurt > 0 => 1,
+            SpaceKind::Guild(Guild::ForestCamp) => {
+                let mut n = 0;
+                while n < hurt.min(spare)
+                    && health_cube(health + n + 1, self.values.mage) > values.gold
+                {
+                    n += 1;
+                }
+                n
+            }
+            SpaceKind::EnchantedWilderness if once => {
+                drained.min(crate::possibility::WILDERNESS_RECHARGE)
+            }
+            SpaceKind::Guild(Guild::MagicTower) if values.mage || me.magic.right < 2 => {
+                drained.min(spare.saturating_mul(2))
+            }
+            SpaceKind::Village if once && gold >= 1 && (hurt > 0 || drained > 0) => {
+                let worth = if hurt > 0 {
+                    health_cube(health + 1, self.values.mage)
+                } else {
+                    0.0
+                } + if drained > 0 { values.magic } else { 0.0 };
+                u32::from(worth > values.gold)
+            }
+            _ => 0,
+        };
+        (amount > 0).then_some(amount)
+    }
+
+    /// An Item lying on `space` worth buying: she is rich, and it makes her stronger.
+    fn purchase(&self, space: usize) -> Option<ItemId> {
+        let lying = &self.state.spaces.get(space)?.items;
+        if lying.is_empty() {
+            return None;
+        }
+        let kind = if self.values.mage {
+            BattleKind::Wills
+        } else {
+            BattleKind::Strength
+        };
+        let now = self.gear(kind, None).best(1).0;
+        let budget = self.me.gold.0.saturating_sub(self.reserve() + 2);
+        lying
+            .iter()
+            .copied()
+            .filter(|i| {
+                self.content
+                    .items
+                    .get(i.index())
+                    .is_some_and(|item| item.cost <= budget)
+            })
+            .map(|i| (self.gear(kind, Some(i)).best(1).0 - now, i))
+            .filter(|&(gain, _)| gain > 0)
+            .max_by_key(|&(gain, i)| (gain, std::cmp::Reverse(i)))
+            .map(|(_, i)| i)
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Movement
+    // -----------------------------------------------------------------------------------------
+
+    fn movement(&self) -> Action {
+        let owned;
+        let map = match self.map {
+            Some(map) if map.fits(self.content) => map,
+            _ => {
+                owned = Map::new(self.content);
+                &owned
+            }
+        };
+        let me = self.me;
+        let board = &self.content.board;
+        let n = board.spaces.len();
+        let here = me.space.index();
+        let gold = me.gold.0;
+        // What the Adventure cards are worth, worked out only where asked (NaN: not yet).
+        let worth = RefCell::new(vec![f32::NAN; n]);
+        let bonuses = self.bonuses();
+        let worth_at = |space: usize| -> f32 {
+            let mut worth = worth.borrow_mut();
+            match worth.get(space) {
+                Some(w) if w.is_nan() => {
+                    let w = self.adventure_value(space, &bonuses);
+                    worth[space] = w;
+                    w
+                }
+                Some(&w) => w,
+                None => 0.0,
+            }
+        };
+        let (goals, weight) = self.goals(map, &worth_at);
+        let to_goal = |space: usize| -> f32 {
+            goals
+                .iter()
+                .map(|&g| map.turns(gold, g, space))
+                .min()
+                .map_or(0.0, f32::from)
+        };
+        let mut best = (-weight * to_goal(here), Action::EndTurn);
+        let mut consider = |how: MoveKind, to: usize| {
+            let score = self.arrival_value(to, how, worth_at(to)) - weight * to_goal(to);
+            if score > best.0 {
+                best = (score, Action::Move(how));
+            }
+        };
+        consider(MoveKind::Stay, here);
+        // Which way first (ties keep the first): the seed's lowest bit.
+        let ways = if self.seed.0 & 1 == 0 {
+            [true, false]
+        } else {
+            [false, true]
+        };
+        let step = |by: usize, clockwise: bool| {
+            if clockwise {
+                (here + by) % n
+            } else {
+                (here + n - by % n) % n
+            }
+        };
+        for clockwise in ways {
+            consider(MoveKind::Walk { clockwise }, step(1, clockwise));
+        }
+        if gold >= 1 {
+            for clockwise in ways {
+                consider(MoveKind::Horse { clockwise }, step(2, clockwise));
+            }
+            if board.spaces.get(here).is_some_and(|s| s.port) {
+                for clockwise in ways {
+                    if let Some(to) = next_port(self.content, here, clockwise) {
+                        consider(MoveKind::Boat { clockwise }, to);
+                    }
+                }
+            }
+        }
+        if gold >= 2 && board.spaces.get(here).is_some_and(|s| s.magic_gate) {
+            for (to, s) in board.spaces.iter().enumerate() {
+                if s.magic_gate && to != here {
+                    consider(
+                        MoveKind::MagicGate {
+                            to: SpaceId::of(to),
+                        },
+                        to,
+                    );
+                }
+            }
+        }
+        best.1
+    }
+
+    /// The spaces she heads for, and what a turn closer is worth.
+    fn goals(&self, map: &Map, worth_at: &dyn Fn(usize) -> f32) -> (Vec<usize>, f32) {
+        let me = self.me;
+        let spaces = &self.content.board.spaces;
+        let kinds = || spaces.iter().map(|s| s.kind).enumerate();
+        let certify: Vec<usize> = kinds()
+            .filter(|&(_, k)| matches!(k, SpaceKind::Guild(g) if self.can_certify(g, me.gold.0)))
+            .map(|(s, _)| s)
+            .collect();
+        if !certify.is_empty() {
+            return (certify, 3.0);
+        }
+        let (health, hurt) = (me.health.right, me.health.left);
+        let gold = me.gold.0;
+        if hurt > 0 && health * 2 <= health + hurt {
+            let heal = kinds()
+                .filter(|&(_, k)| match k {
+                    SpaceKind::Guild(Guild::Monastery) => true,
+                    SpaceKind::Guild(Guild::ForestCamp) | SpaceKind::Village => gold >= 1,
+                    _ => false,
+                })
+                .map(|(s, _)| s)
+                .collect();
+            return (heal, 2.0);
+        }
+        let needs_experience = me.experience < CERTIFICATE_EXPERIENCE;
+        let here = me.space.index();
+        let has_card = |s: usize| {
+            self.state
+                .spaces
+                .get(s)
+                .is_some_and(|c| c.adventure.is_some())
+        };
+        let sturdy = if self.values.mage { 3 } else { 4 };
+        let useful = |kind: SpaceKind| match kind {
+            SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= sturdy,
+            SpaceKind::Guild(Guild::ThievesGuild) => !needs_experience && health >= sturdy,
+            SpaceKind::City => !needs_experience && me.magic.right >= 2,
+            SpaceKind::EnchantedWilderness => self.values.mage && me.magic.left >= 2,
+            _ => false,
+        };
+        // Adventures further than a few turns away will have changed on arrival: near ones
+        // first, then any.
+        for (horizon, least) in [(ADVENTURE_HORIZON, 0.5), (u8::MAX, 0.5), (u8::MAX, 0.0)] {
+            let goals: Vec<usize> = kinds()
+                .filter(|&(s, kind)| {
+                    useful(kind)
+                        || (has_card(s)
+                            && map.turns(gold, here, s) <= horizon
+                            && worth_at(s) > least)
+                })
+                .map(|(s, _)| s)
+                .collect();
+            if !goals.is_empty() {
+                return (goals, 1.0);
+            }
+        }
+        // Nothing worth going to: heal, or trade Health for Experience, while waiting, or roam
+        // the empty terrain where the Chance cards bring Adventures.
+        let waiting = kinds()
+            .filter(|&(s, kind)| match kind {
+                SpaceKind::Guild(Guild::Monastery) => hurt > 0,
+                SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= 2,
+                SpaceKind::Terrain(_) => !has_card(s) && s != here,
+                _ => false,
+            })
+            .map(|(s, _)| s)
+            .collect();
+        (waiting, 0.3)
+    }
+
+    /// What ending a move `how` on `to` is worth, besides getting closer to her goal; `worth`
+    /// is the value of the Adventure card there.
+    fn arrival_value(&self, to: usize, how: MoveKind, worth: f32) -> f32 {
+        let cost = how.cost().0;
+        let gold = self.me.gold.0.saturating_sub(cost);
+        let mut value = worth - cost as f32 * self.values.gold;
+        let kind = self.kind_of(to);
+        if let Some(SpaceKind::Guild(guild)) = kind
+            && self.can_certify(guild, gold)
+        {
+            value += CERTIFICATE;
+        }
+        if let Some(kind) = kind {
+            if how == MoveKind::Stay {
+                value += self.trade_value(kind).max(0.0);
+            }
+            value += match kind {
+                SpaceKind::Guild(Guild::Monastery) if self.me.health.left > 0 => {
+                    health_cube(self.me.health.right + 1, self.values.mage)
+                }
+                SpaceKind::Guild(Guild::ForestCamp) | SpaceKind::Village
+                    if self.me.health.left > 0 && gold >= 1 =>
+                {
+                    health_cube(self.me.health.right + 1, self.values.mage) - self.values.gold
+                }
+                SpaceKind::EnchantedWilderness if self.me.magic.left > 0 => {
+                    self.me.magic.left.min(3) as f32 * self.values.magic
+                }
+                _ => 0.0,
+            }
+            .max(0.0);
+        }
+        value
+    }
+}
+
+/// Turns within which Adventure cards draw her.
+const ADVENTURE_HORIZON: u8 = 2;
+
+/// The next Port from `from` that way.
+fn next_port(content: &Content, from: usize, clockwise: bool) -> Option<usize> {
+    let spaces = &content.board.spaces;
+    let n = spaces.len();
+    (1..n)
+        .map(|k| {
+            if clockwise {
+                (from + k) % n
+            } else {
+                (from + n - k) % n
+            }
+        })
+        .find(|&s| spaces[s].port)
+}
+
+/// What bots know of a board: the fewest turns between any two spaces, moving as one can
+/// afford (on foot with no Gold; with a horse and a boat from 1 Gold; with the Magic Gates
+/// too from 2). Worked out once per content: share one between many games with
+/// [`choose_with`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Map {
+    spaces: usize,
+    /// By Gold (0, 1, 2 or more), from × spaces + to. Moves are symmetric.
+    turns: [Vec<u8>; 3],
+}
+
+impl Map {
+    /// The map of `content`'s board.
+    pub fn new(content: &Content) -> Map {
+        let spaces = &content.board.spaces;
+        let n = spaces.len();
+        let gates: Vec<usize> = (0..n).filter(|&s| spaces[s].magic_gate).collect();
+        let turns = [0u32, 1, 2].map(|gold| {
+            let neighbours: Vec<Vec<usize>> = (0..n)
+                .map(|s| {
+                    let mut next = vec![(s + 1) % n, (s + n - 1) % n];
+                    if gold >= 1 {
+                        next.extend([(s + 2) % n, (s + n - 2) % n]);
+                        if spaces[s].port {
+                            next.extend(
+                                [true, false]
+                                    .into_iter()
+                                    .filter_map(|cw| next_port(content, s, cw)),
+                            );
+                        }
+                    }
+                    if gold >= 2 && spaces[s].magic_gate {
+                        next.extend(gates.iter().copied().filter(|&t| t != s));
+                    }
+                    next
+                })
+                .collect();
+            let mut table = vec![u8::MAX; n * n];
+            let mut queue = Vec::with_capacity(n);
+            for from in 0..n {
+                let row = &mut table[from * n..(from + 1) * n];
+                row[from] = 0;
+                queue.clear();
+                queue.push(from);
+                let mut head = 0;
+                while head < queue.len() {
+                    let s = queue[head];
+                    head += 1;
+                    for &t in &neighbours[s] {
+                        if row[t] == u8::MAX {
+                            row[t] = row[s].saturating_add(1);
+                            queue.push(t);
+                        }
+                    }
+                }
+            }
+            table
+        });
+        Map { spaces: n, turns }
+    }
+
+    fn fits(&self, content: &Content) -> bool {
+        self.spaces == content.board.spaces.len()
+    }
+
+    /// Turns from `from` to `to` with `gold` (0 if either is off the board).
+    fn turns(&self, gold: u32, from: usize, to: usize) -> u8 {
+        if from >= self.spaces || to >= self.spaces {
+            return 0;
+        }
+        self.turns[gold.min(2) as usize][from * self.spaces + to]
+    }
+}
+
+/// Her usable Items for one kind of battle, sorted into what the rules' limits allow together:
+/// one weapon, two hands, one headwear, any number of others.
+struct Gear {
+    /// Weapons worth using: (id, bonus, hands, thrown in this battle).
+    weapons: Vec<(ItemId, i32, u32, bool)>,
+    /// The two best shields or hand Items.
+    hands: [Option<(ItemId, i32)>; 2],
+    /// The best headwear.
+    head: Option<(ItemId, i32)>,
+    /// Every other Item with a bonus.
+    others: Vec<(ItemId, i32)>,
+}
+
+impl Gear {
+    fn of(content: &Content, kind: BattleKind, items: impl Iterator<Item = ItemId>) -> Gear {
+        let mut gear = Gear {
+            weapons: Vec::new(),
+            hands: [None, None],
+            head: None,
+            others: Vec::new(),
+        };
+        for id in items {
+            let Some(item) = content.items.get(id.index()) else {
+                continue;
+            };
+            let bonus = match kind {
+                BattleKind::Strength => item.strength_bonus,
+                BattleKind::Wills => item.willpower_bonus,
+            };
+            if bonus <= 0 {
+                continue;
+            }
+            match item.slot {
+                Slot::Weapon { hands, thrown } => {
+                    let hands = match hands {
+                        Hands::One => 1,
+                        Hands::Two => 2,
+                    };
+                    gear.weapons
+                        .push((id, bonus, hands, thrown && kind == BattleKind::Strength));
+                }
+                Slot::Shield | Slot::HandItem => {
+                    let entry = Some((id, bonus));
+                    if gear.hands[0].is_none_or(|(_, b)| bonus > b) {
+                        gear.hands[1] = gear.hands[0];
+                        gear.hands[0] = entry;
+                    } else if gear.hands[1].is_none_or(|(_, b)| bonus > b) {
+                        gear.hands[1] = entry;
+                    }
+                }
+                Slot::Headwear => {
+                    if gear.head.is_none_or(|(_, b)| bonus > b) {
+                        gear.head = Some((id, bonus));
+                    }
+                }
+                Slot::Other => gear.others.push((id, bonus)),
+            }
+        }
+        gear
+    }
+
+    /// The bonus of the hands left free and the rest, beside a weapon taking `used` hands.
+    fn fill(&self, used: u32) -> i32 {
+        let hand = |i: usize| self.hands[i].map_or(0, |(_, b)| b);
+        let hands = match used {
+            0 => hand(0) + hand(1),
+            1 => hand(0),
+            _ => 0,
+        };
+        hands + self.head.map_or(0, |(_, b)| b) + self.others.iter().map(|&(_, b)| b).sum::<i32>()
+    }
+
+    /// The best bonuses (every roll, first roll only) against `lives` lives.
+    fn best(&self, lives: u32) -> (i32, i32) {
+        let mut best = (self.fill(0), 0);
+        let worth = |(every, first): (i32, i32)| {
+            every as f32 + first as f32 / if lives > 1 { 3.0 } else { 1.0 }
+        };
+        for &(_, bonus, hands, thrown) in &self.weapons {
+            let rest = self.fill(hands);
+            let option = if thrown {
+                (rest, bonus)
+            } else {
+                (rest + bonus, 0)
+            };
+            if worth(option) > worth(best) {
+                best = option;
+            }
+        }
+        best
+    }
+
+    /// Each sensible set of Items: no weapon, or one of hers, with the best of the rest.
+    fn loadouts(&self) -> Vec<Vec<ItemId>> {
+        let rest = |used: u32| -> Vec<ItemId> {
+            let hands = match used {
+                0 => 2,
+                1 => 1,
+                _ => 0,
+            };
+            self.hands
+                .iter()
+                .take(hands)
+                .flatten()
+                .map(|&(id, _)| id)
+                .chain(self.head.map(|(id, _)| id))
+                .chain(self.others.iter().map(|&(id, _)| id))
+                .collect()
+        };
+        let mut sets = vec![rest(0)];
+        for &(id, _, hands, _) in &self.weapons {
+            let mut set = vec![id];
+            set.extend(rest(hands));
+            sets.push(set);
+        }
+        sets
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_roll_odds_match_the_dice_crate() {
+        for diff in -7..=7 {
+            let exact = dice::opposed::opposed_odds(diff, 0);
+            let (win, loss) = stage_odds(diff, 0, 0, 1, false);
+            assert!((win as f64 - exact.win.to_f64()).abs() < 1e-6, "{diff}");
+            assert!((loss as f64 - exact.loss.to_f64()).abs() < 1e-6, "{diff}");
+            let three = dice::opposed::three_lives_odds(diff, 0);
+            let (win, loss) = stage_odds(diff, 0, 0, 3, false);
+            assert!((win as f64 - three.win.to_f64()).abs() < 1e-6, "{diff}");
+            assert!((loss as f64 - three.loss.to_f64()).abs() < 1e-6, "{diff}");
+        }
+    }
+}

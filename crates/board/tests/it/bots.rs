@@ -1,0 +1,173 @@
+//! Bots and the simulator: bots only ever propose what the engine accepts, from the usual
+//! states and from odd ones (random legal moves mixed in), games between them end, and the
+//! same seed gives the same report.
+
+use crate::*;
+use board::bot::{Map, choose, choose_with};
+use board::model::Phase;
+use board::simulate::{MAX_TURNS, play_game, simulate};
+use board::{BattleKind, MoveKind};
+use dice::DiceRng;
+
+fn seated(content: &std::sync::Arc<Content>, players: u32, seed: u64) -> State {
+    let seats = (1..=players)
+        .map(|i| (PlayerId(i), format!("P{i}")))
+        .collect();
+    run(
+        State::new(content.clone()),
+        P1,
+        Action::SetUp {
+            seats,
+            seed: Seed(seed),
+        },
+    )
+}
+
+#[test]
+fn bot_games_end_and_every_bot_action_is_accepted() {
+    let content = content();
+    let (mut certified, mut battles) = (0, 0);
+    for seed in 0..200u64 {
+        let players = 2 + (seed % 4) as usize;
+        let game = play_game(content.clone(), players, seed);
+        assert!(game.finished, "seed {seed}: {game:?}");
+        assert_eq!(game.refusals, 0, "seed {seed}");
+        assert!(game.turns > 0 && game.turns < MAX_TURNS, "seed {seed}");
+        assert_eq!(game.characters.len(), players);
+        if game.winner.is_some_and(|w| w.by_certificates) {
+            certified += 1;
+        }
+        battles += game.battles.fought;
+    }
+    assert!(
+        certified > 150,
+        "most games end with five Certificates: {certified}"
+    );
+    assert!(battles > 1000, "{battles}");
+}
+
+/// A random command that may or may not be legal.
+fn random_action(state: &State, by: PlayerId, rng: &mut DiceRng) -> Action {
+    let seed = Seed(u64::from(rng.next_byte()));
+    let a = state.adventurer(by).expect("seated");
+    let clockwise = rng.next_byte().is_multiple_of(2);
+    let item = |list: &[ItemId], rng: &mut DiceRng| {
+        list.get(board::decide::below(rng, list.len().max(1)))
+            .copied()
+    };
+    match rng.face(14) {
+        1 => Action::Move(MoveKind::Walk { clockwise }),
+        2 => Action::Move(MoveKind::Horse { clockwise }),
+        3 => Action::Move(MoveKind::Boat { clockwise }),
+        4 => Action::Move(MoveKind::Stay),
+        5 => Action::Fight {
+            kind: if clockwise {
+                BattleKind::Strength
+            } else {
+                BattleKind::Wills
+            },
+            seed,
+            items: a.items.clone(),
+            clockwise: None,
+            lose_item: None,
+        },
+        6 => Action::UseSpecialRule,
+        7 => Action::UseOpportunity {
+            seed,
+            clockwise: None,
+            lose_item: None,
+        },
+        8 => Action::Trade,
+        9 => Action::Recover {
+            amount: u32::from(rng.face(3)),
+        },
+        10 => match item(&state.spaces[a.space.index()].items, rng) {
+            Some(item) => Action::BuyItem { item },
+            None => Action::EndTurn,
+        },
+        11 => match item(&a.items, rng) {
+            Some(item) => Action::SellItem { item },
+            None => Action::EndTurn,
+        },
+        12 => Action::BuyCertificate,
+        13 => Action::DrawChance { seed },
+        _ => Action::EndTurn,
+    }
+}
+
+#[test]
+fn bots_act_legally_from_odd_states_too() {
+    let content = content();
+    let map = Map::new(&content);
+    let mut finished = 0;
+    for seed in 0..300u64 {
+        let mut rng = DiceRng::new(Seed(seed));
+        let players = 2 + u32::from(rng.face(4)) - 1;
+        let mut state = seated(&content, players, seed);
+        for step in 0..6_000u64 {
+            let Phase::Playing(turn) = state.phase else {
+                break;
+            };
+            // Nobody but the current player has anything to do.
+            for a in &state.adventurers {
+                if a.player != turn.player {
+                    assert_eq!(choose(&state, a.player, Seed(step)), None);
+                }
+            }
+            let by = turn.player;
+            let bot = choose_with(&map, &state, by, Seed(seed ^ step)).expect("her turn");
+            // A third of the time, a random command instead, when the engine takes it.
+            let events = if rng.face(3) == 1
+                && let Ok(events) = decide(
+                    &state,
+                    Command::new(by, random_action(&state, by, &mut rng)),
+                ) {
+                events
+            } else {
+                decide(&state, Command::new(by, bot.clone()))
+                    .unwrap_or_else(|r| panic!("seed {seed}: the bot's {bot:?} refused: {r}"))
+            };
+            state = events.iter().fold(state, evolve);
+        }
+        if !matches!(state.phase, Phase::Playing(_)) {
+            finished += 1;
+        }
+    }
+    assert!(finished > 250, "{finished} of 300 games ended");
+}
+
+#[test]
+fn no_action_outside_a_game() {
+    let content = content();
+    assert_eq!(choose(&State::new(content.clone()), P1, Seed(1)), None);
+    let state = seated(&content, 3, 5);
+    let first = state.turn().unwrap().player;
+    assert_eq!(
+        choose(&state, first, Seed(9)),
+        Some(Action::DrawChance { seed: Seed(9) })
+    );
+    assert_eq!(choose(&state, PlayerId(99), Seed(9)), None);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_report() {
+    let content = content();
+    let mut seen = Vec::new();
+    let report = simulate(content.clone(), 40, 4, 11, |done| seen.push(done));
+    assert_eq!(seen, (1..=40).collect::<Vec<u64>>());
+    assert_eq!(report, simulate(content.clone(), 40, 4, 11, |_| {}));
+    assert_ne!(report, simulate(content.clone(), 40, 4, 12, |_| {}));
+    assert_eq!(report.games, 40);
+    assert_eq!(report.finished + report.unfinished, 40);
+    assert_eq!(report.wins_by_seat.len(), 4);
+    let wins: u64 = report.wins_by_seat.iter().sum();
+    assert_eq!(wins + report.no_winner + report.unfinished, 40);
+    assert_eq!(report.wins_by_character.values().sum::<u64>(), wins);
+    assert_eq!(report.games_by_character.values().sum::<u64>(), 160);
+    assert_eq!(report.wins_by_character.len(), content.characters.len());
+    assert_eq!(report.adventures_met.len(), content.adventures.len());
+    assert!(report.adventures_met.values().sum::<u64>() > 0);
+    assert!(report.chance_drawn.values().sum::<u64>() > 0);
+    assert!(report.turns.median <= report.turns.p90);
+    assert_eq!(report.refusals, 0);
+}
