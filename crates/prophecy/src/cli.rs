@@ -23,6 +23,8 @@ pub const MAX_DIFFICULTY: u32 = 100;
 pub const MAX_SIMULATE_DICE: u32 = 1_000;
 /// Most trials of `simulate` (about 20 s at 50 million checks per second).
 pub const MAX_TRIALS: u64 = 1_000_000_000;
+/// Most games `board simulate` plays (about twenty minutes at 10,000 games per second).
+pub const MAX_BOARD_GAMES: u64 = 10_000_000;
 /// Most steps of improvement in a challenge (the rules allow two without a special rule).
 pub const MAX_STEPS: u32 = 20;
 /// Largest Strength or Willpower (with bonuses) in a battle, either side.
@@ -68,6 +70,9 @@ pub enum Command {
     Modules(ContentArgs),
     /// Roll d66 on a world's catastrophe table.
     Catastrophe(CatastropheArgs),
+    /// The board game: games between bots summed up, or the cards of its content.
+    #[command(subcommand)]
+    Board(BoardCommand),
     /// A game file from the web table ("Game file") as Markdown, or its outline as a tree or
     /// diagram.
     Export(ExportArgs),
@@ -193,6 +198,10 @@ pub struct ServeArgs {
     /// listening on 0.0.0.0): an http:// or https:// address, printed with a QR code.
     #[arg(long, value_parser = parse_url)]
     pub url: Option<String>,
+    /// How long a bot waits before each action, in milliseconds (0 to 10000), so people can
+    /// follow its moves on the board.
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub bot_pause_ms: u64,
 }
 
 /// `prophecy roll`.
@@ -268,6 +277,41 @@ pub struct SimulateArgs {
     /// Seed of the run (default: a fresh random seed, printed).
     #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `prophecy board …`.
+#[derive(Debug, Subcommand)]
+pub enum BoardCommand {
+    /// Play many games between bots and sum them up: game length, wins by character and by
+    /// seat, deaths, and how often each card was met.
+    Simulate(BoardSimulateArgs),
+    /// The board, characters, Adventure and Chance cards and Items of the game.
+    Cards(BoardCardsArgs),
+}
+
+/// `prophecy board simulate`.
+#[derive(Debug, Args)]
+pub struct BoardSimulateArgs {
+    /// Games to play (1 to 10000000).
+    #[arg(long, short, value_parser = parse_games, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Bots at each table (2 to 5).
+    #[arg(long, short, value_parser = parse_players, allow_negative_numbers = true)]
+    pub players: usize,
+    /// Seed of the run (default: a fresh random seed, printed).
+    #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
+    pub seed: Option<u64>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `prophecy board cards`.
+#[derive(Debug, Args)]
+pub struct BoardCardsArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -443,6 +487,14 @@ fn parse_difficulty(text: &str) -> Result<u32, String> {
 
 fn parse_trials(text: &str) -> Result<u64, String> {
     bounded(text, "the number of trials", 1, MAX_TRIALS as i64, "").map(|n| n as u64)
+}
+
+fn parse_games(text: &str) -> Result<u64, String> {
+    bounded(text, "the number of games", 1, MAX_BOARD_GAMES as i64, "").map(|n| n as u64)
+}
+
+fn parse_players(text: &str) -> Result<usize, String> {
+    bounded(text, "the number of players", 2, 5, "").map(|n| n as usize)
 }
 
 fn parse_face(text: &str) -> Result<u8, String> {

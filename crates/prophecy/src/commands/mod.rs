@@ -1,6 +1,7 @@
 //! Each subcommand: compute with the pure crates, then render text or JSON into a string.
 
 mod battle;
+mod board;
 mod challenge;
 mod d66;
 mod odds;
@@ -10,7 +11,7 @@ mod simulate;
 mod story;
 
 use crate::Failure;
-use crate::cli::{BattleCommand, ChallengeCommand, Command, OutlineCommand};
+use crate::cli::{BattleCommand, BoardCommand, ChallengeCommand, Command, OutlineCommand};
 use dice::Seed;
 use serde::Serialize;
 
@@ -21,6 +22,7 @@ pub fn run(command: Command) -> Result<String, Failure> {
             addr: args.addr,
             db: args.db,
             public_url: args.url,
+            bot_pause: std::time::Duration::from_millis(args.bot_pause_ms),
         })
         .map(|()| String::new())
         .map_err(|e| match e {
@@ -41,6 +43,8 @@ pub fn run(command: Command) -> Result<String, Failure> {
         Command::Modules(args) => story::modules(args),
         Command::Catastrophe(args) => story::catastrophe(args),
         Command::Export(args) => story::export(args),
+        Command::Board(BoardCommand::Simulate(args)) => board::simulate(args),
+        Command::Board(BoardCommand::Cards(args)) => Ok(board::cards(args)),
     }
 }
 

@@ -1,5 +1,6 @@
 //! The `prophecy` binary, run as a user runs it: arguments in, text or JSON and an exit status out.
 
+mod board;
 mod errors;
 mod odds;
 mod outline;
