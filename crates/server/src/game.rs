@@ -34,6 +34,8 @@ pub enum Rejection {
 pub trait Game: Send + Sync + 'static {
     /// The name stored with each table (`tables.game`).
     const KIND: &'static str;
+    /// The page (an embedded asset) that plays it.
+    const PAGE: &'static str = "table.html";
     /// The state every event folds into.
     type State: Default + Send + Sync + 'static;
     /// What happened; stored one per log row.
@@ -71,6 +73,25 @@ pub trait Game: Send + Sync + 'static {
     /// the pause is theirs). Sent to that player's pages alone, beside the shared view.
     fn own(_state: &Self::State, _player: u32) -> Value {
         Value::Null
+    }
+    /// What the game's page needs once and never changes (a board, the cards by id), served
+    /// at `/games/{KIND}/content.json` with caching; `None` if it needs nothing.
+    fn content() -> Option<Value> {
+        None
+    }
+    /// The seat a bot plays that must act now, if any: the room then calls [`Game::bot_act`]
+    /// for it after a short pause, so people can follow its moves.
+    fn bot(_state: &Self::State) -> Option<u32> {
+        None
+    }
+    /// The bot playing `player` acts: the events of its next action, chosen by the game's
+    /// rules crate and decided like anyone's.
+    fn bot_act(
+        _state: &Self::State,
+        _player: u32,
+        _context: &Context,
+    ) -> Result<Vec<Self::Event>, Rejection> {
+        Err(Rejection::Malformed("this game has no bots".into()))
     }
     /// The story so far as Markdown, and its title.
     fn markdown(state: &Self::State) -> (String, String);

@@ -1,7 +1,7 @@
 //! Pages, table creation, joining, the seat cookie, export, and security headers.
 
-use crate::game::{Game, Rejection};
-use crate::games::story::StoryGame;
+use crate::game::Rejection;
+use crate::games;
 use crate::room::Request;
 use crate::{AppState, limits, random_token};
 use axum::body::Bytes;
@@ -34,6 +34,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
         )
         .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
         .route("/rulings", get(rulings))
+        .route("/games/{kind}/content.json", get(game_content))
         .route("/tables", post(create::<S>))
         .route("/t/{token}", get(table_page::<S>))
         .route("/t/{token}/me", get(me::<S>))
@@ -282,7 +283,28 @@ fn rejection_message(rejection: Rejection) -> String {
 struct CreateForm {
     name: String,
     #[serde(default)]
+    game: Option<String>,
+    #[serde(default)]
     ruleset: Option<String>,
+    /// Bots for the board game: a number, or its text from a form.
+    #[serde(default)]
+    bots: Option<Value>,
+}
+
+/// A game's static content (the same for every table of it): cached, as it changes only with
+/// the server's version.
+async fn game_content(Path(kind): Path<String>) -> Response {
+    match games::content(&kind) {
+        Some(body) => (
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (header::CACHE_CONTROL, "public, max-age=3600"),
+            ],
+            body,
+        )
+            .into_response(),
+        None => failure(StatusCode::NOT_FOUND, true, "There is no such game."),
+    }
 }
 
 async fn create<S: Store>(
@@ -297,9 +319,24 @@ async fn create<S: Store>(
         Ok(form) => form,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
-    let settings = json!({ "ruleset": form.ruleset });
-    // Check the settings and the name before a table exists.
-    let opening = match StoryGame::open(&settings) {
+    let game = form
+        .game
+        .as_deref()
+        .map_or(games::DEFAULT, str::trim)
+        .to_owned();
+    // A form sends numbers as text.
+    let bots = match form.bots {
+        Some(Value::String(text)) if text.trim().is_empty() => Value::Null,
+        Some(Value::String(text)) => text
+            .trim()
+            .parse::<u64>()
+            .map_or(Value::String(text), |n| json!(n)),
+        Some(other) => other,
+        None => Value::Null,
+    };
+    let settings = json!({ "ruleset": form.ruleset, "bots": bots });
+    // Check the game, its settings and the name before a table exists.
+    let opening = match games::opening(&game, &settings, &form.name) {
         Ok(events) => events,
         Err(rejection) => {
             return failure(
@@ -309,16 +346,6 @@ async fn create<S: Store>(
             );
         }
     };
-    let opened = opening
-        .iter()
-        .fold(story::State::default(), StoryGame::evolve);
-    if let Err(rejection) = StoryGame::join(&opened, 1, &form.name) {
-        return failure(
-            StatusCode::BAD_REQUEST,
-            as_json,
-            &rejection_message(rejection),
-        );
-    }
     let (token, secret, invite) = match (random_token(), random_token(), random_token()) {
         (Ok(t), Ok(s), Ok(i)) => (t, s, i),
         _ => {
@@ -332,11 +359,7 @@ async fn create<S: Store>(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
-    let table = match state
-        .store
-        .create_table(&token, StoryGame::KIND, now, &invite)
-        .await
-    {
+    let table = match state.store.create_table(&token, &game, now, &invite).await {
         Ok(table) => table,
         Err(e) => {
             tracing::error!("cannot create a table: {e}");
@@ -349,11 +372,11 @@ async fn create<S: Store>(
     };
     // The opening events go straight to the log; the room then loads them like any table.
     let rows: Vec<store::NewEvent> = opening
-        .iter()
-        .map(|e| store::NewEvent {
+        .into_iter()
+        .map(|body| store::NewEvent {
             at: now,
             player: None,
-            body: StoryGame::encode(e),
+            body,
         })
         .collect();
     if let Err(e) = state
@@ -452,7 +475,7 @@ async fn table_page<S: Store>(
         );
     }
     match state.store.table_by_token(&token).await {
-        Ok(Some(_)) => asset("table.html"),
+        Ok(Some(table)) => asset(games::page(&table.game)),
         Ok(None) => failure(
             StatusCode::NOT_FOUND,
             false,

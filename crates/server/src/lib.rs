@@ -33,6 +33,30 @@ pub struct Config {
     /// The address players type or scan, if not the listening one (e.g. behind a proxy, or
     /// when listening on 0.0.0.0).
     pub public_url: Option<String>,
+    /// How long a bot waits before each action, so people can follow its moves.
+    pub bot_pause: std::time::Duration,
+}
+
+/// How long a bot waits before each action unless told otherwise: long enough to follow on
+/// the board, short enough that a turn of bots takes a few seconds.
+pub const BOT_PAUSE: std::time::Duration = std::time::Duration::from_millis(600);
+
+/// What a server needs besides its store and its listener.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The address players use (`--url`), for invitation QR codes.
+    pub public_url: Option<String>,
+    /// How long a bot waits before each action.
+    pub bot_pause: std::time::Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            public_url: None,
+            bot_pause: BOT_PAUSE,
+        }
+    }
 }
 
 /// Limits the server enforces, each answered with a clear message.
@@ -57,20 +81,19 @@ pub struct AppState<S: Store> {
     shutdown: watch::Receiver<bool>,
     /// The address players use (`--url`), for invitation QR codes.
     public_url: Option<String>,
+    /// How long a bot waits before each action.
+    bot_pause: std::time::Duration,
 }
 
 impl<S: Store> AppState<S> {
     /// State over a store; `shutdown` closes the sockets when it turns true.
-    pub fn new(
-        store: S,
-        shutdown: watch::Receiver<bool>,
-        public_url: Option<String>,
-    ) -> Arc<AppState<S>> {
+    pub fn new(store: S, shutdown: watch::Receiver<bool>, options: Options) -> Arc<AppState<S>> {
         Arc::new(AppState {
             store,
             rooms: Mutex::new(HashMap::new()),
             shutdown,
-            public_url,
+            public_url: options.public_url,
+            bot_pause: options.bot_pause,
         })
     }
 
@@ -84,10 +107,9 @@ impl<S: Store> AppState<S> {
         let Some(table) = self.store.table_by_token(token).await.map_err(unreadable)? else {
             return Ok(None);
         };
-        let room = if table.game == <games::story::StoryGame as game::Game>::KIND {
-            room::start::<games::story::StoryGame, S>(self.store.clone(), table.id)
-                .await
-                .map_err(|e| unreadable(e.0))?
+        let started = games::start(&table.game, self.store.clone(), table.id, self.bot_pause).await;
+        let room = if let Some(started) = started {
+            started.map_err(|e| unreadable(e.0))?
         } else {
             tracing::error!(
                 "table {} plays an unknown game '{}'",
@@ -157,7 +179,10 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let served = serve_with(
         listener,
         store.clone(),
-        config.public_url.clone(),
+        Options {
+            public_url: config.public_url.clone(),
+            bot_pause: config.bot_pause,
+        },
         stop_signal(),
     )
     .await;
@@ -195,11 +220,11 @@ fn say(text: &str) {
 pub async fn serve_with<S: Store>(
     listener: tokio::net::TcpListener,
     store: S,
-    public_url: Option<String>,
+    options: Options,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
     let (stop_sockets, shutdown) = watch::channel(false);
-    let app = http::router(AppState::new(store, shutdown, public_url));
+    let app = http::router(AppState::new(store, shutdown, options));
     // Without TCP_NODELAY a page that gets two messages in a row waits for its delayed ack
     // (about 40 ms on Linux) before the second: measured by the load generator.
     let listener = listener.tap_io(|tcp| {

@@ -9,6 +9,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use store::{Append, NewEvent, NewSeat, Store, StoreError, TableId};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio::time::{Duration, Instant};
 
 /// One line of the table's log.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -166,11 +167,22 @@ struct Room<G: Game, S: Store> {
     removed: watch::Sender<Arc<BTreeSet<u32>>>,
     connections: HashMap<u32, u32>,
     published: broadcast::Sender<Arc<Published>>,
+    /// How long a bot waits before it acts.
+    bot_pause: Duration,
+    /// When the bot that must act next will act.
+    bot_due: Option<Instant>,
+    /// The log's length when a bot last failed to act: it is not asked again until the table
+    /// changes (a bug in a bot must not spin the room).
+    bot_failed_at: Option<u64>,
     game: PhantomData<G>,
 }
 
 /// Loads a table by replaying its log, and starts its room.
-pub async fn start<G: Game, S: Store>(store: S, table: TableId) -> Result<RoomHandle, LoadError> {
+pub async fn start<G: Game, S: Store>(
+    store: S,
+    table: TableId,
+    bot_pause: Duration,
+) -> Result<RoomHandle, LoadError> {
     let (published, _) = broadcast::channel(BACKLOG);
     let (inbox, requests) = mpsc::channel(INBOX);
     let (removed, removed_now) = watch::channel(Arc::new(BTreeSet::new()));
@@ -185,9 +197,13 @@ pub async fn start<G: Game, S: Store>(store: S, table: TableId) -> Result<RoomHa
         removed,
         connections: HashMap::new(),
         published: published.clone(),
+        bot_pause,
+        bot_due: None,
+        bot_failed_at: None,
         game: PhantomData,
     };
     room.catch_up().await.map_err(LoadError)?;
+    room.schedule_bot();
     tokio::spawn(room.run(requests));
     Ok(RoomHandle {
         inbox,
@@ -210,51 +226,108 @@ fn fresh_seed() -> u64 {
 
 impl<G: Game, S: Store> Room<G, S> {
     async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
-        while let Some(request) = requests.recv().await {
-            match request {
-                Request::Act {
-                    player,
-                    action,
-                    reply,
-                } => {
-                    let result = self.act(player, &action).await;
-                    let _ = reply.send(result);
+        loop {
+            let bot_due = self.bot_due;
+            let request = tokio::select! {
+                request = requests.recv() => match request {
+                    Some(request) => request,
+                    None => return,
+                },
+                () = tokio::time::sleep_until(bot_due.unwrap_or_else(Instant::now)), if bot_due.is_some() => {
+                    self.bot_due = None;
+                    self.bot_acts().await;
+                    continue;
                 }
-                Request::Join {
-                    name,
-                    secret_hash,
-                    creator,
-                    reply,
-                } => {
-                    let result = self.join(name, secret_hash, creator).await;
-                    let _ = reply.send(result);
-                }
-                Request::Sync {
-                    player,
-                    since,
-                    reply,
-                } => {
-                    let answer = (!self.is_removed(player)).then(|| {
-                        let own = Arc::from(own_message(&G::own(&self.state, player)));
-                        (self.seq, self.sync_message(player, since), own)
-                    });
-                    let _ = reply.send(answer);
-                }
-                Request::Presence { player, delta } => self.presence(player, delta),
-                Request::Export { reply } => {
-                    let _ = reply.send(G::markdown(&self.state));
-                }
-                Request::GameFile { reply } => {
-                    let _ = reply.send(self.game_file().await);
-                }
-                Request::Notice { message } => {
-                    let _ = self.published.send(Arc::new(Published {
-                        seq: self.seq,
-                        update: None,
-                        everyone: Some(Arc::from(message.to_string())),
-                        own: BTreeMap::new(),
-                    }));
-                }
+            };
+            self.handle(request).await;
+            self.schedule_bot();
+        }
+    }
+
+    /// Asks for the next bot action when a bot must act and none is waiting.
+    fn schedule_bot(&mut self) {
+        if self.bot_due.is_some() || self.bot_failed_at == Some(self.seq) {
+            return;
+        }
+        if G::bot(&self.state).is_some() {
+            self.bot_due = Some(Instant::now() + self.bot_pause);
+        }
+    }
+
+    /// The bot whose turn it is acts, through the same decision and commit as a person.
+    async fn bot_acts(&mut self) {
+        let Some(player) = G::bot(&self.state) else {
+            return;
+        };
+        let context = Context {
+            now: now(),
+            seed: fresh_seed(),
+        };
+        let result = match G::bot_act(&self.state, player, &context) {
+            Ok(events) => self
+                .commit(player, events, Append::default(), context)
+                .await
+                .map_err(|failed| match failed {
+                    Failed::Rejected(rejection) => format!("{rejection:?}"),
+                    Failed::Conflict => "another writer appended first".to_owned(),
+                }),
+            Err(rejection) => Err(format!("{rejection:?}")),
+        };
+        if let Err(why) = result {
+            tracing::error!(table = self.table.0, player, "a bot cannot act: {why}");
+            // After a conflict the reloaded table may let it act; otherwise wait for a change.
+            let _ = self.reload().await;
+            if G::bot_act(&self.state, player, &context).is_err() {
+                self.bot_failed_at = Some(self.seq);
+            }
+        }
+        self.schedule_bot();
+    }
+
+    async fn handle(&mut self, request: Request) {
+        match request {
+            Request::Act {
+                player,
+                action,
+                reply,
+            } => {
+                let result = self.act(player, &action).await;
+                let _ = reply.send(result);
+            }
+            Request::Join {
+                name,
+                secret_hash,
+                creator,
+                reply,
+            } => {
+                let result = self.join(name, secret_hash, creator).await;
+                let _ = reply.send(result);
+            }
+            Request::Sync {
+                player,
+                since,
+                reply,
+            } => {
+                let answer = (!self.is_removed(player)).then(|| {
+                    let own = Arc::from(own_message(&G::own(&self.state, player)));
+                    (self.seq, self.sync_message(player, since), own)
+                });
+                let _ = reply.send(answer);
+            }
+            Request::Presence { player, delta } => self.presence(player, delta),
+            Request::Export { reply } => {
+                let _ = reply.send(G::markdown(&self.state));
+            }
+            Request::GameFile { reply } => {
+                let _ = reply.send(self.game_file().await);
+            }
+            Request::Notice { message } => {
+                let _ = self.published.send(Arc::new(Published {
+                    seq: self.seq,
+                    update: None,
+                    everyone: Some(Arc::from(message.to_string())),
+                    own: BTreeMap::new(),
+                }));
             }
         }
     }

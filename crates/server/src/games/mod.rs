@@ -1,3 +1,87 @@
 //! The games the web table hosts, each adapting its pure rules crate to [`crate::game::Game`].
+//! This module is the only place that lists them: the table layer asks it by the game's name
+//! (`tables.game`, `POST /tables`'s `"game"`).
 
+pub mod board;
 pub mod story;
+
+use crate::game::{Game, Rejection};
+use crate::room::{self, LoadError, RoomHandle};
+use serde_json::Value;
+use std::time::Duration;
+use store::{Store, TableId};
+
+/// The game a table plays when the creation form does not say.
+pub const DEFAULT: &str = <story::StoryGame as Game>::KIND;
+
+/// The games' names, for messages.
+pub const KINDS: [&str; 2] = [
+    <story::StoryGame as Game>::KIND,
+    <board::BoardGame as Game>::KIND,
+];
+
+/// Starts the room of a table of game `kind`; `None` for a game this server does not know.
+pub async fn start<S: Store>(
+    kind: &str,
+    store: S,
+    table: TableId,
+    bot_pause: Duration,
+) -> Option<Result<RoomHandle, LoadError>> {
+    if kind == <story::StoryGame as Game>::KIND {
+        Some(room::start::<story::StoryGame, S>(store, table, bot_pause).await)
+    } else if kind == <board::BoardGame as Game>::KIND {
+        Some(room::start::<board::BoardGame, S>(store, table, bot_pause).await)
+    } else {
+        None
+    }
+}
+
+/// The page that plays game `kind`.
+pub fn page(kind: &str) -> &'static str {
+    if kind == <board::BoardGame as Game>::KIND {
+        <board::BoardGame as Game>::PAGE
+    } else {
+        <story::StoryGame as Game>::PAGE
+    }
+}
+
+/// The static content of game `kind`'s page, as JSON text (built once).
+pub fn content(kind: &str) -> Option<&'static str> {
+    static BOARD: std::sync::LazyLock<Option<String>> =
+        std::sync::LazyLock::new(|| <board::BoardGame as Game>::content().map(|c| c.to_string()));
+    static STORY: std::sync::LazyLock<Option<String>> =
+        std::sync::LazyLock::new(|| <story::StoryGame as Game>::content().map(|c| c.to_string()));
+    if kind == <board::BoardGame as Game>::KIND {
+        BOARD.as_deref()
+    } else if kind == <story::StoryGame as Game>::KIND {
+        STORY.as_deref()
+    } else {
+        None
+    }
+}
+
+/// The first events of a new table of game `kind`, stored as text, after checking that its
+/// creator may take the first seat: every setting is checked before a table exists.
+pub fn opening(kind: &str, settings: &Value, creator: &str) -> Result<Vec<String>, Rejection> {
+    if kind == <story::StoryGame as Game>::KIND {
+        opening_of::<story::StoryGame>(settings, creator)
+    } else if kind == <board::BoardGame as Game>::KIND {
+        opening_of::<board::BoardGame>(settings, creator)
+    } else {
+        Err(Rejection::Malformed(format!(
+            "there is no game '{kind}' here: choose {}",
+            KINDS.join(" or ")
+        )))
+    }
+}
+
+fn opening_of<G: Game>(settings: &Value, creator: &str) -> Result<Vec<String>, Rejection> {
+    let events = G::open(settings)?;
+    let mut state = G::State::default();
+    for event in &events {
+        state = G::evolve(state, event);
+    }
+    // The creator's number is not known yet; any unused one checks the name.
+    G::join(&state, 1, creator)?;
+    Ok(events.iter().map(G::encode).collect())
+}

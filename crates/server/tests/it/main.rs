@@ -3,6 +3,7 @@
 // Test helpers, not an API.
 #![allow(missing_docs)]
 
+mod board;
 mod protocol;
 mod seats;
 mod storage;
@@ -62,13 +63,18 @@ pub struct Server {
 
 impl Server {
     pub async fn start(db: &std::path::Path) -> Server {
+        Server::start_with(db, server::Options::default()).await
+    }
+
+    /// With these options (e.g. bots that do not pause).
+    pub async fn start_with(db: &std::path::Path, options: server::Options) -> Server {
         let store = store::SqliteStore::open(db).await.unwrap();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let handle = store.clone();
         let task = tokio::spawn(async move {
-            server::serve_with(listener, store.clone(), None, async move {
+            server::serve_with(listener, store.clone(), options, async move {
                 let _ = stopped.await;
             })
             .await

@@ -1,0 +1,351 @@
+//! The board game at the web table: tables with bots, the lobby, a whole game played through
+//! the protocol, and the proof that no page ever learns an undrawn card.
+
+use crate::{Page, Server, cookie_of, fresh_db, http, join};
+use serde_json::{Value, json};
+use server::game::Game;
+use server::games::board::{BoardGame, Event, Table};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// Bots that act at once, so a whole game takes seconds.
+fn quick_bots() -> server::Options {
+    server::Options {
+        bot_pause: Duration::from_millis(1),
+        ..server::Options::default()
+    }
+}
+
+async fn create_board(addr: SocketAddr, name: &str, bots: Value) -> (u16, Value, String) {
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": name, "game": "board", "bots": bots})),
+    )
+    .await;
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    let cookie = if status == 200 {
+        cookie_of(&headers)
+    } else {
+        String::new()
+    };
+    if status == 200 {
+        crate::INVITES.lock().unwrap().push((
+            body["token"].as_str().unwrap().to_owned(),
+            body["join"].as_str().unwrap().to_owned(),
+        ));
+    }
+    (status, body, cookie)
+}
+
+#[tokio::test]
+async fn a_board_table_is_made_with_bots_and_its_lobby_is_the_creators() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (status, body, ann) = create_board(server.addr, "Ann", json!(2)).await;
+    assert_eq!(status, 200, "{body}");
+    let token = body["token"].as_str().unwrap();
+    let mut page = Page::open(server.addr, token, &ann, 0).await;
+    assert_eq!(page.view["game"], "board");
+    assert_eq!(page.view["phase"], "lobby");
+    let seats = page.view["seats"].as_array().unwrap().clone();
+    assert_eq!(seats.len(), 3, "{seats:?}");
+    assert_eq!(seats.iter().filter(|s| s["bot"] == true).count(), 2);
+
+    // The board page, and its content once over HTTP with caching.
+    let (status, _, html) = http(server.addr, "GET", &format!("/t/{token}"), None, None).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("board.js"), "{html}");
+    let (status, headers, content) =
+        http(server.addr, "GET", "/games/board/content.json", None, None).await;
+    assert_eq!(status, 200);
+    assert!(headers.contains("cache-control: public"), "{headers}");
+    let content: Value = serde_json::from_str(&content).unwrap();
+    assert!(content["adventures"].as_array().unwrap().len() >= 40);
+    assert!(content["board"].as_array().unwrap().len() >= 12);
+
+    // Someone else joins by the link, and may not start the game or seat bots.
+    let bo = join(server.addr, token, "Bo").await;
+    let mut bo_page = Page::open(server.addr, token, &bo, 0).await;
+    let answer = bo_page.act(json!({"action": "start"})).await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert_eq!(answer["code"], "not_creator");
+    let answer = bo_page.act(json!({"action": "add_bot"})).await;
+    assert_eq!(answer["code"], "not_creator", "{answer}");
+
+    // A fifth seat is the last.
+    page.ok(json!({"action": "add_bot"})).await;
+    let answer = page.act(json!({"action": "add_bot"})).await;
+    assert_eq!(answer["code"], "table_full", "{answer}");
+    let bot = page.view["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rfind(|s| s["bot"] == true)
+        .unwrap()["player"]
+        .clone();
+    page.ok(json!({"action": "remove_bot", "player": bot}))
+        .await;
+    assert_eq!(page.view["seats"].as_array().unwrap().len(), 4);
+
+    // A page may not choose the seed or set the game up itself.
+    let answer = page
+        .act(json!({"action": "set_up", "seats": [], "seed": 1}))
+        .await;
+    assert_eq!(answer["type"], "error", "{answer}");
+
+    page.ok(json!({"action": "start"})).await;
+    assert_eq!(page.view["phase"], "playing");
+    assert_eq!(page.view["adventurers"].as_array().unwrap().len(), 4);
+    // Seats are set once the game has begun.
+    let (status, _, body) =
+        crate::try_join(server.addr, token, &crate::invite_of(token), "Late").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("The game has begun"), "{body}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn bad_board_tables_are_refused_with_a_clear_message() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    for (bots, needle) in [
+        (json!(5), "0 to 4"),
+        (json!("many"), "0 to 4"),
+        (json!(-1), "0 to 4"),
+    ] {
+        let (status, body, _) = create_board(server.addr, "Ann", bots.clone()).await;
+        assert_eq!(status, 400, "{bots}: {body}");
+        assert!(body["error"].as_str().unwrap().contains(needle), "{body}");
+    }
+    let (status, _, body) = http(
+        server.addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": "Ann", "game": "chess"})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(body.contains("no game 'chess'"), "{body}");
+    server.stop().await;
+}
+
+/// The events of a table, read from the store behind the server's back.
+async fn stored_events(server: &Server, token: &str) -> Vec<(u64, Event)> {
+    use store::Store;
+    let table = server.store.table_by_token(token).await.unwrap().unwrap();
+    server
+        .store
+        .events_after(table.id, 0)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.seq, BoardGame::decode(&row.body).unwrap()))
+        .collect()
+}
+
+/// The same table with every deck's undrawn cards in another order.
+fn reshuffled(table: &Table, turn: usize) -> Table {
+    fn reorder<T>(cards: &mut [T], turn: usize) {
+        let n = cards.len().max(1);
+        cards.rotate_left(turn % n);
+        cards.reverse();
+    }
+    let mut other = table.clone();
+    let decks = &mut other.game.decks;
+    reorder(&mut decks.adventure.draw, turn);
+    reorder(&mut decks.chance.draw, turn);
+    reorder(&mut decks.common_items.draw, turn);
+    reorder(&mut decks.rare_items.draw, turn);
+    other
+}
+
+#[tokio::test]
+async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_card() {
+    let db = fresh_db();
+    let server = Server::start_with(&db, quick_bots()).await;
+    let (status, body, ann) = create_board(server.addr, "Ann", json!(2)).await;
+    assert_eq!(status, 200, "{body}");
+    let token = body["token"].as_str().unwrap().to_owned();
+    let mut page = Page::open(server.addr, &token, &ann, 0).await;
+    let me = page.heard[0]["you"].as_u64().unwrap();
+    page.ok(json!({"action": "start"})).await;
+
+    // Ann plays her first turns by what her page offers, then lets a bot play for her.
+    let mut own_turns = 0;
+    while own_turns < 3 && page.view["phase"] == "playing" {
+        let options = page.view["options"].clone();
+        if options["player"].as_u64() != Some(me) {
+            page.next().await;
+            continue;
+        }
+        let action = if options["draw_chance"] == true {
+            json!({"action": "draw_chance"})
+        } else if let Some(battle) = options["battles"].as_array().and_then(|b| b.first()) {
+            // The odds are there before she commits.
+            assert!(battle["odds"]["win"].as_str().unwrap().contains('/'));
+            json!({"action": "fight", "kind": battle["kind"], "items": battle["items"]})
+        } else if options["step"] == "move" {
+            let first = &options["moves"].as_array().unwrap()[0];
+            json!({"action": "move", "how": first["how"]})
+        } else {
+            own_turns += 1;
+            json!({"action": "end_turn"})
+        };
+        page.ok(action).await;
+    }
+    if page.view["phase"] == "playing" {
+        page.ok(json!({"action": "hand_to_bot", "player": me}))
+            .await;
+    }
+    let answer = page.act(json!({"action": "end_turn"})).await;
+    assert_ne!(answer["type"], "done", "a bot plays her seat now: {answer}");
+
+    // The bots play the game to its end.
+    let end = tokio::time::timeout(Duration::from_secs(240), async {
+        loop {
+            let message = page.next_or_end().await.expect("the socket stays open");
+            if message["type"] == "update" || message["type"] == "sync" {
+                page.seq = message["seq"].as_u64().unwrap();
+                page.view = message["view"].clone();
+            }
+            page.heard.push(message);
+            if page.view["phase"] == "won" || page.view["phase"] == "ended" {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(end.is_ok(), "the game ended within 4 minutes");
+    let ranking = page.view["ranking"].as_array().unwrap();
+    assert_eq!(ranking.len(), 3);
+    if page.view["phase"] == "won" {
+        assert_eq!(ranking[0]["player"], page.view["winner"]);
+    }
+
+    // Every message the page received, checked against the server's own record: each view
+    // and each log line is exactly what the same table with the undrawn cards in other orders
+    // would have given, so nothing in them depends on an undrawn card.
+    let events = stored_events(&server, &token).await;
+    let mut states = vec![Table::default()];
+    let mut lines = vec![String::new()];
+    for (_, event) in &events {
+        let before = states.last().unwrap().clone();
+        lines.push(BoardGame::describe(&before, event));
+        for turn in 1..=2 {
+            assert_eq!(
+                BoardGame::describe(&reshuffled(&before, turn), event),
+                *lines.last().unwrap(),
+                "the log line of {event:?} depends on an undrawn card"
+            );
+        }
+        states.push(BoardGame::evolve(before, event));
+    }
+    let creator = page.view["creator"].as_u64().unwrap() as u32;
+    let mut views = 0;
+    for message in &page.heard {
+        if let Some(log) = message["log"].as_array() {
+            for line in log {
+                let seq = line["seq"].as_u64().unwrap() as usize;
+                assert_eq!(line["text"], lines[seq]);
+            }
+        }
+        if message["view"].is_object() {
+            let seq = message["seq"].as_u64().unwrap() as usize;
+            let state = &states[seq];
+            assert_eq!(message["view"], BoardGame::view(state, creator));
+            for turn in 1..=3 {
+                assert_eq!(
+                    message["view"],
+                    BoardGame::view(&reshuffled(state, turn), creator),
+                    "the view at event {seq} depends on an undrawn card"
+                );
+            }
+            views += 1;
+        }
+        let text = message.to_string();
+        assert!(!text.contains("\"draw\":["), "a draw pile was sent: {text}");
+        assert!(!text.contains("adventure_deck"), "a deck was sent: {text}");
+    }
+    assert!(views > 100, "the page saw the game ({views} views)");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_game_file_keeps_the_decks_order_secret_until_the_game_is_over() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (_, body, ann) = create_board(server.addr, "Ann", json!(1)).await;
+    let token = body["token"].as_str().unwrap().to_owned();
+    let mut page = Page::open(server.addr, &token, &ann, 0).await;
+    page.ok(json!({"action": "start"})).await;
+    let (status, _, file) = http(
+        server.addr,
+        "GET",
+        &format!("/t/{token}/game.jsonl"),
+        Some(&ann),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let set_up: Value = file
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|e| e["type"] == "game" && e["event"]["type"] == "game_set_up")
+        .expect("the set-up is in the file");
+    assert_eq!(set_up["event"]["adventure_deck"], json!([]));
+    assert_eq!(set_up["event"]["chance_deck"], json!([]));
+    // The server's own log has them.
+    let events = stored_events(&server, &token).await;
+    assert!(events.iter().any(|(_, e)| matches!(
+        e,
+        Event::Game { event: board::Event::GameSetUp { adventure_deck, .. } } if !adventure_deck.is_empty()
+    )));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_seat_is_handed_to_a_bot_and_taken_back() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (_, body, ann) = create_board(server.addr, "Ann", json!(0)).await;
+    let token = body["token"].as_str().unwrap().to_owned();
+    let bo = join(server.addr, &token, "Bo").await;
+    let mut ann_page = Page::open(server.addr, &token, &ann, 0).await;
+    let mut bo_page = Page::open(server.addr, &token, &bo, 0).await;
+    let bo_id = bo_page.heard[0]["you"].clone();
+    let answer = bo_page
+        .act(json!({"action": "hand_to_bot", "player": bo_id}))
+        .await;
+    assert_eq!(answer["code"], "not_started", "{answer}");
+    ann_page.ok(json!({"action": "start"})).await;
+    bo_page
+        .ok(json!({"action": "hand_to_bot", "player": bo_id}))
+        .await;
+    let seat = |view: &Value| {
+        view["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["player"] == bo_id)
+            .unwrap()["bot"]
+            .clone()
+    };
+    assert_eq!(seat(&bo_page.view), true);
+    let answer = bo_page.act(json!({"action": "end_turn"})).await;
+    assert_eq!(answer["code"], "bot_plays", "{answer}");
+    bo_page.ok(json!({"action": "take_back"})).await;
+    assert_eq!(seat(&bo_page.view), false);
+    let answer = bo_page.act(json!({"action": "take_back"})).await;
+    assert_eq!(answer["code"], "not_bot", "{answer}");
+    // Someone else's seat is the creator's to hand over, not another player's.
+    let ann_id = ann_page.heard[0]["you"].clone();
+    let answer = bo_page
+        .act(json!({"action": "hand_to_bot", "player": ann_id}))
+        .await;
+    assert_eq!(answer["code"], "not_creator", "{answer}");
+    server.stop().await;
+}
