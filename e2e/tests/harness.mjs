@@ -31,11 +31,15 @@ process.on('exit', () => {
   for (const server of live) server.cleanup();
 });
 
-/** The server process on `db` (a fresh one unless given), answering at `url`. */
+/**
+ * The server process on `db` (a fresh one unless given), answering at `url`; `options.args` are
+ * more arguments for `prophecy serve` (e.g. `['--bot-pause-ms', '20']`).
+ */
 export class Server {
-  static async start(db) {
+  static async start(db, options = {}) {
     const dir = db ? null : mkdtempSync(join(tmpdir(), 'prophecy-e2e-'));
     const server = new Server(db ?? join(dir, 'tables.db'), dir, await freePort());
+    server.args = options.args ?? [];
     live.add(server);
     try {
       await server.launch();
@@ -52,10 +56,11 @@ export class Server {
     this.port = port;
     this.url = `http://127.0.0.1:${port}`;
     this.output = '';
+    this.args = [];
   }
 
   async launch() {
-    this.child = spawn(BIN, ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', this.db], {
+    this.child = spawn(BIN, ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', this.db, ...this.args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout.on('data', (d) => { this.output += d; });

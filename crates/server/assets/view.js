@@ -122,7 +122,7 @@ function inviteControls(ctx, invite) {
 
 // The invitation: its link (with the table's current code) and QR code for everyone seated;
 // for the creator, a new link (the old one stops seating newcomers) and closing joining.
-function inviteBlock(ctx) {
+export function inviteBlock(ctx) {
   const { ui } = ctx;
   const invite = ctx.invite;
   const creatorControls = invite && invite.creator ? inviteControls(ctx, invite) : null;

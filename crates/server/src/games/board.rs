@@ -1092,12 +1092,18 @@ fn moves(table: &Table, player: PlayerId) -> Vec<Value> {
                 BoardEvent::Moved { to, paid, .. } => Some((*to, *paid)),
                 _ => None,
             })?;
+            let creature = table.game.creature_on(to).map(|(card, _)| card.0);
             Some(json!({
                 "how": how,
                 "to": to.0,
                 "to_name": space_name(content, to),
                 "cost": paid.0,
-                "creature": table.game.creature_on(to).map(|(card, _)| card.0),
+                "creature": creature,
+                "battle": if creature.is_some() {
+                    best_battle_after(table, player, &events)
+                } else {
+                    Value::Null
+                },
             }))
         })
         .collect()
@@ -1106,7 +1112,25 @@ fn moves(table: &Table, player: PlayerId) -> Vec<Value> {
 /// Every set of usable Items for a battle, with its odds: none, and each combination the
 /// rules allow (at most [`MAX_ITEM_CHOICES`]).
 fn battles(table: &Table, player: PlayerId) -> Vec<Value> {
-    let Some(a) = table.game.adventurer(player) else {
+    battle_choices(&table.game, player)
+        .into_iter()
+        .map(|(_, value)| value)
+        .collect()
+}
+
+/// The best battle she could fight where a move would take her (by the chance of winning), so
+/// that the odds are known before she commits to the move.
+fn best_battle_after(table: &Table, player: PlayerId, moved: &[BoardEvent]) -> Value {
+    // The game's state shares its parts with the table's until the move changes them.
+    let after = moved.iter().fold(table.game.clone(), board::evolve);
+    battle_choices(&after, player)
+        .into_iter()
+        .max_by(|a, b| a.0.win.to_f64().total_cmp(&b.0.win.to_f64()))
+        .map_or(Value::Null, |(_, value)| value)
+}
+
+fn battle_choices(game: &BoardState, player: PlayerId) -> Vec<(BattleOdds, Value)> {
+    let Some(a) = game.adventurer(player) else {
         return Vec::new();
     };
     let usable: Vec<ItemId> = a
@@ -1125,13 +1149,13 @@ fn battles(table: &Table, player: PlayerId) -> Vec<Value> {
                 .filter(|(i, _)| mask & (1 << i) != 0)
                 .map(|(_, item)| *item)
                 .collect();
-            let Ok(battle) = board::encounter::battle(&table.game, player, kind, &items) else {
+            let Ok(battle) = board::encounter::battle(game, player, kind, &items) else {
                 continue;
             };
-            let Some(odds) = table.game.battle_odds(player, kind, &items) else {
+            let Some(odds) = game.battle_odds(player, kind, &items) else {
                 continue;
             };
-            out.push(json!({
+            let value = json!({
                 "kind": kind,
                 "items": items.iter().map(|i| i.0).collect::<Vec<u32>>(),
                 "yours": battle.yours,
@@ -1140,7 +1164,8 @@ fn battles(table: &Table, player: PlayerId) -> Vec<Value> {
                 "magic": battle.magic_cost,
                 "lives": battle.lives,
                 "odds": odds_json(&odds),
-            }));
+            });
+            out.push((odds, value));
             if out.len() >= MAX_ITEM_CHOICES {
                 return out;
             }

@@ -189,6 +189,12 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
             assert!(battle["odds"]["win"].as_str().unwrap().contains('/'));
             json!({"action": "fight", "kind": battle["kind"], "items": battle["items"]})
         } else if options["step"] == "move" {
+            // Where a Creature lies, the odds of the best battle there come with the move.
+            for m in options["moves"].as_array().unwrap() {
+                if !m["creature"].is_null() {
+                    assert!(m["battle"]["odds"]["win"].is_string(), "{m}");
+                }
+            }
             let first = &options["moves"].as_array().unwrap()[0];
             json!({"action": "move", "how": first["how"]})
         } else {
@@ -246,6 +252,7 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     }
     let creator = page.view["creator"].as_u64().unwrap() as u32;
     let mut views = 0;
+    let mut moves_onto_creatures = 0;
     for message in &page.heard {
         if let Some(log) = message["log"].as_array() {
             for line in log {
@@ -265,12 +272,24 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
                 );
             }
             views += 1;
+            // A move onto a Creature comes with the odds of the best battle there.
+            for m in message["view"]["options"]["moves"]
+                .as_array()
+                .into_iter()
+                .flatten()
+            {
+                if !m["creature"].is_null() {
+                    assert!(m["battle"]["odds"]["win"].is_string(), "{m}");
+                    moves_onto_creatures += 1;
+                }
+            }
         }
         let text = message.to_string();
         assert!(!text.contains("\"draw\":["), "a draw pile was sent: {text}");
         assert!(!text.contains("adventure_deck"), "a deck was sent: {text}");
     }
     assert!(views > 100, "the page saw the game ({views} views)");
+    assert!(moves_onto_creatures > 0, "some moves led onto Creatures");
     server.stop().await;
 }
 

@@ -1,0 +1,541 @@
+// The board game's table page (Prophecy, the board game). Reads the token from the address,
+// asks who we are (GET /t/{token}/me), shows the join form or connects, fetches the game's
+// static content once (GET /games/board/content.json) and renders every view the server sends.
+// The server is authoritative: the page keeps only its presentation state (the space shown,
+// the battle and Items chosen, requests in flight). The rendering is in board-view.js.
+//
+// data-testid hooks (for end-to-end tests):
+//   join:      join-form join-name join-submit join-error join-refusal removed table-gone
+//   header:    table-title phase (data-phase) turn-number invite-link copy-link show-qr qr
+//              export-md export-print export-game reconnecting-banner
+//   lobby:     lobby seat (data-player-id, data-bot) add-bot remove-bot (data-player-id)
+//              start-game waiting-for-start
+//   board:     board space (data-space-id, data-kind, data-dest, data-adventure) piece
+//              (data-player-id, data-space-id) space-detail (data-space-id) space-adventure
+//              (data-kind) space-item (data-item-id)
+//   cards:     adventurer-card (data-player-id, data-alive, data-bot, data-turn) health
+//              (data-right, data-left) magic (data-right, data-left) gold experience
+//              certificate (data-guild, data-owned, data-own-guild) card-item (data-item-id,
+//              data-damaged) hand-to-bot (data-player-id)
+//   turn:      turn (data-player-id, data-step, data-mine) choosing draw-chance move (data-to,
+//              data-cost, data-how) fight (data-kind) battle-kind (data-kind) battle-item
+//              (data-item-id) battle-odds (data-win, data-draw, data-loss: exact fractions;
+//              data-kind, data-items) battle-not-allowed use-special-rule use-opportunity
+//              recover (data-amount) trade buy-item (data-item-id) sell-item (data-item-id)
+//              repair-item (data-item-id) buy-certificate end-turn
+//   results:   last-chance (data-card) last-battle (data-outcome, data-kind) battle-roll die
+//              (data-face) decks deck (data-deck, data-draw, data-discard)
+//   the end:   result (data-winner) ranking ranking-entry (data-player-id, data-certificates)
+//   messages:  refusal (a `refused` answer, role=alert, data-for=its place) request-error
+//              toast
+//   log:       log log-entry (data-seq)
+// Debug hook: window.prophecy = { seq(), view(), online(), connected(), content(), me() }.
+
+import { h, patch, delegate } from './dom.js';
+import { Connection } from './net.js';
+import { renderBoardTable } from './board-view.js';
+
+const root = document.getElementById('app');
+const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
+const token = match ? match[1] : null;
+// A newcomer's link carries the table's invitation code: /t/{token}?join=CODE.
+const joinCode = new URLSearchParams(location.search).get('join');
+const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { matches: false };
+
+const state = {
+  screen: 'loading', // loading | join | table | removed | gone
+  me: null,
+  view: null,
+  content: null,
+  seq: 0,
+  log: [],
+  logSeqs: new Set(),
+  online: new Set(),
+  connected: false,
+  everTried: false,
+  removedMessage: '',
+  goneMessage: '',
+  joinError: '',
+  joinPending: false,
+  joinRefusal: '',
+  invite: null,
+};
+
+const ui = {
+  pending: new Map(), // place key → req
+  msgs: new Map(), // place key → {kind, rule, text}
+  open: new Set(),
+  confirm: null,
+  copied: false,
+  space: null, // the space whose details are shown
+  focusSpace: null, // the space that holds the board's tab stop
+  battle: { key: null, kind: null, items: new Set() },
+  // The player's choices a card asks for (the direction of a one-space move, the Item lost).
+  choice: { clockwise: true, lose_item: null },
+  toasts: [],
+};
+
+const reqs = new Map(); // req → key
+let conn = null;
+let toastId = 0;
+
+window.prophecy = {
+  seq: () => state.seq,
+  view: () => state.view,
+  online: () => Array.from(state.online),
+  connected: () => state.connected,
+  content: () => state.content,
+  me: () => state.me,
+};
+
+delegate(root, ['click', 'submit', 'change', 'keydown', 'toggle']);
+
+const ctx = {
+  get view() {
+    return state.view;
+  },
+  get content() {
+    return state.content;
+  },
+  get online() {
+    return state.online;
+  },
+  get connected() {
+    return state.connected;
+  },
+  get log() {
+    return state.log;
+  },
+  get invite() {
+    return state.invite;
+  },
+  get narrow() {
+    return narrow.matches;
+  },
+  get you() {
+    return state.me ? state.me.player : null;
+  },
+  ui,
+  token,
+  act,
+  rerender: render,
+  copyLink,
+  changeInvite,
+  toggled: (key, open) => {
+    const was = ui.open.has(key);
+    if (open) ui.open.add(key);
+    else ui.open.delete(key);
+    if (was !== open) render();
+  },
+  dismissToast: (id) => {
+    ui.toasts = ui.toasts.filter((t) => t.id !== id);
+    render();
+  },
+};
+
+if (narrow.addEventListener) narrow.addEventListener('change', () => render());
+
+// ---------------------------------------------------------------- rendering
+
+function screen(title, ...body) {
+  return h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), title ? h('h1', null, title) : null, body);
+}
+
+function render() {
+  switch (state.screen) {
+    case 'loading':
+      patch(
+        root,
+        screen(
+          null,
+          h('p', { role: 'status' }, state.everTried && !state.connected ? 'Connecting… (retrying)' : 'Connecting…'),
+          state.everTried && !state.connected ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner' }, 'Reconnecting…') : null,
+        ),
+      );
+      return;
+    case 'join':
+      patch(root, joinScreen());
+      return;
+    case 'removed':
+      patch(root, screen('You left this table', h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
+      return;
+    case 'gone':
+      patch(root, screen('No such table', h('p', { role: 'alert', testid: 'table-gone' }, state.goneMessage || 'This link does not lead to a table. Check the link, or start a new table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
+      return;
+    default:
+      break;
+  }
+  if (!state.content) {
+    patch(root, screen(null, h('p', { role: 'status' }, 'Loading the board…')));
+    return;
+  }
+  const logEl = document.getElementById('log');
+  const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
+  const active = document.activeElement;
+  const inTurn = active && active !== document.body && active.closest && active.closest('[data-testid="turn"]');
+  patch(root, renderBoardTable(ctx));
+  document.title = `${titleOf()} — Prophecy`;
+  const el = document.getElementById('log');
+  if (el && atBottom) el.scrollTop = el.scrollHeight;
+  // The control used may be gone after the step it took (a move, a fight): keep keyboard users
+  // in the turn's panel rather than at the top of the page.
+  if (inTurn && (!document.activeElement || document.activeElement === document.body)) {
+    const next = root.querySelector('[data-testid="turn"] button:not([disabled]), [data-testid="turn"] [tabindex="-1"]');
+    if (next) next.focus({ preventScroll: true });
+  }
+  // A message whose place is gone becomes a toast.
+  for (const [key, m] of Array.from(ui.msgs)) {
+    if (!root.querySelector(`[data-for="${CSS.escape(key)}"]`)) {
+      ui.msgs.delete(key);
+      toast(m.kind, m.text, m.rule);
+    }
+  }
+}
+
+function titleOf() {
+  const v = state.view;
+  if (!v) return 'The board game';
+  if (v.phase === 'lobby') return 'The board game: the lobby';
+  if (v.phase === 'won' || v.phase === 'ended') return 'The board game: the end';
+  return v.turn ? `The board game: turn ${v.turn.number}` : 'The board game';
+}
+
+function toast(kind, text, rule) {
+  const id = ++toastId;
+  ui.toasts.push({ id, kind, text, rule });
+  if (ui.toasts.length > 4) ui.toasts.shift();
+  setTimeout(() => {
+    if (ui.toasts.some((t) => t.id === id)) ctx.dismissToast(id);
+  }, 10000);
+  render();
+}
+
+// ---------------------------------------------------------------- requests
+
+/** Sends `action` for the place `key` (where its refusal will show). */
+function act(key, action) {
+  ui.msgs.delete(key);
+  const req = conn ? conn.act(action) : null;
+  if (req === null) {
+    ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.' });
+    render();
+    return;
+  }
+  ui.pending.set(key, req);
+  reqs.set(req, key);
+  render();
+}
+
+function answered(msg) {
+  const key = reqs.get(msg.req);
+  reqs.delete(msg.req);
+  if (key === undefined) {
+    if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
+    return;
+  }
+  if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
+  if (msg.type === 'done') {
+    // A success clears the refusals shown so far: they were about an earlier moment.
+    ui.msgs.clear();
+  } else if (msg.type === 'refused') {
+    ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message });
+  } else {
+    ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.' });
+  }
+  render();
+}
+
+function lost(list) {
+  for (const req of list) {
+    const key = reqs.get(req);
+    reqs.delete(req);
+    if (key === undefined) continue;
+    if (ui.pending.get(key) === req) ui.pending.delete(key);
+    ui.msgs.set(key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.' });
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- messages
+
+/** Adds the entries not seen yet (by seq), in seq order: none twice, none lost. */
+function applyLog(entries) {
+  let added = false;
+  for (const e of entries || []) {
+    if (typeof e.seq !== 'number' || state.logSeqs.has(e.seq)) continue;
+    state.logSeqs.add(e.seq);
+    state.log.push(e);
+    added = true;
+  }
+  if (added) state.log.sort((a, b) => a.seq - b.seq);
+}
+
+function setView(view, you) {
+  view.you = you;
+  state.view = view;
+  // The battle's choices belong to one battle: forget them when another begins.
+  const t = view.turn;
+  const battleKey = t && t.step === 'battle' ? `${t.number}:${t.player}:${JSON.stringify(view.last_battle)}` : null;
+  if (battleKey !== ui.battle.key) ui.battle = { key: battleKey, kind: null, items: new Set() };
+}
+
+function onSync(msg) {
+  loadInvite();
+  if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
+  setView(msg.view, state.me && state.me.player);
+  applyLog(msg.log);
+  state.seq = Math.max(state.seq, msg.seq || 0);
+  if (Array.isArray(msg.online)) state.online = new Set(msg.online);
+  state.screen = 'table';
+  render();
+}
+
+function onUpdate(msg) {
+  if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
+  const before = state.view;
+  setView(msg.view, state.me && state.me.player);
+  applyLog(msg.log);
+  state.seq = msg.seq;
+  // Answers about another player's turn no longer apply.
+  if (before && before.turn && state.view.turn && before.turn.number !== state.view.turn.number) {
+    for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused') ui.msgs.delete(key);
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- small page actions
+
+async function copyLink(url) {
+  let ok = false;
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(url);
+      ok = true;
+    }
+  } catch {
+    ok = false;
+  }
+  if (!ok) {
+    const el = document.getElementById('invite-link');
+    if (el) {
+      el.focus();
+      el.select();
+      try {
+        ok = document.execCommand('copy');
+      } catch {
+        ok = false;
+      }
+    }
+  }
+  ui.copied = ok;
+  if (!ok) toast('info', 'Select the link and copy it by hand.');
+  render();
+  setTimeout(() => {
+    ui.copied = false;
+    render();
+  }, 2500);
+}
+
+async function loadInvite() {
+  try {
+    const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    if (!r.ok) return;
+    state.invite = await r.json();
+    if (state.screen === 'table') render();
+  } catch {
+    // Offline: the next sync asks again.
+  }
+}
+
+async function changeInvite(action) {
+  ui.confirm = null;
+  try {
+    const r = await fetch(`/t/${token}/invite`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ action }),
+      credentials: 'same-origin',
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+    state.invite = body;
+    toast('info', action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
+  } catch (e) {
+    toast('error', e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.');
+  }
+}
+
+async function loadContent() {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await fetch('/games/board/content.json', { headers: { Accept: 'application/json' } });
+      if (r.ok) {
+        state.content = await r.json();
+        render();
+        return;
+      }
+    } catch {
+      // unreachable: retry below
+    }
+    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+  }
+}
+
+// ---------------------------------------------------------------- joining and connecting
+
+function joinScreen() {
+  return h(
+    'main',
+    { class: 'center-screen join', id: 'main' },
+    h('p', { class: 'brand' }, 'Prophecy'),
+    h('h1', null, state.joinRefusal ? 'This link cannot seat you' : 'Join this table'),
+    state.joinRefusal ? h('p', { class: 'message error', role: 'alert', testid: 'join-refusal' }, state.joinRefusal) : null,
+    state.joinRefusal ? h('p', null, h('a', { href: '/' }, 'Start a new table')) : null,
+    state.joinRefusal
+      ? null
+      : h('p', null, 'You were invited to play Prophecy, the board game: travel the land, fight creatures, and be the first adventurer to hold a Certificate from each of the five guilds.'),
+    state.joinRefusal
+      ? null
+      : h(
+          'form',
+          {
+            class: 'form join-form',
+            testid: 'join-form',
+            method: 'post',
+            action: `/t/${token}/join`,
+            'aria-busy': state.joinPending ? 'true' : null,
+            novalidate: true,
+            onsubmit: (e, f) => join(f),
+          },
+          h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), h('input', { id: 'join-name', name: 'name', type: 'text', required: true, maxlength: 80, autocomplete: 'nickname', testid: 'join-name', 'data-key': 'join-name' })),
+          h('button', { type: 'submit', class: 'btn primary', testid: 'join-submit', disabled: state.joinPending }, state.joinPending ? 'Joining…' : 'Join the table'),
+          state.joinError ? h('p', { class: 'message error', role: 'alert', testid: 'join-error' }, state.joinError) : null,
+        ),
+  );
+}
+
+async function join(f) {
+  const name = f.elements.name.value.trim();
+  if (!name) {
+    state.joinError = 'Type your name first.';
+    render();
+    f.elements.name.focus();
+    return;
+  }
+  state.joinPending = true;
+  state.joinError = '';
+  render();
+  try {
+    const r = await fetch(`/t/${token}/join`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ name, join: joinCode }),
+      credentials: 'same-origin',
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+    state.me = { player: body.player, name };
+    state.joinPending = false;
+    // The seat is in the cookie now: the invitation code need not stay in the address bar.
+    history.replaceState(null, '', `/t/${token}`);
+    state.screen = 'loading';
+    render();
+    connect();
+  } catch (e) {
+    state.joinPending = false;
+    state.joinError = e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
+    render();
+    const input = document.getElementById('join-name');
+    if (input) input.focus();
+  }
+}
+
+function connect() {
+  if (conn) conn.stop();
+  conn = new Connection(
+    token,
+    {
+      sync: onSync,
+      update: onUpdate,
+      answer: answered,
+      presence: (m) => {
+        state.online = new Set(m.online || []);
+        render();
+      },
+      removed: (m) => {
+        state.screen = 'removed';
+        state.removedMessage = m.message;
+        render();
+      },
+      invite: loadInvite,
+      own: () => {},
+      status: (c) => {
+        state.connected = c;
+        if (!c) state.everTried = true;
+        render();
+      },
+      lost,
+      unauthorized: (status) => {
+        state.screen = status === 404 ? 'gone' : 'join';
+        if (status !== 404) state.view = null;
+        render();
+      },
+    },
+    () => state.seq,
+  );
+  state.everTried = false;
+  conn.start();
+  setTimeout(() => {
+    if (!state.connected) {
+      state.everTried = true;
+      render();
+    }
+  }, 1500);
+}
+
+async function boot() {
+  if (!token) {
+    state.screen = 'gone';
+    render();
+    return;
+  }
+  render();
+  loadContent();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const query = joinCode ? `?join=${encodeURIComponent(joinCode)}` : '';
+      const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (r.ok) {
+        const me = await r.json();
+        if (me && me.player !== null && me.player !== undefined) {
+          state.me = me;
+          connect();
+        } else {
+          state.joinRefusal = (me && me.message) || '';
+          state.screen = 'join';
+          render();
+        }
+        return;
+      }
+      if (r.status === 401 || r.status === 403) {
+        state.screen = 'join';
+        render();
+        return;
+      }
+      if (r.status === 404) {
+        const body = await r.json().catch(() => ({}));
+        state.screen = 'gone';
+        state.goneMessage = body.error;
+        render();
+        return;
+      }
+    } catch {
+      // unreachable: retry below
+    }
+    state.everTried = true;
+    render();
+    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+  }
+}
+
+boot();
