@@ -25,7 +25,7 @@ use crate::ids::{ItemId, PlayerId, SpaceId};
 use crate::model::{Adventurer, Step, Turn};
 use crate::state::State;
 use dice::Seed;
-use std::cell::RefCell;
+use std::cell::Cell;
 
 /// The next action of the bot playing `player`, or `None` when `player` has nothing to do now
 /// (the game is not being played, it is not her turn, or she is dead). Any action that takes
@@ -789,21 +789,20 @@ impl<'a> Bot<'a> {
         let here = me.space.index();
         let gold = me.gold.0;
         // What the Adventure cards are worth, worked out only where asked (NaN: not yet).
-        let worth = RefCell::new(vec![f32::NAN; n]);
+        let worth = vec![Cell::new(f32::NAN); n];
         let bonuses = self.bonuses();
         let worth_at = |space: usize| -> f32 {
-            let mut worth = worth.borrow_mut();
             match worth.get(space) {
-                Some(w) if w.is_nan() => {
-                    let w = self.adventure_value(space, &bonuses);
-                    worth[space] = w;
-                    w
+                Some(w) if w.get().is_nan() => {
+                    let value = self.adventure_value(space, &bonuses);
+                    w.set(value);
+                    value
                 }
-                Some(&w) => w,
+                Some(w) => w.get(),
                 None => 0.0,
             }
         };
-        let (goals, weight) = self.goals(map, &worth_at);
+        let (goals, weight) = self.goals(map, worth_at);
         let to_goal = |space: usize| -> f32 {
             goals
                 .iter()
@@ -863,7 +862,7 @@ impl<'a> Bot<'a> {
     }
 
     /// The spaces she heads for, and what a turn closer is worth.
-    fn goals(&self, map: &Map, worth_at: &dyn Fn(usize) -> f32) -> (Vec<usize>, f32) {
+    fn goals(&self, map: &Map, worth_at: impl Fn(usize) -> f32) -> (Vec<usize>, f32) {
         let me = self.me;
         let spaces = &self.content.board.spaces;
         let kinds = || spaces.iter().map(|s| s.kind).enumerate();
@@ -905,15 +904,22 @@ impl<'a> Bot<'a> {
         };
         // Adventures further than a few turns away will have changed on arrival: near ones
         // first, then any.
-        for (horizon, least) in [(ADVENTURE_HORIZON, 0.5), (u8::MAX, 0.5), (u8::MAX, 0.0)] {
-            let goals: Vec<usize> = kinds()
-                .filter(|&(s, kind)| {
-                    useful(kind)
-                        || (has_card(s)
-                            && map.turns(gold, here, s) <= horizon
-                            && worth_at(s) > least)
-                })
-                .map(|(s, _)| s)
+        let goals: Vec<usize> = kinds()
+            .filter(|&(s, kind)| {
+                useful(kind)
+                    || (has_card(s)
+                        && map.turns(gold, here, s) <= ADVENTURE_HORIZON
+                        && worth_at(s) > 0.5)
+            })
+            .map(|(s, _)| s)
+            .collect();
+        if !goals.is_empty() {
+            return (goals, 1.0);
+        }
+        // No space is useful (it would have been a goal): only Adventures, far ones too.
+        for least in [0.5, 0.0] {
+            let goals: Vec<usize> = (0..spaces.len())
+                .filter(|&s| has_card(s) && worth_at(s) > least)
                 .collect();
             if !goals.is_empty() {
                 return (goals, 1.0);

@@ -30,11 +30,43 @@ const MAX_ROLL_ROUNDS: usize = 64;
 
 /// Checks a command against the rules and the state; the events it becomes, or why not.
 pub fn decide(state: &State, command: Command) -> Decision {
+    decide_with_state(state, command).map(|decided| decided.events)
+}
+
+/// A decision's events, and the state after them when deciding worked it out anyway (in an
+/// [`Out`]): the simulator takes that state instead of applying the events a second time.
+pub(crate) struct Decided {
+    pub(crate) events: Vec<Event>,
+    /// `evolve` of every event in turn on the state decided from, when known.
+    pub(crate) state: Option<State>,
+}
+
+impl From<Vec<Event>> for Decided {
+    fn from(events: Vec<Event>) -> Decided {
+        Decided {
+            events,
+            state: None,
+        }
+    }
+}
+
+impl From<Out> for Decided {
+    fn from(out: Out) -> Decided {
+        Decided {
+            events: out.events,
+            state: Some(out.state),
+        }
+    }
+}
+
+/// [`decide`], with the state after the events when deciding worked it out.
+pub(crate) fn decide_with_state(state: &State, command: Command) -> Result<Decided, Refusal> {
     let by = command.by;
+    let plain = |decision: Decision| decision.map(Decided::from);
     match command.action {
-        Action::SetUp { seats, seed } => set_up(state, seats, seed),
+        Action::SetUp { seats, seed } => plain(set_up(state, seats, seed)),
         Action::DrawChance { seed } => draw_chance(state, by, seed),
-        Action::Move(how) => move_adventurer(state, by, how),
+        Action::Move(how) => plain(move_adventurer(state, by, how)),
         Action::Fight {
             kind,
             seed,
@@ -48,7 +80,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
             };
             crate::encounter::fight(state, by, kind, &items, choices, seed)
         }
-        Action::UseSpecialRule => crate::encounter::use_special_rule(state, by),
+        Action::UseSpecialRule => plain(crate::encounter::use_special_rule(state, by)),
         Action::UseOpportunity {
             seed,
             clockwise,
@@ -60,11 +92,11 @@ pub fn decide(state: &State, command: Command) -> Decision {
             };
             crate::encounter::use_opportunity(state, by, choices, seed)
         }
-        Action::Recover { amount } => crate::possibility::recover(state, by, amount),
-        Action::Trade => crate::possibility::trade(state, by),
-        Action::BuyItem { item } => crate::market::buy(state, by, item),
-        Action::SellItem { item } => crate::market::sell(state, by, item),
-        Action::RepairItem { item } => crate::market::repair(state, by, item),
+        Action::Recover { amount } => plain(crate::possibility::recover(state, by, amount)),
+        Action::Trade => plain(crate::possibility::trade(state, by)),
+        Action::BuyItem { item } => plain(crate::market::buy(state, by, item)),
+        Action::SellItem { item } => plain(crate::market::sell(state, by, item)),
+        Action::RepairItem { item } => plain(crate::market::repair(state, by, item)),
         Action::BuyCertificate => buy_certificate(state, by),
         Action::EndTurn => end_turn(state, by),
     }
@@ -251,13 +283,17 @@ impl Out {
         self.emit(Event::DeckReshuffled { deck, order });
     }
 
-    fn draw_pile(&self, deck: DeckKind) -> Vec<u32> {
+    /// The top `most` cards of a deck's draw pile (fewer if it has fewer).
+    fn draw_pile(&self, deck: DeckKind, most: usize) -> Vec<u32> {
+        fn top<T>(draw: &[T], most: usize, id: fn(&T) -> u32) -> Vec<u32> {
+            draw.iter().take(most).map(id).collect()
+        }
         let decks = &self.state.decks;
         match deck {
-            DeckKind::Adventure => decks.adventure.draw.iter().map(|c| c.0).collect(),
-            DeckKind::Chance => decks.chance.draw.iter().map(|c| c.0).collect(),
-            DeckKind::CommonItems => decks.common_items.draw.iter().map(|c| c.0).collect(),
-            DeckKind::RareItems => decks.rare_items.draw.iter().map(|c| c.0).collect(),
+            DeckKind::Adventure => top(&decks.adventure.draw, most, |c| c.0),
+            DeckKind::Chance => top(&decks.chance.draw, most, |c| c.0),
+            DeckKind::CommonItems => top(&decks.common_items.draw, most, |c| c.0),
+            DeckKind::RareItems => top(&decks.rare_items.draw, most, |c| c.0),
         }
     }
 
@@ -272,15 +308,14 @@ impl Out {
     ) {
         let mut drawn = 0;
         while drawn < count {
-            let mut pile = self.draw_pile(deck);
+            let mut pile = self.draw_pile(deck, count - drawn);
             if pile.is_empty() {
                 self.reshuffle(deck, rng);
-                pile = self.draw_pile(deck);
+                pile = self.draw_pile(deck, count - drawn);
                 if pile.is_empty() {
                     return;
                 }
             }
-            pile.truncate(count - drawn);
             let n = pile.len();
             self.emit(place(pile, drawn));
             drawn += n;
@@ -288,7 +323,7 @@ impl Out {
     }
 }
 
-fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Decision {
+fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Result<Decided, Refusal> {
     let (turn, _) = current(state, by)?;
     if turn.step != Step::DrawChance {
         return Err(if turn.extra {
@@ -303,11 +338,11 @@ fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Decision {
         out.reshuffle(DeckKind::Chance, &mut rng);
     }
     let Some(&card) = out.state.decks.chance.draw.first() else {
-        return Ok(out.events);
+        return Ok(out.into());
     };
     out.emit(Event::ChanceDrawn { player: by, card });
     let Some(kind) = state.content.chance.get(card.index()).map(|c| c.kind) else {
-        return Ok(out.events);
+        return Ok(out.into());
     };
     let board = &state.content.board;
     let living = || state.adventurers.iter().filter(|a| a.alive);
@@ -340,7 +375,7 @@ fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Decision {
                 Market::Village => SpaceKind::Village,
             };
             let Some(space) = board.spaces.iter().position(|s| s.kind == kind) else {
-                return Ok(out.events);
+                return Ok(out.into());
             };
             let space = SpaceId::of(space);
             let lying = state
@@ -387,7 +422,7 @@ fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Decision {
         }
         ChanceKind::PeacefulTimes => out.emit(Event::ExtraTurnGranted { player: by }),
     }
-    Ok(out.events)
+    Ok(out.into())
 }
 
 /// Heals, recharges (each up to the adventurer's maximum) and gives Gold to `who`.
@@ -481,7 +516,7 @@ fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> Decision {
     }])
 }
 
-fn buy_certificate(state: &State, by: PlayerId) -> Decision {
+fn buy_certificate(state: &State, by: PlayerId) -> Result<Decided, Refusal> {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -537,7 +572,7 @@ fn buy_certificate(state: &State, by: PlayerId) -> Decision {
             ranking,
         });
     }
-    Ok(out.events)
+    Ok(out.into())
 }
 
 /// The winner first, then the others by Certificates, most first (ties keep seating order).
@@ -567,7 +602,7 @@ pub fn standings(state: &State) -> Ranking {
     Ranking(all)
 }
 
-fn end_turn(state: &State, by: PlayerId) -> Decision {
+fn end_turn(state: &State, by: PlayerId) -> Result<Decided, Refusal> {
     let (turn, _) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -579,11 +614,12 @@ fn end_turn(state: &State, by: PlayerId) -> Decision {
             player: by,
             next: by,
             extra: true,
-        }]);
+        }]
+        .into());
     }
     let mut out = Out::new(state);
     pass_turn(&mut out, by);
-    Ok(out.events)
+    Ok(out.into())
 }
 
 /// Passes the turn from `by` to the next adventurer alive on her left; one who must miss

@@ -50,7 +50,7 @@ use crate::command::{BattleKind, Choices, MoveKind};
 use crate::content::{
     AdventureCard, CreatureStats, Effect, Hands, Slot, SpaceKind, SpecialKind, Terrain,
 };
-use crate::decide::{Out, below, current, destination, pass_turn, ranking, standings};
+use crate::decide::{Decided, Out, below, current, destination, pass_turn, ranking, standings};
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{DeckKind, Experience, Gold, Step};
@@ -374,7 +374,7 @@ pub(crate) fn fight(
     items: &[ItemId],
     choices: Choices,
     seed: Seed,
-) -> Decision {
+) -> Result<Decided, Refusal> {
     let (turn, adventurer) = current(state, by)?;
     let space = adventurer.space;
     match turn.step {
@@ -461,7 +461,7 @@ pub(crate) fn fight(
         BattleOutcome::Draw => {}
         BattleOutcome::Loss => apply_effects(&mut out, by, &loss_effects, choices, &mut rng),
     }
-    Ok(out.events)
+    Ok(out.into())
 }
 
 /// `rises_again`: the defeated Creature goes back on another empty space of `terrain`.
@@ -537,7 +537,7 @@ pub(crate) fn use_opportunity(
     by: PlayerId,
     choices: Choices,
     seed: Seed,
-) -> Decision {
+) -> Result<Decided, Refusal> {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -568,7 +568,7 @@ pub(crate) fn use_opportunity(
         choices,
         &mut DiceRng::new(seed),
     );
-    Ok(out.events)
+    Ok(out.into())
 }
 
 /// The refusal while a Creature waits to be fought.

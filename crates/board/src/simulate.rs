@@ -9,6 +9,7 @@
 use crate::bot;
 use crate::command::{Action, Command};
 use crate::content::Content;
+use crate::decide::decide_with_state;
 use crate::event::Event;
 use crate::ids::PlayerId;
 use crate::model::Phase;
@@ -172,34 +173,51 @@ fn play(content: Arc<Content>, map: &bot::Map, players: usize, seed: u64) -> Gam
             Some(action) if in_turn <= MAX_COMMANDS_PER_TURN => action,
             _ => Action::EndTurn,
         };
-        let events = match crate::decide(&state, Command::new(by, action)) {
-            Ok(events) => events,
+        let decided = match decide_with_state(&state, Command::new(by, action)) {
+            Ok(decided) => decided,
             Err(_) => {
                 summary.refusals += 1;
-                match crate::decide(&state, Command::new(by, Action::EndTurn)) {
-                    Ok(events) => events,
+                match decide_with_state(&state, Command::new(by, Action::EndTurn)) {
+                    Ok(decided) => decided,
                     // Not even ending the turn (a Creature to fight): give up on the game.
                     Err(_) => break,
                 }
             }
         };
-        for event in &events {
-            record(&mut summary, &state, event);
+        for event in &decided.events {
             if let Event::TurnEnded { .. } = event {
                 summary.turns += 1;
                 in_turn = 0;
             }
-            state = evolve(state, event);
+        }
+        // The state after the events: worked out while deciding, or applied here (one event
+        // at a time, as `record` reads the state before each).
+        match decided.state {
+            Some(after) => {
+                for event in &decided.events {
+                    record(&mut summary, None, event);
+                }
+                state = after;
+            }
+            None => {
+                for event in &decided.events {
+                    record(&mut summary, Some(&state), event);
+                    state = evolve(state, event);
+                }
+            }
         }
     }
     summary
 }
 
-/// Counts what `event` shows, before it is applied to `state`.
-fn record(summary: &mut GameSummary, state: &State, event: &Event) {
+/// Counts what `event` shows, before it is applied to `state`. Only `Moved` needs the state,
+/// and it is decided alone (no [`crate::decide::Out`]): `state` is `None` for the events
+/// of a decision that worked out the state after them.
+fn record(summary: &mut GameSummary, state: Option<&State>, event: &Event) {
     match event {
         Event::Moved { to, .. } => {
-            if let Some(card) = state.space(*to).and_then(|s| s.adventure)
+            debug_assert!(state.is_some(), "a move is decided alone");
+            if let Some(card) = state.and_then(|s| s.space(*to)).and_then(|s| s.adventure)
                 && let Some(n) = summary.adventures_met.get_mut(card.index())
             {
                 *n += 1;

@@ -384,8 +384,13 @@ impl State {
                 drained,
                 ..
             } => {
-                if let Some(a) = self.adventurer_mut(*player) {
-                    a.magic.lose(drained.saturating_add(*magic_paid));
+                // Most battles cost no Magic: then the adventurers are left alone, which spares
+                // `decide` copying them (they are shared with the state it decides from).
+                let lost = drained.saturating_add(*magic_paid);
+                if lost > 0
+                    && let Some(a) = self.adventurer_mut(*player)
+                {
+                    a.magic.lose(lost);
                 }
                 self.set_step(Step::Moved);
             }
