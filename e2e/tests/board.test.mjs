@@ -338,6 +338,16 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
         }),
       );
     assert.deepEqual(await cards(bo), await cards(ada));
+    // The board from the keyboard: the focused space moves with the arrow keys, and Enter
+    // shows what lies there.
+    const stop = ada.page.locator(`${tid('space')}[tabindex="0"]`);
+    const from = Number(await stop.getAttribute('data-space-id'));
+    await stop.focus();
+    await ada.page.keyboard.press('ArrowRight');
+    const next = (from + 1) % (await ada.page.getByTestId('space').count());
+    await ada.page.waitForFunction((id) => document.activeElement?.getAttribute('data-space-id') === String(id), next);
+    await ada.page.keyboard.press('Enter');
+    await ada.page.locator(`${tid('space-detail')}[data-space-id="${next}"]`).waitFor();
     if (!shotTaken) await shot(ada, 'board-laptop', { fullPage: true });
     await shot(bo, 'board-phone-pair', { fullPage: true });
     assert.deepEqual(consoleErrors(ada), []);
