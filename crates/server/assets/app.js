@@ -69,17 +69,13 @@
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), own() }.
 
 import { h, patch, delegate } from './dom.js';
-import { Connection } from './net.js';
 import { renderTable, tableTitle } from './view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './ui.js';
 import { timerText } from './tools.js';
+import { seat, token } from './seat.js';
 
 const root = document.getElementById('app');
-const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
-const token = match ? match[1] : null;
-// A newcomer's link carries the table's invitation code: /t/{token}?join=CODE.
-const joinCode = new URLSearchParams(location.search).get('join');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
 const state = {
@@ -128,7 +124,6 @@ const ui = {
 };
 
 const reqs = new Map(); // req → {key, opts}
-let conn = null;
 let animTimer = null;
 let toastId = 0;
 
@@ -170,12 +165,12 @@ const ctx = {
   rerender: render,
   serverNow,
   skipAnimation: endAnimation,
-  copyLink,
+  copyLink: (url) => table.copyLink(url),
   goToFlag,
   get invite() {
     return state.invite;
   },
-  changeInvite,
+  changeInvite: (action) => table.changeInvite(action),
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);
@@ -194,7 +189,7 @@ function render() {
       patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('p', { role: 'status' }, state.connected === false && state.everTried ? 'Connecting… (retrying)' : 'Connecting…'), state.everTried && !state.connected ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner' }, 'Reconnecting…') : null));
       return;
     case 'join':
-      patch(root, joinScreen());
+      patch(root, table.joinScreen());
       return;
     case 'removed':
       patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', null, 'You left this table'), h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
@@ -306,7 +301,7 @@ function toast(kind, text, rule) {
  */
 function act(key, action, opts = {}) {
   ui.msgs.delete(key);
-  const req = conn ? conn.act(action) : null;
+  const req = table.act(action);
   if (req === null) {
     ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.', at: Date.now() });
     render();
@@ -405,7 +400,7 @@ function personalize(view, you) {
 function onSync(msg) {
   clock(msg);
   // After a reconnection the invitation may have changed meanwhile.
-  loadInvite();
+  table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   state.view = personalize(msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
   applyLog(msg.log);
@@ -538,37 +533,6 @@ function endAnimation() {
 
 // ---------------------------------------------------------------- small page actions
 
-async function copyLink(url) {
-  let ok = false;
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(url);
-      ok = true;
-    }
-  } catch {
-    ok = false;
-  }
-  if (!ok) {
-    const el = document.getElementById('invite-link');
-    if (el) {
-      el.focus();
-      el.select();
-      try {
-        ok = document.execCommand('copy');
-      } catch {
-        ok = false;
-      }
-    }
-  }
-  ui.copied = ok;
-  if (!ok) toast('info', 'Select the link and copy it by hand.');
-  render();
-  setTimeout(() => {
-    ui.copied = false;
-    render();
-  }, 2500);
-}
-
 function goToFlag(f) {
   if (f.scene !== undefined) {
     ui.selected = f.scene;
@@ -603,194 +567,20 @@ setInterval(() => {
   }
 }, 1000);
 
-// ---------------------------------------------------------------- the invitation
+// ---------------------------------------------------------------- the seat and the connection
 
-async function loadInvite() {
-  try {
-    const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-    if (!r.ok) return;
-    state.invite = await r.json();
-    if (state.screen === 'table') render();
-  } catch {
-    // Offline: the next sync asks again.
-  }
-}
+const table = seat({
+  state,
+  ui,
+  render,
+  toast,
+  intro: 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.',
+  sync: onSync,
+  update: onUpdate,
+  answer: answered,
+  own: onOwn,
+  lost,
+});
 
-async function changeInvite(action) {
-  ui.confirm = null;
-  try {
-    const r = await fetch(`/t/${token}/invite`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ action }),
-      credentials: 'same-origin',
-    });
-    const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
-    state.invite = body;
-    toast('info', action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
-    render();
-  } catch (e) {
-    toast('error', e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.');
-  }
-}
+table.boot();
 
-// ---------------------------------------------------------------- joining and connecting
-
-function joinScreen() {
-  return h(
-    'main',
-    { class: 'center-screen join', id: 'main' },
-    h('p', { class: 'brand' }, 'Prophecy'),
-    h('h1', null, state.joinRefusal ? 'This link cannot seat you' : 'Join this table'),
-    state.joinRefusal ? h('p', { class: 'message error', role: 'alert', testid: 'join-refusal' }, state.joinRefusal) : null,
-    state.joinRefusal ? h('p', null, h('a', { href: '/' }, 'Start a new table')) : null,
-    state.joinRefusal ? null : h('p', null, 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.'),
-    state.joinRefusal ? null : h(
-      'form',
-      {
-        class: 'form join-form',
-        testid: 'join-form',
-        method: 'post',
-        action: `/t/${token}/join`,
-        'aria-busy': state.joinPending ? 'true' : null,
-        novalidate: true,
-        onsubmit: (e, f) => join(f),
-      },
-      h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), h('input', { id: 'join-name', name: 'name', type: 'text', required: true, maxlength: 80, autocomplete: 'nickname', testid: 'join-name', 'data-key': 'join-name' })),
-      h('button', { type: 'submit', class: 'btn primary', testid: 'join-submit', disabled: state.joinPending }, state.joinPending ? 'Joining…' : 'Join the table'),
-      state.joinError ? h('p', { class: 'message error', role: 'alert', testid: 'join-error' }, state.joinError) : null,
-    ),
-  );
-}
-
-async function join(f) {
-  const name = f.elements.name.value.trim();
-  if (!name) {
-    state.joinError = 'Type your name first.';
-    render();
-    f.elements.name.focus();
-    return;
-  }
-  state.joinPending = true;
-  state.joinError = '';
-  render();
-  try {
-    const r = await fetch(`/t/${token}/join`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ name, join: joinCode }),
-      credentials: 'same-origin',
-    });
-    const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
-    state.me = { player: body.player, name };
-    state.joinPending = false;
-    // The seat is in the cookie now: the invitation code need not stay in the address bar.
-    history.replaceState(null, '', `/t/${token}`);
-    state.screen = 'loading';
-    render();
-    connect();
-  } catch (e) {
-    state.joinPending = false;
-    state.joinError = e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
-    render();
-    const input = document.getElementById('join-name');
-    if (input) input.focus();
-  }
-}
-
-function connect() {
-  if (conn) conn.stop();
-  conn = new Connection(
-    token,
-    {
-      sync: onSync,
-      update: onUpdate,
-      answer: answered,
-      presence: (m) => {
-        state.online = new Set(m.online || []);
-        render();
-      },
-      removed: (m) => {
-        state.screen = 'removed';
-        state.removedMessage = m.message;
-        render();
-      },
-      invite: loadInvite,
-      own: onOwn,
-      status: (c) => {
-        state.connected = c;
-        if (!c) state.everTried = true;
-        render();
-      },
-      lost,
-      unauthorized: (status) => {
-        if (status === 404) {
-          state.screen = 'gone';
-        } else {
-          state.screen = 'join';
-          state.view = null;
-        }
-        render();
-      },
-    },
-    () => state.seq,
-  );
-  state.everTried = false;
-  conn.start();
-  // If the first connection does not come up, show that we are retrying.
-  setTimeout(() => {
-    if (!state.connected) {
-      state.everTried = true;
-      render();
-    }
-  }, 1500);
-}
-
-async function boot() {
-  if (!token) {
-    state.screen = 'gone';
-    render();
-    return;
-  }
-  render();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const query = joinCode ? `?join=${encodeURIComponent(joinCode)}` : '';
-      const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-      if (r.ok) {
-        const me = await r.json();
-        // A server may also say "no seat" with 200 and no player (no 401 in the console).
-        if (me && me.player !== null && me.player !== undefined) {
-          state.me = me;
-          connect();
-        } else {
-          state.joinRefusal = (me && me.message) || '';
-          state.screen = 'join';
-          render();
-        }
-        return;
-      }
-      if (r.status === 401 || r.status === 403) {
-        state.screen = 'join';
-        render();
-        return;
-      }
-      if (r.status === 404) {
-        const body = await r.json().catch(() => ({}));
-        state.screen = 'gone';
-        state.goneMessage = body.error;
-        render();
-        return;
-      }
-    } catch {
-      // unreachable: retry below
-    }
-    state.everTried = true;
-    render();
-    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
-  }
-}
-
-boot();

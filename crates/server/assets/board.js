@@ -32,14 +32,10 @@
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), content(), me() }.
 
 import { h, patch, delegate } from './dom.js';
-import { Connection } from './net.js';
+import { seat, token } from './seat.js';
 import { renderBoardTable } from './board-view.js';
 
 const root = document.getElementById('app');
-const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
-const token = match ? match[1] : null;
-// A newcomer's link carries the table's invitation code: /t/{token}?join=CODE.
-const joinCode = new URLSearchParams(location.search).get('join');
 const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { matches: false };
 
 const state = {
@@ -76,7 +72,6 @@ const ui = {
 };
 
 const reqs = new Map(); // req → key
-let conn = null;
 let toastId = 0;
 
 window.prophecy = {
@@ -119,8 +114,8 @@ const ctx = {
   token,
   act,
   rerender: render,
-  copyLink,
-  changeInvite,
+  copyLink: (url) => table.copyLink(url),
+  changeInvite: (action) => table.changeInvite(action),
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);
@@ -154,7 +149,7 @@ function render() {
       );
       return;
     case 'join':
-      patch(root, joinScreen());
+      patch(root, table.joinScreen());
       return;
     case 'removed':
       patch(root, screen('You left this table', h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
@@ -215,7 +210,7 @@ function toast(kind, text, rule) {
 /** Sends `action` for the place `key` (where its refusal will show). */
 function act(key, action) {
   ui.msgs.delete(key);
-  const req = conn ? conn.act(action) : null;
+  const req = table.act(action);
   if (req === null) {
     ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.' });
     render();
@@ -280,7 +275,7 @@ function setView(view, you) {
 }
 
 function onSync(msg) {
-  loadInvite();
+  table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
   applyLog(msg.log);
@@ -305,66 +300,6 @@ function onUpdate(msg) {
 
 // ---------------------------------------------------------------- small page actions
 
-async function copyLink(url) {
-  let ok = false;
-  try {
-    if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(url);
-      ok = true;
-    }
-  } catch {
-    ok = false;
-  }
-  if (!ok) {
-    const el = document.getElementById('invite-link');
-    if (el) {
-      el.focus();
-      el.select();
-      try {
-        ok = document.execCommand('copy');
-      } catch {
-        ok = false;
-      }
-    }
-  }
-  ui.copied = ok;
-  if (!ok) toast('info', 'Select the link and copy it by hand.');
-  render();
-  setTimeout(() => {
-    ui.copied = false;
-    render();
-  }, 2500);
-}
-
-async function loadInvite() {
-  try {
-    const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-    if (!r.ok) return;
-    state.invite = await r.json();
-    if (state.screen === 'table') render();
-  } catch {
-    // Offline: the next sync asks again.
-  }
-}
-
-async function changeInvite(action) {
-  ui.confirm = null;
-  try {
-    const r = await fetch(`/t/${token}/invite`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ action }),
-      credentials: 'same-origin',
-    });
-    const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
-    state.invite = body;
-    toast('info', action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
-  } catch (e) {
-    toast('error', e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.');
-  }
-}
-
 async function loadContent() {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -381,161 +316,19 @@ async function loadContent() {
   }
 }
 
-// ---------------------------------------------------------------- joining and connecting
+// ---------------------------------------------------------------- the seat and the connection
 
-function joinScreen() {
-  return h(
-    'main',
-    { class: 'center-screen join', id: 'main' },
-    h('p', { class: 'brand' }, 'Prophecy'),
-    h('h1', null, state.joinRefusal ? 'This link cannot seat you' : 'Join this table'),
-    state.joinRefusal ? h('p', { class: 'message error', role: 'alert', testid: 'join-refusal' }, state.joinRefusal) : null,
-    state.joinRefusal ? h('p', null, h('a', { href: '/' }, 'Start a new table')) : null,
-    state.joinRefusal
-      ? null
-      : h('p', null, 'You were invited to play Prophecy, the board game: travel the land, fight creatures, and be the first adventurer to hold a Certificate from each of the five guilds.'),
-    state.joinRefusal
-      ? null
-      : h(
-          'form',
-          {
-            class: 'form join-form',
-            testid: 'join-form',
-            method: 'post',
-            action: `/t/${token}/join`,
-            'aria-busy': state.joinPending ? 'true' : null,
-            novalidate: true,
-            onsubmit: (e, f) => join(f),
-          },
-          h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), h('input', { id: 'join-name', name: 'name', type: 'text', required: true, maxlength: 80, autocomplete: 'nickname', testid: 'join-name', 'data-key': 'join-name' })),
-          h('button', { type: 'submit', class: 'btn primary', testid: 'join-submit', disabled: state.joinPending }, state.joinPending ? 'Joining…' : 'Join the table'),
-          state.joinError ? h('p', { class: 'message error', role: 'alert', testid: 'join-error' }, state.joinError) : null,
-        ),
-  );
-}
+const table = seat({
+  state,
+  ui,
+  render,
+  toast,
+  intro: 'You were invited to play Prophecy, the board game: travel the land, fight creatures, and be the first adventurer to hold a Certificate from each of the five guilds.',
+  sync: onSync,
+  update: onUpdate,
+  answer: answered,
+  lost,
+});
 
-async function join(f) {
-  const name = f.elements.name.value.trim();
-  if (!name) {
-    state.joinError = 'Type your name first.';
-    render();
-    f.elements.name.focus();
-    return;
-  }
-  state.joinPending = true;
-  state.joinError = '';
-  render();
-  try {
-    const r = await fetch(`/t/${token}/join`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ name, join: joinCode }),
-      credentials: 'same-origin',
-    });
-    const body = await r.json().catch(() => ({}));
-    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
-    state.me = { player: body.player, name };
-    state.joinPending = false;
-    // The seat is in the cookie now: the invitation code need not stay in the address bar.
-    history.replaceState(null, '', `/t/${token}`);
-    state.screen = 'loading';
-    render();
-    connect();
-  } catch (e) {
-    state.joinPending = false;
-    state.joinError = e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
-    render();
-    const input = document.getElementById('join-name');
-    if (input) input.focus();
-  }
-}
-
-function connect() {
-  if (conn) conn.stop();
-  conn = new Connection(
-    token,
-    {
-      sync: onSync,
-      update: onUpdate,
-      answer: answered,
-      presence: (m) => {
-        state.online = new Set(m.online || []);
-        render();
-      },
-      removed: (m) => {
-        state.screen = 'removed';
-        state.removedMessage = m.message;
-        render();
-      },
-      invite: loadInvite,
-      own: () => {},
-      status: (c) => {
-        state.connected = c;
-        if (!c) state.everTried = true;
-        render();
-      },
-      lost,
-      unauthorized: (status) => {
-        state.screen = status === 404 ? 'gone' : 'join';
-        if (status !== 404) state.view = null;
-        render();
-      },
-    },
-    () => state.seq,
-  );
-  state.everTried = false;
-  conn.start();
-  setTimeout(() => {
-    if (!state.connected) {
-      state.everTried = true;
-      render();
-    }
-  }, 1500);
-}
-
-async function boot() {
-  if (!token) {
-    state.screen = 'gone';
-    render();
-    return;
-  }
-  render();
-  loadContent();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const query = joinCode ? `?join=${encodeURIComponent(joinCode)}` : '';
-      const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
-      if (r.ok) {
-        const me = await r.json();
-        if (me && me.player !== null && me.player !== undefined) {
-          state.me = me;
-          connect();
-        } else {
-          state.joinRefusal = (me && me.message) || '';
-          state.screen = 'join';
-          render();
-        }
-        return;
-      }
-      if (r.status === 401 || r.status === 403) {
-        state.screen = 'join';
-        render();
-        return;
-      }
-      if (r.status === 404) {
-        const body = await r.json().catch(() => ({}));
-        state.screen = 'gone';
-        state.goneMessage = body.error;
-        render();
-        return;
-      }
-    } catch {
-      // unreachable: retry below
-    }
-    state.everTried = true;
-    render();
-    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
-  }
-}
-
-boot();
+loadContent();
+table.boot();

@@ -1,0 +1,263 @@
+// What every table page shares, whatever its game: the table's token and invitation code from
+// the address, finding out who we are (GET /t/{token}/me), the join form, the WebSocket, and
+// the invitation link (load, copy, renew or close). Each game's page keeps its own state
+// object and rendering; this module reads and writes the fields named below on that object.
+//
+// state fields: screen (loading | join | table | removed | gone), me, view, seq, online,
+// connected, everTried, removedMessage, goneMessage, joinError, joinPending, joinRefusal,
+// invite. ui fields: copied, confirm.
+
+import { h } from './dom.js';
+import { Connection } from './net.js';
+
+const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
+/** The table's token, from the address (`null` when the address is not a table's). */
+export const token = match ? match[1] : null;
+/** A newcomer's link carries the table's invitation code: /t/{token}?join=CODE. */
+export const joinCode = new URLSearchParams(location.search).get('join');
+
+/** A network error for people: the server's message, or that it could not be reached. */
+export function reachError(e) {
+  return e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
+}
+
+/**
+ * The seat and the connection of one page.
+ * @param {object} page state, ui (see above), render(), toast(kind, text), the join form's
+ *   `intro` (one sentence about the game), and the game's message handlers: sync, update,
+ *   answer, own, lost (see net.js).
+ */
+export function seat(page) {
+  const { state, ui, render, toast } = page;
+  let conn = null;
+
+  function joinScreen() {
+    return h(
+      'main',
+      { class: 'center-screen join', id: 'main' },
+      h('p', { class: 'brand' }, 'Prophecy'),
+      h('h1', null, state.joinRefusal ? 'This link cannot seat you' : 'Join this table'),
+      state.joinRefusal ? h('p', { class: 'message error', role: 'alert', testid: 'join-refusal' }, state.joinRefusal) : null,
+      state.joinRefusal ? h('p', null, h('a', { href: '/' }, 'Start a new table')) : null,
+      state.joinRefusal ? null : h('p', null, page.intro),
+      state.joinRefusal
+        ? null
+        : h(
+            'form',
+            {
+              class: 'form join-form',
+              testid: 'join-form',
+              method: 'post',
+              action: `/t/${token}/join`,
+              'aria-busy': state.joinPending ? 'true' : null,
+              novalidate: true,
+              onsubmit: (e, f) => join(f),
+            },
+            h('div', { class: 'field' }, h('label', { for: 'join-name' }, 'Your name'), h('input', { id: 'join-name', name: 'name', type: 'text', required: true, maxlength: 80, autocomplete: 'nickname', testid: 'join-name', 'data-key': 'join-name' })),
+            h('button', { type: 'submit', class: 'btn primary', testid: 'join-submit', disabled: state.joinPending }, state.joinPending ? 'Joining…' : 'Join the table'),
+            state.joinError ? h('p', { class: 'message error', role: 'alert', testid: 'join-error' }, state.joinError) : null,
+          ),
+    );
+  }
+
+  async function join(f) {
+    const name = f.elements.name.value.trim();
+    if (!name) {
+      state.joinError = 'Type your name first.';
+      render();
+      f.elements.name.focus();
+      return;
+    }
+    state.joinPending = true;
+    state.joinError = '';
+    render();
+    try {
+      const r = await fetch(`/t/${token}/join`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ name, join: joinCode }),
+        credentials: 'same-origin',
+      });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+      state.me = { player: body.player, name };
+      state.joinPending = false;
+      // The seat is in the cookie now: the invitation code need not stay in the address bar.
+      history.replaceState(null, '', `/t/${token}`);
+      state.screen = 'loading';
+      render();
+      connect();
+    } catch (e) {
+      state.joinPending = false;
+      state.joinError = reachError(e);
+      render();
+      const input = document.getElementById('join-name');
+      if (input) input.focus();
+    }
+  }
+
+  function connect() {
+    if (conn) conn.stop();
+    conn = new Connection(
+      token,
+      {
+        sync: page.sync,
+        update: page.update,
+        answer: page.answer,
+        presence: (m) => {
+          state.online = new Set(m.online || []);
+          render();
+        },
+        removed: (m) => {
+          state.screen = 'removed';
+          state.removedMessage = m.message;
+          render();
+        },
+        invite: loadInvite,
+        own: page.own || (() => {}),
+        status: (c) => {
+          state.connected = c;
+          if (!c) state.everTried = true;
+          render();
+        },
+        lost: page.lost,
+        unauthorized: (status) => {
+          if (status === 404) {
+            state.screen = 'gone';
+          } else {
+            state.screen = 'join';
+            state.view = null;
+          }
+          render();
+        },
+      },
+      () => state.seq,
+    );
+    state.everTried = false;
+    conn.start();
+    // If the first connection does not come up, show that we are retrying.
+    setTimeout(() => {
+      if (!state.connected) {
+        state.everTried = true;
+        render();
+      }
+    }, 1500);
+  }
+
+  /** Who we are: connects with a seat, or shows the join form (or why the link cannot seat). */
+  async function boot() {
+    if (!token) {
+      state.screen = 'gone';
+      render();
+      return;
+    }
+    render();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const query = joinCode ? `?join=${encodeURIComponent(joinCode)}` : '';
+        const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+        if (r.ok) {
+          const me = await r.json();
+          // A server may also say "no seat" with 200 and no player (no 401 in the console).
+          if (me && me.player !== null && me.player !== undefined) {
+            state.me = me;
+            connect();
+          } else {
+            state.joinRefusal = (me && me.message) || '';
+            state.screen = 'join';
+            render();
+          }
+          return;
+        }
+        if (r.status === 401 || r.status === 403) {
+          state.screen = 'join';
+          render();
+          return;
+        }
+        if (r.status === 404) {
+          const body = await r.json().catch(() => ({}));
+          state.screen = 'gone';
+          state.goneMessage = body.error;
+          render();
+          return;
+        }
+      } catch {
+        // unreachable: retry below
+      }
+      state.everTried = true;
+      render();
+      await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+    }
+  }
+
+  async function copyLink(url) {
+    let ok = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(url);
+        ok = true;
+      }
+    } catch {
+      ok = false;
+    }
+    if (!ok) {
+      const el = document.getElementById('invite-link');
+      if (el) {
+        el.focus();
+        el.select();
+        try {
+          ok = document.execCommand('copy');
+        } catch {
+          ok = false;
+        }
+      }
+    }
+    ui.copied = ok;
+    if (!ok) toast('info', 'Select the link and copy it by hand.');
+    render();
+    setTimeout(() => {
+      ui.copied = false;
+      render();
+    }, 2500);
+  }
+
+  async function loadInvite() {
+    try {
+      const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      if (!r.ok) return;
+      state.invite = await r.json();
+      if (state.screen === 'table') render();
+    } catch {
+      // Offline: the next sync asks again.
+    }
+  }
+
+  async function changeInvite(action) {
+    ui.confirm = null;
+    try {
+      const r = await fetch(`/t/${token}/invite`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ action }),
+        credentials: 'same-origin',
+      });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+      state.invite = body;
+      toast('info', action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
+      render();
+    } catch (e) {
+      toast('error', reachError(e));
+    }
+  }
+
+  return {
+    joinScreen,
+    boot,
+    copyLink,
+    loadInvite,
+    changeInvite,
+    /** Sends an action; its req, or `null` when not connected. */
+    act: (action) => (conn ? conn.act(action) : null),
+  };
+}
