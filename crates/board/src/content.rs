@@ -328,7 +328,9 @@ pub enum Effect {
 }
 
 impl Effect {
-    fn amount(self) -> Option<u32> {
+    /// How much it gives or takes; `None` for the effects without an amount (Items, moves, a
+    /// missed turn).
+    pub fn amount(self) -> Option<u32> {
         match self {
             Effect::GainGold(n)
             | Effect::LoseGold(n)

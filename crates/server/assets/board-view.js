@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { msg, pips } from './ui.js';
-import { inviteBlock } from './view.js';
+import { formatTime, inviteBlock, toasts } from './view.js';
 import { boardSection, spaceDetail, moveLabel } from './board-map.js';
 import {
   itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText, chanceText,
@@ -810,27 +810,4 @@ function logSection(ctx) {
   );
 }
 
-function formatTime(ms) {
-  try {
-    return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  } catch {
-    return '';
-  }
-}
-
-function toasts(ctx) {
-  return h(
-    'div',
-    { class: 'toasts', 'aria-live': 'polite', 'data-key': 'toasts' },
-    ctx.ui.toasts.map((t) =>
-      h(
-        'div',
-        { class: ['toast', t.kind], role: t.kind === 'info' ? 'status' : 'alert', testid: t.kind === 'refused' ? 'refusal' : 'toast', 'data-key': 't' + t.id },
-        t.rule ? h('strong', null, t.rule + ': ') : null,
-        t.text,
-        h('button', { type: 'button', class: 'icon dismiss', 'aria-label': 'Dismiss', onclick: () => ctx.dismissToast(t.id) }),
-      ),
-    ),
-  );
-}
 

@@ -646,7 +646,7 @@ function logSection(ctx) {
   );
 }
 
-function formatTime(ms) {
+export function formatTime(ms) {
   try {
     return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   } catch {
@@ -654,7 +654,7 @@ function formatTime(ms) {
   }
 }
 
-function toasts(ctx) {
+export function toasts(ctx) {
   return h(
     'div',
     { class: 'toasts', 'aria-live': 'polite', 'data-key': 'toasts' },

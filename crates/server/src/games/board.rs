@@ -1420,7 +1420,7 @@ fn content_json() -> Value {
     let effects = |effects: &[Effect]| -> Vec<String> {
         effects
             .iter()
-            .map(|e| effect_words(*e, effect_amount(*e)))
+            .map(|e| effect_words(*e, e.amount().unwrap_or(1)))
             .collect()
     };
     json!({
@@ -1486,21 +1486,6 @@ fn slot_name(slot: Slot) -> &'static str {
     }
 }
 
-fn effect_amount(effect: Effect) -> u32 {
-    match effect {
-        Effect::GainGold(n)
-        | Effect::LoseGold(n)
-        | Effect::GainExperience(n)
-        | Effect::LoseExperience(n)
-        | Effect::Heal(n)
-        | Effect::LoseHealth(n)
-        | Effect::Recharge(n)
-        | Effect::LoseMagic(n)
-        | Effect::GainStrength(n)
-        | Effect::GainWillpower(n) => n,
-        _ => 1,
-    }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The export
