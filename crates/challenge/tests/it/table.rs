@@ -1,0 +1,167 @@
+//! Seats, the GM seat and its handover, and fights written down.
+
+use crate::*;
+use challenge::limits::{MAX_PLAYERS, NAME_LEN};
+
+#[test]
+fn the_first_to_join_holds_the_gm_seat() {
+    let mut t = Table::new();
+    assert_eq!(
+        t.act(GM, join("Gail")),
+        vec![Event::Joined {
+            player: GM,
+            name: "Gail".to_owned(),
+            gm: true
+        }]
+    );
+    assert_eq!(
+        t.act(ADA, join("Ada")),
+        vec![Event::Joined {
+            player: ADA,
+            name: "Ada".to_owned(),
+            gm: false
+        }]
+    );
+    assert!(t.state.is_gm(GM));
+    assert!(!t.state.is_gm(ADA));
+    assert_eq!(t.state.players.len(), 2);
+    assert_eq!(t.state.characters_of(GM).count(), 0, "the GM has no sheet");
+}
+
+#[test]
+fn seats_are_checked() {
+    let mut t = Table::new();
+    t.act(GM, join("Gail"));
+    check_refusal(
+        &t.refuse(GM, join("Gail")),
+        "already_seated",
+        "The table",
+        "You are already seated at this table.",
+    );
+    check_refusal(
+        &t.refuse(ADA, join("  ")),
+        "empty",
+        "The table",
+        "The player's name cannot be empty.",
+    );
+    check_refusal(
+        &t.refuse(ADA, join(&"a".repeat(NAME_LEN + 1))),
+        "too_long",
+        "The table",
+        "The player's name is too long: at most 60 characters.",
+    );
+    t.act(ADA, join(&"é".repeat(NAME_LEN)));
+    for id in 3..=MAX_PLAYERS as u32 {
+        t.act(PlayerId(id), join("Someone"));
+    }
+    assert_eq!(
+        t.refuse(PlayerId(99), join("Late")),
+        Refusal::TableFull { most: MAX_PLAYERS }
+    );
+    check_refusal(
+        &t.refuse(PlayerId(99), Action::Rest { character: None }),
+        "not_seated",
+        "The table",
+        "You are not seated at this table.",
+    );
+}
+
+#[test]
+fn the_gm_hands_the_seat_to_another_player() {
+    let mut t = Table::seated();
+    check_refusal(
+        &t.refuse(ADA, Action::HandGm { to: ADA }),
+        "not_gm",
+        "The table",
+        "Only the GM may hand over the GM seat.",
+    );
+    check_refusal(
+        &t.refuse(GM, Action::HandGm { to: GM }),
+        "already_gm",
+        "The table",
+        "You already hold the GM seat.",
+    );
+    check_refusal(
+        &t.refuse(GM, Action::HandGm { to: PlayerId(9) }),
+        "no_such_player",
+        "The table",
+        "There is no player 9 at this table.",
+    );
+    assert_eq!(
+        t.act(GM, Action::HandGm { to: BO }),
+        vec![Event::GmHanded { from: GM, to: BO }]
+    );
+    assert_eq!(t.state.gm, Some(BO));
+    let c = CharacterId(0);
+    let challenge = call(c, Situation::Average, Aptitude::Awareness, &[]);
+    assert_eq!(
+        t.refuse(GM, challenge.clone()).code(),
+        "not_gm",
+        "the old GM is a player now"
+    );
+    t.act(BO, challenge);
+    assert_eq!(t.state.challenges[0].called_by, BO);
+}
+
+#[test]
+fn fights_are_written_down_with_their_cost() {
+    let mut t = Table::seated();
+    let fight = Action::RecordFight {
+        description: "Bandits at the ford".to_owned(),
+        cost: "Mira's horse bolted; she walks to town".to_owned(),
+        suggested_by: Some(ADA),
+    };
+    check_refusal(
+        &t.refuse(ADA, fight.clone()),
+        "not_gm",
+        "Fighting",
+        "Only the GM may write down a fight.",
+    );
+    assert_eq!(
+        t.act(GM, fight),
+        vec![Event::FightRecorded {
+            by: GM,
+            description: "Bandits at the ford".to_owned(),
+            cost: "Mira's horse bolted; she walks to town".to_owned(),
+            suggested_by: Some(ADA),
+        }]
+    );
+    assert_eq!(t.state.fights.len(), 1);
+    assert_eq!(t.state.fights[0].suggested_by, Some(ADA));
+    // A fight the characters did not start may cost nothing.
+    t.act(
+        GM,
+        Action::RecordFight {
+            description: "A drunk at the inn".to_owned(),
+            cost: String::new(),
+            suggested_by: None,
+        },
+    );
+    assert_eq!(t.state.fights.len(), 2);
+    assert_eq!(
+        t.refuse(
+            GM,
+            Action::RecordFight {
+                description: "Wolves".to_owned(),
+                cost: "A bite".to_owned(),
+                suggested_by: Some(PlayerId(9)),
+            }
+        ),
+        Refusal::NoSuchPlayer {
+            player: PlayerId(9)
+        }
+    );
+    assert_eq!(
+        t.refuse(
+            GM,
+            Action::RecordFight {
+                description: " ".to_owned(),
+                cost: String::new(),
+                suggested_by: None,
+            }
+        ),
+        Refusal::Empty {
+            what: "fight's description"
+        }
+    );
+}
