@@ -185,6 +185,14 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         suggested_by: Option<PlayerId>,
     },
+    /// Write what happened after a roll (the character's player or the GM); a later narration
+    /// replaces the earlier one.
+    Narrate {
+        /// The rolled Challenge.
+        challenge: ChallengeId,
+        /// What happened, in the table's words.
+        text: String,
+    },
     /// The GM hands the GM seat to another player at the table.
     HandGm {
         /// The new GM.

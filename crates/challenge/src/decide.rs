@@ -217,6 +217,26 @@ pub fn decide(state: &State, command: Command) -> Decision {
                 suggested_by,
             }])
         }
+        Action::Narrate { challenge, text } => {
+            let ch = state
+                .challenge(challenge)
+                .ok_or(Refusal::NoSuchChallenge { challenge })?;
+            if ch.outcome().is_none() {
+                return Err(Refusal::NotRolled { challenge });
+            }
+            let owner = state.character(ch.character).map(|c| c.owner);
+            if owner != Some(by) && !state.is_gm(by) {
+                return Err(Refusal::NotYourCharacter {
+                    character: ch.character,
+                });
+            }
+            check_text("narration", &text, NARRATION_LEN, true)?;
+            Ok(vec![Event::Narrated {
+                challenge,
+                by,
+                text,
+            }])
+        }
         Action::HandGm { to } => {
             only_gm("hand_gm")?;
             if state.player(to).is_none() {

@@ -127,6 +127,15 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         suggested_by: Option<PlayerId>,
     },
+    /// What happened after a roll, written down (replacing any earlier narration of it).
+    Narrated {
+        /// The Challenge.
+        challenge: ChallengeId,
+        /// Who wrote it.
+        by: PlayerId,
+        /// The text.
+        text: String,
+    },
     /// The GM seat changed hands.
     GmHanded {
         /// The GM before.

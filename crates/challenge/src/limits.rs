@@ -32,3 +32,5 @@ pub const BAND_LABEL_LEN: usize = 80;
 pub const FIGHT_TEXT_LEN: usize = 1000;
 /// What an Aptitude point spent outside a Challenge was spent on, in characters.
 pub const REASON_LEN: usize = 200;
+/// Longest narration of a rolled Challenge, in characters.
+pub const NARRATION_LEN: usize = 4000;

@@ -116,6 +116,11 @@ pub enum Refusal {
         /// Which.
         challenge: ChallengeId,
     },
+    /// Only a rolled Challenge is narrated.
+    NotRolled {
+        /// Which.
+        challenge: ChallengeId,
+    },
     /// One Aptitude point per roll.
     OneAptitudePoint {
         /// How many were asked for.
@@ -176,6 +181,7 @@ impl Refusal {
             BandTable => "band_table",
             NoSuchChallenge { .. } => "no_such_challenge",
             ChallengeClosed { .. } => "challenge_closed",
+            NotRolled { .. } => "not_rolled",
             OneAptitudePoint { .. } => "one_aptitude_point",
             NoAptitudePoint { .. } => "no_aptitude_point",
             UnknownSpecialty { .. } => "unknown_specialty",
@@ -216,6 +222,7 @@ impl Refusal {
             ChallengeOpen { .. }
             | NoSuchChallenge { .. }
             | ChallengeClosed { .. }
+            | NotRolled { .. }
             | NotYourRoll { .. } => "Rolling To Resolve a Challenge",
             BandTable => "Results",
             AllowSteps { .. }
@@ -299,6 +306,11 @@ impl fmt::Display for Refusal {
             ChallengeClosed { challenge } => write!(
                 f,
                 "{} has already been rolled or cancelled.",
+                capitalized(&challenge.to_string())
+            ),
+            NotRolled { challenge } => write!(
+                f,
+                "{} has not been rolled: narrate it once the dice have spoken.",
                 capitalized(&challenge.to_string())
             ),
             OneAptitudePoint { asked } => write!(

@@ -99,6 +99,8 @@ pub struct Challenge {
     pub custom_bands: Option<Vec<BandRange>>,
     /// Open, cancelled or rolled.
     pub status: ChallengeStatus,
+    /// What happened after the roll, and who wrote it.
+    pub narration: Option<(PlayerId, String)>,
 }
 
 /// The seed's band table ("in most cases, this is the distribution you would use"), in its
@@ -413,6 +415,7 @@ impl State {
                     allow_steps: *allow_steps,
                     custom_bands: bands.clone(),
                     status: ChallengeStatus::Open,
+                    narration: None,
                 });
             }
             Event::ChallengeCancelled { challenge, .. } => {
@@ -470,6 +473,15 @@ impl State {
                 cost: cost.clone(),
                 suggested_by: *suggested_by,
             }),
+            Event::Narrated {
+                challenge,
+                by,
+                text,
+            } => {
+                if let Some(c) = self.challenges.get_mut(challenge.index()) {
+                    c.narration = Some((*by, text.clone()));
+                }
+            }
             Event::GmHanded { to, .. } => self.gm = Some(*to),
         }
     }

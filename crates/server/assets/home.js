@@ -1,6 +1,7 @@
-// The home page: create a table of the story game (with its ruleset) or of the board game (with
-// a number of bots). Without JavaScript the form posts and the server answers 303;
-// with it, the page posts JSON and goes to the table's address.
+// The home page: create a table of the story game (with its ruleset), of the board game (with
+// a number of bots) or of the Challenge rules (its creator is the game master). Without
+// JavaScript the form posts and the server answers 303; with it, the page posts JSON and goes to
+// the table's address.
 
 const form = document.querySelector('[data-testid="create-form"]');
 const error = document.querySelector('[data-testid="create-error"]');
@@ -40,7 +41,7 @@ form.addEventListener('submit', async (e) => {
     const r = await fetch('/tables', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(game === 'board' ? { name, game, ruleset, bots } : { name, game, ruleset }),
+      body: JSON.stringify(game === 'board' ? { name, game, ruleset, bots } : game === 'challenge' ? { name, game } : { name, game, ruleset }),
       credentials: 'same-origin',
     });
     const body = await r.json().catch(() => ({}));

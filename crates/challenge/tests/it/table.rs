@@ -165,3 +165,49 @@ fn fights_are_written_down_with_their_cost() {
         }
     );
 }
+
+#[test]
+fn a_rolled_challenge_is_narrated_by_its_player_or_the_gm() {
+    let mut t = Table::seated();
+    let id = t.call(
+        CharacterId(0),
+        Situation::Average,
+        Aptitude::Physicality,
+        &[Skill::Might],
+    );
+    let narrate = |text: &str| Action::Narrate {
+        challenge: id,
+        text: text.to_owned(),
+    };
+    let refusal = t.refuse(ADA, narrate("Too soon"));
+    assert_eq!(
+        (refusal.code(), refusal.rule()),
+        ("not_rolled", "Rolling To Resolve a Challenge")
+    );
+    t.act(
+        ADA,
+        Action::Roll {
+            challenge: id,
+            choice: Choice::none(),
+            seed: Seed(5),
+        },
+    );
+    assert_eq!(
+        t.refuse(BO, narrate("Not mine")).code(),
+        "not_your_character"
+    );
+    assert_eq!(t.refuse(ADA, narrate("  ")).code(), "empty");
+    t.act(ADA, narrate("Mira swims the last yards."));
+    t.act(
+        GM,
+        narrate("Mira swims the last yards, and loses her boots."),
+    );
+    assert_eq!(
+        t.state.challenges[id.index()].narration,
+        Some((
+            GM,
+            "Mira swims the last yards, and loses her boots.".to_owned()
+        ))
+    );
+    assert_eq!(State::replay(&t.log), t.state);
+}

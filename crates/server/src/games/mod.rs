@@ -3,6 +3,7 @@
 //! (`tables.game`, `POST /tables`'s `"game"`).
 
 pub mod board;
+pub mod challenge;
 pub mod story;
 
 use crate::game::{Game, Rejection};
@@ -15,9 +16,10 @@ use store::{Store, TableId};
 pub const DEFAULT: &str = <story::StoryGame as Game>::KIND;
 
 /// The games' names, for messages.
-pub const KINDS: [&str; 2] = [
+pub const KINDS: [&str; 3] = [
     <story::StoryGame as Game>::KIND,
     <board::BoardGame as Game>::KIND,
+    <challenge::ChallengeGame as Game>::KIND,
 ];
 
 /// Starts the room of a table of game `kind`; `None` for a game this server does not know.
@@ -31,6 +33,8 @@ pub async fn start<S: Store>(
         Some(room::start::<story::StoryGame, S>(store, table, bot_pause).await)
     } else if kind == <board::BoardGame as Game>::KIND {
         Some(room::start::<board::BoardGame, S>(store, table, bot_pause).await)
+    } else if kind == <challenge::ChallengeGame as Game>::KIND {
+        Some(room::start::<challenge::ChallengeGame, S>(store, table, bot_pause).await)
     } else {
         None
     }
@@ -40,6 +44,8 @@ pub async fn start<S: Store>(
 pub fn page(kind: &str) -> &'static str {
     if kind == <board::BoardGame as Game>::KIND {
         <board::BoardGame as Game>::PAGE
+    } else if kind == <challenge::ChallengeGame as Game>::KIND {
+        <challenge::ChallengeGame as Game>::PAGE
     } else {
         <story::StoryGame as Game>::PAGE
     }
@@ -67,10 +73,12 @@ pub fn opening(kind: &str, settings: &Value, creator: &str) -> Result<Vec<String
         opening_of::<story::StoryGame>(settings, creator)
     } else if kind == <board::BoardGame as Game>::KIND {
         opening_of::<board::BoardGame>(settings, creator)
+    } else if kind == <challenge::ChallengeGame as Game>::KIND {
+        opening_of::<challenge::ChallengeGame>(settings, creator)
     } else {
         Err(Rejection::Malformed(format!(
             "there is no game '{kind}' here: choose {}",
-            KINDS.join(" or ")
+            KINDS.join(", ")
         )))
     }
 }

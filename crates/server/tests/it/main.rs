@@ -4,6 +4,7 @@
 #![allow(missing_docs)]
 
 mod board;
+mod challenge;
 mod protocol;
 mod seats;
 mod storage;

@@ -1,0 +1,309 @@
+// The table page of the Challenge rules (a GM-led d4/d6/d8 rules set). Reads the token from the
+// address, asks who we are and connects (seat.js), and renders every view the server sends
+// (challenge-view.js). The server is authoritative: it says who the game master is, what each
+// sheet holds, and the exact chance of every band for every improvement a player may choose.
+// The page keeps only what is being typed or chosen (drafts) and the requests in flight.
+//
+// data-testid hooks (for end-to-end tests):
+//   join:        join-form join-name join-submit join-error join-refusal removed table-gone
+//   header:      table-title gm-name invite-link copy-link show-qr qr export-md export-print
+//                export-game reconnecting-banner
+//   players:     player (data-player-id, data-gm) gm-tag hand-gm (data-player-id)
+//                confirm-hand-gm
+//   sheets:      sheet-card (data-character-id, data-owner, data-retired) aptitude
+//                (data-aptitude, data-current, data-maximum) create-sheet sheet-form sheet-owner
+//                sheet-name sheet-concept aptitude-input (data-aptitude) skill-check
+//                (data-skill) specialty-skill specialty-name add-specialty remove-specialty
+//                sheet-abilities save-sheet cancel-sheet edit-sheet retire-sheet confirm-retire
+//   GM's panel:  gm-panel challenge-character challenge-description challenge-situation
+//                challenge-aptitude challenge-skill (data-skill) allow-steps custom-bands
+//                band-from band-to band-label add-band remove-band call-challenge
+//                rest-character rest open-fight fight-description fight-cost fight-suggested
+//                record-fight
+//   challenges:  challenge (data-challenge-id, data-status) open-challenge (data-challenge-id,
+//                data-character-id, data-mine) choice-specialty spend-point choice-pool
+//                band-odds (data-from, data-to, data-p: the chosen improvement's exact chance
+//                "n/d", data-p-without, data-p-with: without and with the Aptitude point)
+//                choice-refused (data-code) roll-challenge waiting-roll cancel-challenge
+//                challenge-result (data-result, data-band) die (data-face, data-kept)
+//                custom-bands-note narration-text narration-input narrate
+//   fights:      fight
+//   messages:    refusal (a `refused` answer, role=alert, data-for=its place) request-error
+//                toast announce (the latest roll, for screen readers)
+//   log:         log log-entry (data-seq)
+// Debug hook: window.prophecy = { seq(), view(), online(), connected(), me() }.
+
+import { delegate, patch, h } from './dom.js';
+import { seat, token } from './seat.js';
+import { renderChallengeTable } from './challenge-view.js';
+
+const root = document.getElementById('app');
+
+const state = {
+  screen: 'loading', // loading | join | table | removed | gone
+  me: null,
+  view: null,
+  seq: 0,
+  log: [],
+  logSeqs: new Set(),
+  online: new Set(),
+  connected: false,
+  everTried: false,
+  removedMessage: '',
+  goneMessage: '',
+  joinError: '',
+  joinPending: false,
+  joinRefusal: '',
+  invite: null,
+};
+
+const ui = {
+  narrations: {}, // challenge id → the narration being written
+  pending: new Map(), // place key → req
+  msgs: new Map(), // place key → {kind, rule, text}
+  open: new Set(),
+  confirm: null,
+  copied: false,
+  toasts: [],
+  draft: null, // the sheet being made or edited
+  call: null, // the GM's challenge being called
+  fight: null, // the GM's fight being written down
+  rest: '', // whom the GM says rested ('' for everyone)
+  choices: new Map(), // challenge id → {specialty: index or -1, spend: boolean}
+  gens: { call: 0, fight: 0, sheet: 0 }, // bumped to give a form fresh fields
+  focusNext: null, // an element id to focus after the next render
+  announce: '',
+};
+
+const reqs = new Map(); // req → {key, onDone}
+let toastId = 0;
+
+window.prophecy = {
+  seq: () => state.seq,
+  view: () => state.view,
+  online: () => Array.from(state.online),
+  connected: () => state.connected,
+  me: () => state.me,
+};
+
+delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle']);
+
+const ctx = {
+  get view() {
+    return state.view;
+  },
+  get online() {
+    return state.online;
+  },
+  get connected() {
+    return state.connected;
+  },
+  get log() {
+    return state.log;
+  },
+  get invite() {
+    return state.invite;
+  },
+  get you() {
+    return state.me ? state.me.player : null;
+  },
+  ui,
+  token,
+  act,
+  rerender: render,
+  focus: (id) => {
+    ui.focusNext = id;
+  },
+  copyLink: (url) => table.copyLink(url),
+  changeInvite: (action) => table.changeInvite(action),
+  toggled: (key, open) => {
+    const was = ui.open.has(key);
+    if (open) ui.open.add(key);
+    else ui.open.delete(key);
+    if (was !== open) render();
+  },
+  dismissToast: (id) => {
+    ui.toasts = ui.toasts.filter((t) => t.id !== id);
+    render();
+  },
+};
+
+// ---------------------------------------------------------------- rendering
+
+function screen(title, ...body) {
+  return h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), title ? h('h1', null, title) : null, body);
+}
+
+function render() {
+  switch (state.screen) {
+    case 'loading':
+      patch(
+        root,
+        screen(
+          null,
+          h('p', { role: 'status' }, state.everTried && !state.connected ? 'Connecting… (retrying)' : 'Connecting…'),
+          state.everTried && !state.connected ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner' }, 'Reconnecting…') : null,
+        ),
+      );
+      return;
+    case 'join':
+      patch(root, table.joinScreen());
+      return;
+    case 'removed':
+      patch(root, screen('You left this table', h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
+      return;
+    case 'gone':
+      patch(root, screen('No such table', h('p', { role: 'alert', testid: 'table-gone' }, state.goneMessage || 'This link does not lead to a table. Check the link, or start a new table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
+      return;
+    default:
+      break;
+  }
+  const logEl = document.getElementById('log');
+  const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
+  patch(root, renderChallengeTable(ctx));
+  document.title = state.view && state.view.gm === ctx.you ? 'The Challenge rules (you are the GM) — Prophecy' : 'The Challenge rules — Prophecy';
+  const el = document.getElementById('log');
+  if (el && atBottom) el.scrollTop = el.scrollHeight;
+  if (ui.focusNext) {
+    const target = document.getElementById(ui.focusNext);
+    ui.focusNext = null;
+    if (target) target.focus({ preventScroll: false });
+  }
+  // A message whose place is gone becomes a toast.
+  for (const [key, m] of Array.from(ui.msgs)) {
+    if (!root.querySelector(`[data-for="${CSS.escape(key)}"]`)) {
+      ui.msgs.delete(key);
+      toast(m.kind, m.text, m.rule);
+    }
+  }
+}
+
+function toast(kind, text, rule) {
+  const id = ++toastId;
+  ui.toasts.push({ id, kind, text, rule });
+  if (ui.toasts.length > 4) ui.toasts.shift();
+  setTimeout(() => {
+    if (ui.toasts.some((t) => t.id === id)) ctx.dismissToast(id);
+  }, 10000);
+  render();
+}
+
+// ---------------------------------------------------------------- requests
+
+/** Sends `action` for the place `key` (where its refusal will show); `onDone` runs on success. */
+function act(key, action, opts = {}) {
+  ui.msgs.delete(key);
+  const req = table.act(action);
+  if (req === null) {
+    ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.' });
+    render();
+    return;
+  }
+  ui.pending.set(key, req);
+  reqs.set(req, { key, onDone: opts.onDone });
+  render();
+}
+
+function answered(msg) {
+  const r = reqs.get(msg.req);
+  reqs.delete(msg.req);
+  if (r === undefined) {
+    if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
+    return;
+  }
+  const { key, onDone } = r;
+  if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
+  if (msg.type === 'done') {
+    // A success clears the refusals shown so far: they were about an earlier moment.
+    ui.msgs.clear();
+    if (onDone) onDone();
+  } else if (msg.type === 'refused') {
+    ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message });
+  } else {
+    ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.' });
+  }
+  render();
+}
+
+function lost(list) {
+  for (const req of list) {
+    const r = reqs.get(req);
+    reqs.delete(req);
+    if (r === undefined) continue;
+    if (ui.pending.get(r.key) === req) ui.pending.delete(r.key);
+    ui.msgs.set(r.key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.' });
+  }
+  render();
+}
+
+// ---------------------------------------------------------------- messages
+
+/** Adds the entries not seen yet (by seq), in seq order: none twice, none lost. */
+function applyLog(entries) {
+  let added = false;
+  for (const e of entries || []) {
+    if (typeof e.seq !== 'number' || state.logSeqs.has(e.seq)) continue;
+    state.logSeqs.add(e.seq);
+    state.log.push(e);
+    added = true;
+  }
+  if (added) state.log.sort((a, b) => a.seq - b.seq);
+}
+
+function rolledIds(view) {
+  return new Set((view ? view.challenges || [] : []).filter((c) => c.status === 'rolled').map((c) => c.id));
+}
+
+function setView(view, you) {
+  const before = rolledIds(state.view);
+  view.you = you;
+  const hadView = !!state.view;
+  state.view = view;
+  // Choices belong to an open challenge: forget those of challenges rolled or cancelled.
+  const open = new Set((view.challenges || []).filter((c) => c.status === 'open').map((c) => c.id));
+  for (const id of Array.from(ui.choices.keys())) if (!open.has(id)) ui.choices.delete(id);
+  // A new result is said aloud once (not the old ones found at a sync).
+  if (hadView) {
+    const fresh = (view.challenges || []).filter((c) => c.status === 'rolled' && !before.has(c.id));
+    if (fresh.length) {
+      const c = fresh[fresh.length - 1];
+      const who = (view.characters || []).find((x) => x.id === c.character);
+      ui.announce = `${who ? who.sheet.name : 'A character'} rolled ${c.outcome.faces.join(', ')}: ${c.outcome.result}, ${c.outcome.label}.`;
+    }
+  }
+}
+
+function onSync(msg) {
+  table.loadInvite();
+  if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
+  setView(msg.view, state.me && state.me.player);
+  applyLog(msg.log);
+  state.seq = Math.max(state.seq, msg.seq || 0);
+  if (Array.isArray(msg.online)) state.online = new Set(msg.online);
+  state.screen = 'table';
+  render();
+}
+
+function onUpdate(msg) {
+  if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
+  setView(msg.view, state.me && state.me.player);
+  applyLog(msg.log);
+  state.seq = msg.seq;
+  render();
+}
+
+// ---------------------------------------------------------------- the seat and the connection
+
+const table = seat({
+  state,
+  ui,
+  render,
+  toast,
+  intro: 'You were invited to play the Challenge rules with a game master: make a character sheet, and roll when the game master calls a Challenge.',
+  sync: onSync,
+  update: onUpdate,
+  answer: answered,
+  lost,
+});
+
+table.boot();

@@ -1,0 +1,201 @@
+//! The Challenge rules at the web table: a game master, sheets, challenges with the exact odds
+//! of every choice, rolls by the server's dice, rest, fights and the GM seat handed over.
+
+use crate::{Page, Server, cookie_of, fresh_db, http, join};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+
+async fn create_challenge_table(addr: SocketAddr, name: &str) -> (String, String) {
+    let (status, headers, body) = http(
+        addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": name, "game": "challenge"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    let token = body["token"].as_str().unwrap().to_owned();
+    crate::INVITES
+        .lock()
+        .unwrap()
+        .push((token.clone(), body["join"].as_str().unwrap().to_owned()));
+    (token, cookie_of(&headers))
+}
+
+fn sheet(name: &str) -> Value {
+    json!({
+        "name": name,
+        "concept": "a river pilot",
+        "aptitudes": {"knowledge": 1, "awareness": 2, "charisma": 0, "physicality": 1},
+        "skills": ["surroundings"],
+        "specialties": [{"skill": "might", "name": "rowing"}],
+        "abilities": ""
+    })
+}
+
+#[tokio::test]
+async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odds() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, gm_cookie) = create_challenge_table(server.addr, "Gwen").await;
+    let bo_cookie = join(server.addr, &token, "Bo").await;
+    let mut gm = Page::open(server.addr, &token, &gm_cookie, 0).await;
+    let mut bo = Page::open(server.addr, &token, &bo_cookie, 0).await;
+    assert_eq!(gm.view["game"], "challenge");
+    let gm_id = gm.heard[0]["you"].clone();
+    let bo_id = bo.heard[0]["you"].clone();
+    assert_eq!(gm.view["gm"], gm_id);
+
+    // The page of the challenge rules.
+    let (status, _, html) = http(server.addr, "GET", &format!("/t/{token}"), None, None).await;
+    assert_eq!(status, 200);
+    assert!(html.contains("challenge.js"), "{html}");
+
+    bo.ok(json!({"action": "create_sheet", "sheet": sheet("Mira")}))
+        .await;
+    let character = bo.view["characters"][0]["id"].clone();
+
+    // Only the game master calls a challenge.
+    let call = json!({
+        "action": "call_challenge", "character": character, "description": "Row across the flood",
+        "situation": "difficult", "aptitude": "physicality", "skills": ["might"]
+    });
+    let answer = bo.act(call.clone()).await;
+    assert_eq!(answer["type"], "refused", "{answer}");
+    assert_eq!(answer["code"], "not_gm");
+    gm.ok(call).await;
+    bo.catch_up(gm.seq).await;
+    let open = bo.view["challenges"][0].clone();
+    assert_eq!(open["status"], "open");
+    assert_eq!(open["sides"], 4);
+
+    // Every choice comes with the exact chance of each band: without a point (the Specialty
+    // counts, as Mira has no Might) and with one; the chances add up to one.
+    let choices = open["choices"].as_array().unwrap();
+    let with = |specialty: bool, points: u64| {
+        choices
+            .iter()
+            .find(|c| {
+                c["choice"]["specialty"].is_object() == specialty
+                    && c["choice"]["aptitude_points"] == points
+            })
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(with(false, 0)["steps"], 0);
+    assert_eq!(with(false, 0)["pool_words"], "2d4, keep the lowest");
+    assert_eq!(with(true, 0)["steps"], 1);
+    assert_eq!(with(true, 1)["steps"], 2);
+    assert_eq!(with(true, 1)["pool_words"], "2d4, keep the highest");
+    let total: f64 = with(true, 1)["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (n, d) = b["p"]
+                .as_str()
+                .unwrap()
+                .split_once('/')
+                .unwrap_or((b["p"].as_str().unwrap(), "1"));
+            n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+        })
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+
+    // Bo rolls with the Specialty and a point; the seed is the server's, whatever the page says.
+    let choice = with(true, 1)["choice"].clone();
+    bo.ok(json!({"action": "roll", "challenge": open["id"], "choice": choice, "seed": 7}))
+        .await;
+    let rolled = bo.view["challenges"][0].clone();
+    assert_eq!(rolled["status"], "rolled");
+    let outcome = &rolled["outcome"];
+    assert_eq!(outcome["faces"].as_array().unwrap().len(), 2);
+    let faces: Vec<u64> = outcome["faces"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_u64().unwrap())
+        .collect();
+    assert_eq!(outcome["result"], *faces.iter().max().unwrap());
+    assert!(outcome["label"].as_str().unwrap().len() > 3);
+    let physicality = |page: &Page| {
+        page.view["characters"][0]["aptitudes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["aptitude"] == "physicality")
+            .unwrap()["current"]
+            .clone()
+    };
+    assert_eq!(physicality(&bo), 0);
+    let log = bo
+        .heard
+        .iter()
+        .rev()
+        .find_map(|m| m["log"].as_array().cloned())
+        .unwrap();
+    assert!(
+        log.iter()
+            .any(|l| l["text"].as_str().unwrap().contains("Mira rolls 2d4")),
+        "{log:?}"
+    );
+
+    // A second point on one roll is refused by name; a point she no longer has, too.
+    gm.ok(json!({
+        "action": "call_challenge", "character": character, "description": "Haul the boat",
+        "situation": "average", "aptitude": "physicality", "skills": ["might"]
+    }))
+    .await;
+    bo.catch_up(gm.seq).await;
+    let second = bo.view["challenges"][1]["id"].clone();
+    let answer = bo
+        .act(json!({"action": "roll", "challenge": second, "choice": {"aptitude_points": 2}}))
+        .await;
+    assert_eq!(answer["code"], "one_aptitude_point", "{answer}");
+    let answer = bo
+        .act(json!({"action": "roll", "challenge": second, "choice": {"aptitude_points": 1}}))
+        .await;
+    assert_eq!(answer["code"], "no_aptitude_point", "{answer}");
+
+    // A rest gives the point back; a fight is written down; the GM seat changes hands.
+    gm.ok(json!({"action": "rest"})).await;
+    bo.catch_up(gm.seq).await;
+    assert_eq!(physicality(&bo), 1);
+    gm.ok(json!({"action": "record_fight", "description": "Bandits at the ford", "cost": "Mira's oar", "suggested_by": bo_id}))
+        .await;
+    gm.ok(json!({"action": "hand_gm", "to": bo_id})).await;
+    assert_eq!(gm.view["gm"], bo_id);
+    assert_eq!(gm.view["fights"].as_array().unwrap().len(), 1);
+
+    let (status, _, markdown) = http(
+        server.addr,
+        "GET",
+        &format!("/t/{token}/export.md"),
+        Some(&gm_cookie),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(markdown.contains("Row across the flood"), "{markdown}");
+    assert!(markdown.contains("Bandits at the ford"), "{markdown}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_removed_game_master_hands_the_seat_back_to_the_creator() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, gm_cookie) = create_challenge_table(server.addr, "Gwen").await;
+    let bo_cookie = join(server.addr, &token, "Bo").await;
+    let mut gm = Page::open(server.addr, &token, &gm_cookie, 0).await;
+    let bo = Page::open(server.addr, &token, &bo_cookie, 0).await;
+    let gm_id = gm.heard[0]["you"].clone();
+    let bo_id = bo.heard[0]["you"].clone();
+    gm.ok(json!({"action": "hand_gm", "to": bo_id})).await;
+    gm.ok(json!({"action": "remove_player", "player": bo_id}))
+        .await;
+    assert_eq!(gm.view["gm"], gm_id);
+    server.stop().await;
+}
