@@ -44,8 +44,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Open the web table: players join from phones and laptops by link. Logs one line per
-    /// request to stderr (RUST_LOG changes the level); Ctrl-C or SIGTERM stops it cleanly.
+    /// Open the web table (the story game, the board game with bots, the Challenge rules):
+    /// players join from phones and laptops by link. Logs one line per request to stderr
+    /// (RUST_LOG changes the level); Ctrl-C or SIGTERM stops it cleanly.
     Serve(ServeArgs),
     /// Roll a Prophecy check: N six-sided dice, every 6 adds a die, 4–6 is a hit.
     Roll(RollArgs),
