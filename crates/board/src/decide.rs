@@ -30,43 +30,42 @@ const MAX_ROLL_ROUNDS: usize = 64;
 
 /// Checks a command against the rules and the state; the events it becomes, or why not.
 pub fn decide(state: &State, command: Command) -> Decision {
-    decide_with_state(state, command).map(|decided| decided.events)
+    decide_from(Base::Borrowed(state), command).0
 }
 
-/// A decision's events, and the state after them when deciding worked it out anyway (in an
-/// [`Out`]): the simulator takes that state instead of applying the events a second time.
-pub(crate) struct Decided {
-    pub(crate) events: Vec<Event>,
-    /// `evolve` of every event in turn on the state decided from, when known.
-    pub(crate) state: Option<State>,
+/// [`decide`] on a state of the caller's own, moved in: it comes back after the events (as it
+/// was when the command is refused). The simulator's: deciding applies the events anyway (in an
+/// [`Out`]), and on a state no other copy shares, applying them copies nothing.
+pub(crate) fn decide_owned(state: State, command: Command) -> (Decision, State) {
+    let (decision, after) = decide_from(Base::Owned(state), command);
+    (decision, after.expect("an owned state is given back"))
 }
 
-impl From<Vec<Event>> for Decided {
-    fn from(events: Vec<Event>) -> Decided {
-        Decided {
-            events,
-            state: None,
+/// The state a decision starts from.
+enum Base<'a> {
+    /// [`decide`]'s: left as it was; an [`Out`] works on a copy (its parts shared until
+    /// written, and then copied).
+    Borrowed(&'a State),
+    /// [`decide_owned`]'s: an [`Out`] takes it over, so that writing to it copies nothing.
+    Owned(State),
+}
+
+impl Base<'_> {
+    fn state(&self) -> &State {
+        match self {
+            Base::Borrowed(state) => state,
+            Base::Owned(state) => state,
         }
     }
 }
 
-impl From<Out> for Decided {
-    fn from(out: Out) -> Decided {
-        Decided {
-            events: out.events,
-            state: Some(out.state),
-        }
-    }
-}
-
-/// [`decide`], with the state after the events when deciding worked it out.
-pub(crate) fn decide_with_state(state: &State, command: Command) -> Result<Decided, Refusal> {
+/// The decision, and the state after it when `base` was owned (see [`decide_owned`]).
+fn decide_from(base: Base<'_>, command: Command) -> (Decision, Option<State>) {
     let by = command.by;
-    let plain = |decision: Decision| decision.map(Decided::from);
     match command.action {
-        Action::SetUp { seats, seed } => plain(set_up(state, seats, seed)),
-        Action::DrawChance { seed } => draw_chance(state, by, seed),
-        Action::Move(how) => plain(move_adventurer(state, by, how)),
+        Action::SetUp { seats, seed } => plain(base, |state| set_up(state, seats, seed)),
+        Action::DrawChance { seed } => acted(base, |state| draw_chance(state, by, seed)),
+        Action::Move(how) => plain(base, |state| move_adventurer(state, by, how)),
         Action::Fight {
             kind,
             seed,
@@ -78,9 +77,13 @@ pub(crate) fn decide_with_state(state: &State, command: Command) -> Result<Decid
                 clockwise,
                 lose_item,
             };
-            crate::encounter::fight(state, by, kind, &items, choices, seed)
+            acted(base, |state| {
+                crate::encounter::fight(state, by, kind, items, choices, seed)
+            })
         }
-        Action::UseSpecialRule => plain(crate::encounter::use_special_rule(state, by)),
+        Action::UseSpecialRule => {
+            plain(base, |state| crate::encounter::use_special_rule(state, by))
+        }
         Action::UseOpportunity {
             seed,
             clockwise,
@@ -90,16 +93,60 @@ pub(crate) fn decide_with_state(state: &State, command: Command) -> Result<Decid
                 clockwise,
                 lose_item,
             };
-            crate::encounter::use_opportunity(state, by, choices, seed)
+            acted(base, |state| {
+                crate::encounter::use_opportunity(state, by, choices, seed)
+            })
         }
-        Action::Recover { amount } => plain(crate::possibility::recover(state, by, amount)),
-        Action::Trade => plain(crate::possibility::trade(state, by)),
-        Action::BuyItem { item } => plain(crate::market::buy(state, by, item)),
-        Action::SellItem { item } => plain(crate::market::sell(state, by, item)),
-        Action::RepairItem { item } => plain(crate::market::repair(state, by, item)),
-        Action::BuyCertificate => buy_certificate(state, by),
-        Action::EndTurn => end_turn(state, by),
+        Action::Recover { amount } => {
+            plain(base, |state| crate::possibility::recover(state, by, amount))
+        }
+        Action::Trade => plain(base, |state| crate::possibility::trade(state, by)),
+        Action::BuyItem { item } => plain(base, |state| crate::market::buy(state, by, item)),
+        Action::SellItem { item } => plain(base, |state| crate::market::sell(state, by, item)),
+        Action::RepairItem { item } => plain(base, |state| crate::market::repair(state, by, item)),
+        Action::BuyCertificate => acted(base, |state| buy_certificate(state, by)),
+        Action::EndTurn => acted(base, |state| end_turn(state, by)),
     }
+}
+
+/// A decision whose events are worked out from the state alone (not applied while deciding):
+/// an owned state has them applied after.
+fn plain(base: Base<'_>, decide: impl FnOnce(&State) -> Decision) -> (Decision, Option<State>) {
+    let decision = decide(base.state());
+    match base {
+        Base::Borrowed(_) => (decision, None),
+        Base::Owned(mut state) => {
+            for event in decision.iter().flatten() {
+                state.apply(event);
+            }
+            (decision, Some(state))
+        }
+    }
+}
+
+/// A decision in two steps: `check` refuses the command or returns how it acts, which emits
+/// its events into an [`Out`] (each applied as it comes, as later ones depend on them) and is
+/// never refused. The act borrows nothing of the state, so an owned one moves into the `Out`.
+fn acted<A: FnOnce(&mut Out)>(
+    base: Base<'_>,
+    check: impl FnOnce(&State) -> Result<A, Refusal>,
+) -> (Decision, Option<State>) {
+    let act = match check(base.state()) {
+        Ok(act) => act,
+        Err(refusal) => {
+            let state = match base {
+                Base::Borrowed(_) => None,
+                Base::Owned(state) => Some(state),
+            };
+            return (Err(refusal), state);
+        }
+    };
+    let (mut out, owned) = match base {
+        Base::Borrowed(state) => (Out::new(state.clone()), false),
+        Base::Owned(state) => (Out::new(state), true),
+    };
+    act(&mut out);
+    (Ok(out.events), owned.then_some(out.state))
 }
 
 /// A number in `0..n` (0 when `n` ≤ 1), uniformly, from the generator's bytes.
@@ -255,9 +302,9 @@ pub(crate) struct Out {
 }
 
 impl Out {
-    pub(crate) fn new(state: &State) -> Out {
+    fn new(state: State) -> Out {
         Out {
-            state: state.clone(),
+            state,
             events: Vec::new(),
         }
     }
@@ -323,7 +370,11 @@ impl Out {
     }
 }
 
-fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Result<Decided, Refusal> {
+fn draw_chance(
+    state: &State,
+    by: PlayerId,
+    seed: Seed,
+) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
     let (turn, _) = current(state, by)?;
     if turn.step != Step::DrawChance {
         return Err(if turn.extra {
@@ -332,22 +383,26 @@ fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Result<Decided, Refus
             Refusal::ChanceAlreadyDrawn
         });
     }
+    Ok(move |out: &mut Out| reveal_chance(out, by, seed))
+}
+
+/// The Chance card drawn, and what it does.
+fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
     let mut rng = DiceRng::new(seed);
-    let mut out = Out::new(state);
     if out.state.decks.chance.draw.is_empty() {
         out.reshuffle(DeckKind::Chance, &mut rng);
     }
     let Some(&card) = out.state.decks.chance.draw.first() else {
-        return Ok(out.into());
+        return;
     };
     out.emit(Event::ChanceDrawn { player: by, card });
-    let Some(kind) = state.content.chance.get(card.index()).map(|c| c.kind) else {
-        return Ok(out.into());
+    let Some(kind) = out.state.content.chance.get(card.index()).map(|c| c.kind) else {
+        return;
     };
-    let board = &state.content.board;
-    let living = || state.adventurers.iter().filter(|a| a.alive);
     match kind {
         ChanceKind::Terrain(terrain) => {
+            let state = &out.state;
+            let board = &state.content.board;
             let empty: Vec<SpaceId> = (0..board.spaces.len())
                 .filter(|&i| {
                     board.spaces[i].kind == SpaceKind::Terrain(terrain)
@@ -374,11 +429,13 @@ fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Result<Decided, Refus
                 Market::City => SpaceKind::City,
                 Market::Village => SpaceKind::Village,
             };
-            let Some(space) = board.spaces.iter().position(|s| s.kind == kind) else {
-                return Ok(out.into());
+            let spaces = &out.state.content.board.spaces;
+            let Some(space) = spaces.iter().position(|s| s.kind == kind) else {
+                return;
             };
             let space = SpaceId::of(space);
-            let lying = state
+            let lying = out
+                .state
                 .space(space)
                 .map(|s| s.items.clone())
                 .unwrap_or_default();
@@ -401,43 +458,36 @@ fn draw_chance(state: &State, by: PlayerId, seed: Seed) -> Result<Decided, Refus
             });
         }
         ChanceKind::Wind { heal, recharge } => {
-            refresh(&mut out, living(), heal, recharge, Gold(0));
+            refresh(out, |_| true, heal, recharge, Gold(0));
         }
         ChanceKind::GoodTimes { gold } => {
-            refresh(&mut out, living(), 0, 0, Gold(gold));
+            refresh(out, |_| true, 0, 0, Gold(gold));
         }
         ChanceKind::Charity {
             heal,
             recharge,
             gold,
         } => {
-            let least = living().map(|a| a.gold).min().unwrap_or_default();
-            refresh(
-                &mut out,
-                living().filter(|a| a.gold == least),
-                heal,
-                recharge,
-                Gold(gold),
-            );
+            let least = (out.state.adventurers.iter())
+                .filter(|a| a.alive)
+                .map(|a| a.gold)
+                .min()
+                .unwrap_or_default();
+            refresh(out, |a| a.gold == least, heal, recharge, Gold(gold));
         }
         ChanceKind::PeacefulTimes => out.emit(Event::ExtraTurnGranted { player: by }),
     }
-    Ok(out.into())
 }
 
-/// Heals, recharges (each up to the adventurer's maximum) and gives Gold to `who`.
+/// Heals, recharges (each up to the adventurer's maximum) and gives Gold to those alive `who`
+/// picks.
 ///
 /// Charity's "the player that has the least" is read as the least **Gold**: Gold is what every
 /// adventurer can always be compared by (lost Health and Magic differ with each character's
 /// maximum), and the card gives Gold. Everyone tied for the least profits.
-fn refresh<'a>(
-    out: &mut Out,
-    who: impl Iterator<Item = &'a Adventurer>,
-    heal: u32,
-    recharge: u32,
-    gold: Gold,
-) {
-    let refreshed: Vec<Refreshment> = who
+fn refresh(out: &mut Out, who: impl Fn(&Adventurer) -> bool, heal: u32, recharge: u32, gold: Gold) {
+    let refreshed: Vec<Refreshment> = (out.state.adventurers.iter())
+        .filter(|a| a.alive && who(a))
         .map(|a| Refreshment {
             player: a.player,
             healed: heal.min(a.health.left),
@@ -516,7 +566,7 @@ fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> Decision {
     }])
 }
 
-fn buy_certificate(state: &State, by: PlayerId) -> Result<Decided, Refusal> {
+fn buy_certificate(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -554,25 +604,25 @@ fn buy_certificate(state: &State, by: PlayerId) -> Result<Decided, Refusal> {
             has: adventurer.gold,
         });
     }
-    let mut out = Out::new(state);
-    out.emit(Event::CertificateBought {
-        player: by,
-        guild,
-        experience: CERTIFICATE_EXPERIENCE,
-        gold,
-    });
-    if out
-        .state
-        .adventurer(by)
-        .is_some_and(|a| a.certificates.len() >= CERTIFICATES_TO_WIN)
-    {
-        let ranking = ranking(&out.state, by);
-        out.emit(Event::GameWon {
-            winner: by,
-            ranking,
+    Ok(move |out: &mut Out| {
+        out.emit(Event::CertificateBought {
+            player: by,
+            guild,
+            experience: CERTIFICATE_EXPERIENCE,
+            gold,
         });
-    }
-    Ok(out.into())
+        if out
+            .state
+            .adventurer(by)
+            .is_some_and(|a| a.certificates.len() >= CERTIFICATES_TO_WIN)
+        {
+            let ranking = ranking(&out.state, by);
+            out.emit(Event::GameWon {
+                winner: by,
+                ranking,
+            });
+        }
+    })
 }
 
 /// The winner first, then the others by Certificates, most first (ties keep seating order).
@@ -602,24 +652,25 @@ pub fn standings(state: &State) -> Ranking {
     Ranking(all)
 }
 
-fn end_turn(state: &State, by: PlayerId) -> Result<Decided, Refusal> {
+fn end_turn(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
     let (turn, _) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Battle => return Err(crate::encounter::fight_first(state, by)),
         Step::Move | Step::Moved => {}
     }
-    if turn.extra_pending {
-        return Ok(vec![Event::TurnEnded {
-            player: by,
-            next: by,
-            extra: true,
-        }]
-        .into());
-    }
-    let mut out = Out::new(state);
-    pass_turn(&mut out, by);
-    Ok(out.into())
+    let extra = turn.extra_pending;
+    Ok(move |out: &mut Out| {
+        if extra {
+            out.emit(Event::TurnEnded {
+                player: by,
+                next: by,
+                extra: true,
+            });
+        } else {
+            pass_turn(out, by);
+        }
+    })
 }
 
 /// Passes the turn from `by` to the next adventurer alive on her left; one who must miss

@@ -50,7 +50,7 @@ use crate::command::{BattleKind, Choices, MoveKind};
 use crate::content::{
     AdventureCard, CreatureStats, Effect, Hands, Slot, SpaceKind, SpecialKind, Terrain,
 };
-use crate::decide::{Decided, Out, below, current, destination, pass_turn, ranking, standings};
+use crate::decide::{Out, below, current, destination, pass_turn, ranking, standings};
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{DeckKind, Experience, Gold, Step};
@@ -59,6 +59,7 @@ use crate::state::State;
 use dice::exact::Probability;
 use dice::opposed::{BattleOdds, BattleOutcome, opposed_odds, sample, three_lives_odds};
 use dice::{DiceRng, Seed};
+use std::sync::Arc;
 
 type Decision = Result<Vec<Event>, Refusal>;
 
@@ -371,23 +372,25 @@ pub(crate) fn fight(
     state: &State,
     by: PlayerId,
     kind: BattleKind,
-    items: &[ItemId],
+    items: Vec<ItemId>,
     choices: Choices,
     seed: Seed,
-) -> Result<Decided, Refusal> {
+) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
     let (turn, adventurer) = current(state, by)?;
     let space = adventurer.space;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Move => return Err(Refusal::EncounterAfterMoving),
         Step::Moved => {
-            battle(state, by, kind, items)?;
+            battle(state, by, kind, &items)?;
             return Err(Refusal::AlreadyFought);
         }
         Step::Battle => {}
     }
-    let battle = battle(state, by, kind, items)?;
-    let Some(AdventureCard::Creature(creature)) = state.content.adventures.get(battle.card.index())
+    let battle = battle(state, by, kind, &items)?;
+    // Its own handle on the content: the act below outlives the borrow of `state`.
+    let content = Arc::clone(&state.content);
+    let Some(AdventureCard::Creature(creature)) = content.adventures.get(battle.card.index())
     else {
         return Err(Refusal::NoCreature);
     };
@@ -399,69 +402,83 @@ pub(crate) fn fight(
         .copied()
         .collect();
     check_choices(state, by, &all, choices)?;
-    let mut rng = DiceRng::new(seed);
-    let mut out = Out::new(state);
-    let (rolls, mut outcome) = roll(
-        battle.yours,
-        battle.first_roll_bonus,
-        battle.theirs,
-        &battle,
-        &mut rng,
-    );
-    out.emit(Event::BattleFought {
-        player: by,
-        card: battle.card,
-        kind,
-        magic_paid: battle.magic_cost,
-        drained: battle.drained,
-        rolls,
-        outcome,
-        items: items.to_vec(),
-    });
-    let mut thrown = battle.thrown;
-    if let (BattleOutcome::Win, Some(then)) = (outcome, battle.then) {
-        let (rolls, second) = roll(
-            then.yours,
-            then.first_roll_bonus,
-            then.theirs,
+    Ok(move |out: &mut Out| {
+        let Some(AdventureCard::Creature(creature)) = content.adventures.get(battle.card.index())
+        else {
+            return; // Checked above.
+        };
+        let mut items = items;
+        let mut rng = DiceRng::new(seed);
+        let (rolls, mut outcome) = roll(
+            battle.yours,
+            battle.first_roll_bonus,
+            battle.theirs,
             &battle,
             &mut rng,
         );
-        outcome = second;
-        thrown = thrown.or(then.thrown);
+        let mut thrown = battle.thrown;
+        let then = match (outcome, battle.then) {
+            (BattleOutcome::Win, Some(then)) => Some(then),
+            _ => None,
+        };
         out.emit(Event::BattleFought {
             player: by,
             card: battle.card,
-            kind: BattleKind::Strength,
-            magic_paid: 0,
-            drained: 0,
+            kind,
+            magic_paid: battle.magic_cost,
+            drained: battle.drained,
             rolls,
             outcome,
-            items: items.to_vec(),
+            // Copied only if the second battle's event names them too.
+            items: if then.is_some() {
+                items.clone()
+            } else {
+                std::mem::take(&mut items)
+            },
         });
-    }
-    if let Some(item) = thrown {
-        out.emit(Event::ItemDamaged { player: by, item });
-    }
-    match outcome {
-        BattleOutcome::Win => {
-            out.emit(Event::CreatureDefeated {
+        if let Some(then) = then {
+            let (rolls, second) = roll(
+                then.yours,
+                then.first_roll_bonus,
+                then.theirs,
+                &battle,
+                &mut rng,
+            );
+            outcome = second;
+            thrown = thrown.or(then.thrown);
+            out.emit(Event::BattleFought {
                 player: by,
                 card: battle.card,
-                space,
-                experience: Experience(creature.experience),
+                kind: BattleKind::Strength,
+                magic_paid: 0,
+                drained: 0,
+                rolls,
+                outcome,
+                items,
             });
-            if let Some(SpecialKind::RisesAgain { terrain }) =
-                creature.special.as_ref().map(|r| r.rule)
-            {
-                rise(&mut out, battle.card, space, terrain, &mut rng);
-            }
-            apply_effects(&mut out, by, &creature.treasure, choices, &mut rng);
         }
-        BattleOutcome::Draw => {}
-        BattleOutcome::Loss => apply_effects(&mut out, by, &loss_effects, choices, &mut rng),
-    }
-    Ok(out.into())
+        if let Some(item) = thrown {
+            out.emit(Event::ItemDamaged { player: by, item });
+        }
+        match outcome {
+            BattleOutcome::Win => {
+                out.emit(Event::CreatureDefeated {
+                    player: by,
+                    card: battle.card,
+                    space,
+                    experience: Experience(creature.experience),
+                });
+                if let Some(SpecialKind::RisesAgain { terrain }) =
+                    creature.special.as_ref().map(|r| r.rule)
+                {
+                    rise(out, battle.card, space, terrain, &mut rng);
+                }
+                apply_effects(out, by, &creature.treasure, choices, &mut rng);
+            }
+            BattleOutcome::Draw => {}
+            BattleOutcome::Loss => apply_effects(out, by, &loss_effects, choices, &mut rng),
+        }
+    })
 }
 
 /// `rises_again`: the defeated Creature goes back on another empty space of `terrain`.
@@ -537,7 +554,7 @@ pub(crate) fn use_opportunity(
     by: PlayerId,
     choices: Choices,
     seed: Seed,
-) -> Result<Decided, Refusal> {
+) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -550,25 +567,30 @@ pub(crate) fn use_opportunity(
         .space(space)
         .and_then(|s| s.adventure)
         .ok_or(Refusal::NoOpportunity)?;
-    let Some(AdventureCard::Opportunity(opportunity)) = state.content.adventures.get(card.index())
-    else {
+    // Its own handle on the content: the act below outlives the borrow of `state`.
+    let content = Arc::clone(&state.content);
+    let Some(AdventureCard::Opportunity(opportunity)) = content.adventures.get(card.index()) else {
         return Err(Refusal::NoOpportunity);
     };
     check_choices(state, by, &opportunity.effects, choices)?;
-    let mut out = Out::new(state);
-    out.emit(Event::OpportunityUsed {
-        player: by,
-        card,
-        space,
-    });
-    apply_effects(
-        &mut out,
-        by,
-        &opportunity.effects,
-        choices,
-        &mut DiceRng::new(seed),
-    );
-    Ok(out.into())
+    Ok(move |out: &mut Out| {
+        let Some(AdventureCard::Opportunity(opportunity)) = content.adventures.get(card.index())
+        else {
+            return; // Checked above.
+        };
+        out.emit(Event::OpportunityUsed {
+            player: by,
+            card,
+            space,
+        });
+        apply_effects(
+            out,
+            by,
+            &opportunity.effects,
+            choices,
+            &mut DiceRng::new(seed),
+        );
+    })
 }
 
 /// The refusal while a Creature waits to be fought.

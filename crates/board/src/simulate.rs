@@ -9,7 +9,7 @@
 use crate::bot;
 use crate::command::{Action, Command};
 use crate::content::Content;
-use crate::decide::decide_with_state;
+use crate::decide::decide_owned;
 use crate::event::Event;
 use crate::ids::PlayerId;
 use crate::model::Phase;
@@ -173,51 +173,41 @@ fn play(content: Arc<Content>, map: &bot::Map, players: usize, seed: u64) -> Gam
             Some(action) if in_turn <= MAX_COMMANDS_PER_TURN => action,
             _ => Action::EndTurn,
         };
-        let decided = match decide_with_state(&state, Command::new(by, action)) {
-            Ok(decided) => decided,
+        // The state moves through deciding and comes back after the events (as it was if
+        // refused): no copy of it shares its parts, so applying the events copies nothing.
+        let (decision, after) = decide_owned(state, Command::new(by, action));
+        state = after;
+        let events = match decision {
+            Ok(events) => events,
             Err(_) => {
                 summary.refusals += 1;
-                match decide_with_state(&state, Command::new(by, Action::EndTurn)) {
-                    Ok(decided) => decided,
+                let (decision, after) = decide_owned(state, Command::new(by, Action::EndTurn));
+                state = after;
+                match decision {
+                    Ok(events) => events,
                     // Not even ending the turn (a Creature to fight): give up on the game.
                     Err(_) => break,
                 }
             }
         };
-        for event in &decided.events {
+        for event in &events {
             if let Event::TurnEnded { .. } = event {
                 summary.turns += 1;
                 in_turn = 0;
             }
-        }
-        // The state after the events: worked out while deciding, or applied here (one event
-        // at a time, as `record` reads the state before each).
-        match decided.state {
-            Some(after) => {
-                for event in &decided.events {
-                    record(&mut summary, None, event);
-                }
-                state = after;
-            }
-            None => {
-                for event in &decided.events {
-                    record(&mut summary, Some(&state), event);
-                    state = evolve(state, event);
-                }
-            }
+            record(&mut summary, &state, event);
         }
     }
     summary
 }
 
-/// Counts what `event` shows, before it is applied to `state`. Only `Moved` needs the state,
-/// and it is decided alone (no [`crate::decide::Out`]): `state` is `None` for the events
-/// of a decision that worked out the state after them.
-fn record(summary: &mut GameSummary, state: Option<&State>, event: &Event) {
+/// Counts what `event` shows; `after` is the state after the decision's events. Only `Moved`
+/// needs it, for the Adventure card where she arrives: a move is decided alone, and moving
+/// changes no space's cards, so it lies there after the move as before.
+fn record(summary: &mut GameSummary, after: &State, event: &Event) {
     match event {
         Event::Moved { to, .. } => {
-            debug_assert!(state.is_some(), "a move is decided alone");
-            if let Some(card) = state.and_then(|s| s.space(*to)).and_then(|s| s.adventure)
+            if let Some(card) = after.space(*to).and_then(|s| s.adventure)
                 && let Some(n) = summary.adventures_met.get_mut(card.index())
             {
                 *n += 1;
