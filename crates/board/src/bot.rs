@@ -31,16 +31,54 @@ use std::cell::Cell;
 /// (the game is not being played, it is not her turn, or she is dead). Any action that takes
 /// a seed gets `seed`.
 pub fn choose(state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
-    decide_for(None, state, player, seed)
+    decide_for(None, &mut Scratch::new(), state, player, seed)
 }
 
 /// [`choose`] with a [`Map`] of the board worked out beforehand (the simulator shares one
 /// between all its games); a map of another board is ignored.
 pub fn choose_with(map: &Map, state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
-    decide_for(Some(map), state, player, seed)
+    decide_for(Some(map), &mut Scratch::new(), state, player, seed)
 }
 
-fn decide_for(map: Option<&Map>, state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
+/// [`choose_with`] working in `scratch`'s buffers, kept for the next decisions (the simulator
+/// keeps one for all its games): the same action, without allocating for it each move.
+pub fn choose_in(
+    map: &Map,
+    scratch: &mut Scratch,
+    state: &State,
+    player: PlayerId,
+    seed: Seed,
+) -> Option<Action> {
+    decide_for(Some(map), scratch, state, player, seed)
+}
+
+/// Buffers a bot's decisions work in, kept between them by [`choose_in`]: allocating them
+/// afresh for every move showed in profiles of the simulator. What they hold between
+/// decisions means nothing.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// What the Adventure card on each space is worth to her (NaN: not worked out yet).
+    worth: Vec<f32>,
+    /// The spaces she heads for.
+    goals: Vec<usize>,
+    /// Her Items for each kind of battle (Strength, Wills).
+    gear: [Gear; 2],
+}
+
+impl Scratch {
+    /// Empty buffers.
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+}
+
+fn decide_for(
+    map: Option<&Map>,
+    scratch: &mut Scratch,
+    state: &State,
+    player: PlayerId,
+    seed: Seed,
+) -> Option<Action> {
     let turn = state.turn()?;
     if turn.player != player {
         return None;
@@ -56,7 +94,7 @@ fn decide_for(map: Option<&Map>, state: &State, player: PlayerId, seed: Seed) ->
     let bot = Bot::new(map, state, me, turn, seed);
     Some(match turn.step {
         Step::DrawChance => Action::DrawChance { seed },
-        Step::Move => bot.movement(),
+        Step::Move => bot.movement(scratch),
         Step::Battle => bot.battle(),
         Step::Moved => bot.after_moving(),
     })
@@ -464,9 +502,11 @@ impl<'a> Bot<'a> {
 
     /// Her best Items' bonuses (every roll, first roll only): by battle kind (Strength,
     /// Wills), then against one life or three.
-    fn bonuses(&self) -> Bonuses {
-        let strength = self.gear(BattleKind::Strength, None);
-        let wills = self.gear(BattleKind::Wills, None);
+    /// `gear` is where to sort her Items (its buffers reused: see [`Scratch`]).
+    fn bonuses(&self, gear: &mut [Gear; 2]) -> Bonuses {
+        let [strength, wills] = gear;
+        strength.sort(self.content, BattleKind::Strength, self.usable());
+        wills.sort(self.content, BattleKind::Wills, self.usable());
         [
             [strength.best(1), strength.best(THREE_LIVES)],
             [wills.best(1), wills.best(THREE_LIVES)],
@@ -780,7 +820,7 @@ impl<'a> Bot<'a> {
     // Movement
     // -----------------------------------------------------------------------------------------
 
-    fn movement(&self) -> Action {
+    fn movement(&self, scratch: &mut Scratch) -> Action {
         let owned;
         let map = match self.map {
             Some(map) if map.fits(self.content) => map,
@@ -795,8 +835,10 @@ impl<'a> Bot<'a> {
         let here = me.space.index();
         let gold = me.gold.0;
         // What the Adventure cards are worth, worked out only where asked (NaN: not yet).
-        let worth = vec![Cell::new(f32::NAN); n];
-        let bonuses = self.bonuses();
+        scratch.worth.clear();
+        scratch.worth.resize(n, f32::NAN);
+        let worth = Cell::from_mut(&mut scratch.worth[..]).as_slice_of_cells();
+        let bonuses = self.bonuses(&mut scratch.gear);
         let worth_at = |space: usize| -> f32 {
             match worth.get(space) {
                 Some(w) if w.get().is_nan() => {
@@ -808,7 +850,9 @@ impl<'a> Bot<'a> {
                 None => 0.0,
             }
         };
-        let (goals, weight) = self.goals(map, worth_at);
+        let goals = &mut scratch.goals;
+        let weight = self.goals(map, worth_at, goals);
+        let goals = &*goals;
         let to_goal = |space: usize| -> f32 {
             goals
                 .iter()
@@ -868,30 +912,35 @@ impl<'a> Bot<'a> {
         best.1.map_or(Action::EndTurn, Action::Move)
     }
 
-    /// The spaces she heads for, and what a turn closer is worth.
-    fn goals(&self, map: &Map, worth_at: impl Fn(usize) -> f32) -> (Vec<usize>, f32) {
+    /// The spaces she heads for, into `goals`; returns what a turn closer is worth.
+    fn goals(&self, map: &Map, worth_at: impl Fn(usize) -> f32, goals: &mut Vec<usize>) -> f32 {
+        goals.clear();
         let me = self.me;
         let spaces = &self.content.board.spaces;
         let kinds = || spaces.iter().map(|s| s.kind).enumerate();
-        let certify: Vec<usize> = kinds()
-            .filter(|&(_, k)| matches!(k, SpaceKind::Guild(g) if self.can_certify(g, me.gold.0)))
-            .map(|(s, _)| s)
-            .collect();
-        if !certify.is_empty() {
-            return (certify, 3.0);
+        goals.extend(
+            kinds()
+                .filter(
+                    |&(_, k)| matches!(k, SpaceKind::Guild(g) if self.can_certify(g, me.gold.0)),
+                )
+                .map(|(s, _)| s),
+        );
+        if !goals.is_empty() {
+            return 3.0;
         }
         let (health, hurt) = (me.health.right, me.health.left);
         let gold = me.gold.0;
         if hurt > 0 && health * 2 <= health + hurt {
-            let heal = kinds()
-                .filter(|&(_, k)| match k {
-                    SpaceKind::Guild(Guild::Monastery) => true,
-                    SpaceKind::Guild(Guild::ForestCamp) | SpaceKind::Village => gold >= 1,
-                    _ => false,
-                })
-                .map(|(s, _)| s)
-                .collect();
-            return (heal, 2.0);
+            goals.extend(
+                kinds()
+                    .filter(|&(_, k)| match k {
+                        SpaceKind::Guild(Guild::Monastery) => true,
+                        SpaceKind::Guild(Guild::ForestCamp) | SpaceKind::Village => gold >= 1,
+                        _ => false,
+                    })
+                    .map(|(s, _)| s),
+            );
+            return 2.0;
         }
         let needs_experience = me.experience < CERTIFICATE_EXPERIENCE;
         let here = me.space.index();
@@ -911,39 +960,39 @@ impl<'a> Bot<'a> {
         };
         // Adventures further than a few turns away will have changed on arrival: near ones
         // first, then any.
-        let goals: Vec<usize> = kinds()
-            .filter(|&(s, kind)| {
-                useful(kind)
-                    || (has_card(s)
-                        && map.turns(gold, here, s) <= ADVENTURE_HORIZON
-                        && worth_at(s) > 0.5)
-            })
-            .map(|(s, _)| s)
-            .collect();
+        goals.extend(
+            kinds()
+                .filter(|&(s, kind)| {
+                    useful(kind)
+                        || (has_card(s)
+                            && map.turns(gold, here, s) <= ADVENTURE_HORIZON
+                            && worth_at(s) > 0.5)
+                })
+                .map(|(s, _)| s),
+        );
         if !goals.is_empty() {
-            return (goals, 1.0);
+            return 1.0;
         }
         // No space is useful (it would have been a goal): only Adventures, far ones too.
         for least in [0.5, 0.0] {
-            let goals: Vec<usize> = (0..spaces.len())
-                .filter(|&s| has_card(s) && worth_at(s) > least)
-                .collect();
+            goals.extend((0..spaces.len()).filter(|&s| has_card(s) && worth_at(s) > least));
             if !goals.is_empty() {
-                return (goals, 1.0);
+                return 1.0;
             }
         }
         // Nothing worth going to: heal, or trade Health for Experience, while waiting, or roam
         // the empty terrain where the Chance cards bring Adventures.
-        let waiting = kinds()
-            .filter(|&(s, kind)| match kind {
-                SpaceKind::Guild(Guild::Monastery) => hurt > 0,
-                SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= 2,
-                SpaceKind::Terrain(_) => !has_card(s) && s != here,
-                _ => false,
-            })
-            .map(|(s, _)| s)
-            .collect();
-        (waiting, 0.3)
+        goals.extend(
+            kinds()
+                .filter(|&(s, kind)| match kind {
+                    SpaceKind::Guild(Guild::Monastery) => hurt > 0,
+                    SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= 2,
+                    SpaceKind::Terrain(_) => !has_card(s) && s != here,
+                    _ => false,
+                })
+                .map(|(s, _)| s),
+        );
+        0.3
     }
 
     /// What ending a move `how` on `to` is worth, besides getting closer to her goal; `worth`
@@ -1076,6 +1125,7 @@ impl Map {
 
 /// Her usable Items for one kind of battle, sorted into what the rules' limits allow together:
 /// one weapon, two hands, one headwear, any number of others.
+#[derive(Debug, Default)]
 struct Gear {
     /// Weapons worth using: (id, bonus, hands, thrown in this battle).
     weapons: Vec<(ItemId, i32, u32, bool)>,
@@ -1089,12 +1139,18 @@ struct Gear {
 
 impl Gear {
     fn of(content: &Content, kind: BattleKind, items: impl Iterator<Item = ItemId>) -> Gear {
-        let mut gear = Gear {
-            weapons: Vec::new(),
-            hands: [None, None],
-            head: None,
-            others: Vec::new(),
-        };
+        let mut gear = Gear::default();
+        gear.sort(content, kind, items);
+        gear
+    }
+
+    /// Becomes the gear of `items` (keeping its buffers).
+    fn sort(&mut self, content: &Content, kind: BattleKind, items: impl Iterator<Item = ItemId>) {
+        self.weapons.clear();
+        self.hands = [None, None];
+        self.head = None;
+        self.others.clear();
+        let gear = self;
         for id in items {
             let Some(item) = content.items.get(id.index()) else {
                 continue;
@@ -1132,7 +1188,6 @@ impl Gear {
                 Slot::Other => gear.others.push((id, bonus)),
             }
         }
-        gear
     }
 
     /// The bonus of the hands left free and the rest, beside a weapon taking `used` hands.

@@ -94,11 +94,18 @@ fn next_seed(rng: &mut DiceRng) -> Seed {
 /// If `players` is not 2–5 or `content` has fewer characters (the set-up is refused).
 pub fn play_game(content: Arc<Content>, players: usize, seed: u64) -> GameSummary {
     let map = bot::Map::new(&content);
-    play(content, &map, players, seed)
+    play(content, &map, &mut bot::Scratch::new(), players, seed)
 }
 
-/// [`play_game`] with the bots' map of the board worked out beforehand.
-fn play(content: Arc<Content>, map: &bot::Map, players: usize, seed: u64) -> GameSummary {
+/// [`play_game`] with the bots' map of the board worked out beforehand, and the buffers
+/// their decisions work in (kept from game to game).
+fn play(
+    content: Arc<Content>,
+    map: &bot::Map,
+    scratch: &mut bot::Scratch,
+    players: usize,
+    seed: u64,
+) -> GameSummary {
     let mut rng = DiceRng::new(Seed(seed));
     let adventures = content.adventures.len();
     let chances = content.chance.len();
@@ -169,7 +176,7 @@ fn play(content: Arc<Content>, map: &bot::Map, players: usize, seed: u64) -> Gam
         let seed = next_seed(&mut rng);
         let by = turn.player;
         in_turn += 1;
-        let action = match bot::choose_with(map, &state, by, seed) {
+        let action = match bot::choose_in(map, scratch, &state, by, seed) {
             Some(action) if in_turn <= MAX_COMMANDS_PER_TURN => action,
             _ => Action::EndTurn,
         };
@@ -295,6 +302,7 @@ pub fn simulate(
 ) -> Report {
     let mut rng = DiceRng::new(Seed(seed));
     let map = bot::Map::new(&content);
+    let mut scratch = bot::Scratch::new();
     let characters = content.characters.len();
     let mut wins_by_character = vec![0u64; characters];
     let mut games_by_character = vec![0u64; characters];
@@ -322,7 +330,13 @@ pub fn simulate(
     };
     let mut total_turns = 0u64;
     for game in 0..games {
-        let summary = play(Arc::clone(&content), &map, players, next_seed(&mut rng).0);
+        let summary = play(
+            Arc::clone(&content),
+            &map,
+            &mut scratch,
+            players,
+            next_seed(&mut rng).0,
+        );
         if summary.finished {
             report.finished += 1;
             total_turns += u64::from(summary.turns);
