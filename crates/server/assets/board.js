@@ -33,6 +33,7 @@
 
 import { h, patch, delegate } from './dom.js';
 import { seat, token } from './seat.js';
+import { requests, applyLog as addToLog } from './requests.js';
 import { renderBoardTable } from './board-view.js';
 
 const root = document.getElementById('app');
@@ -71,8 +72,10 @@ const ui = {
   toasts: [],
 };
 
-const reqs = new Map(); // req → key
-let toastId = 0;
+
+// Actions sent and their answers (refusals shown where the action was made).
+const sent = requests({ ui, render: () => render(), send: (action) => table.act(action) });
+const { act, toast } = sent;
 
 window.prophecy = {
   seq: () => state.seq,
@@ -122,10 +125,7 @@ const ctx = {
     else ui.open.delete(key);
     if (was !== open) render();
   },
-  dismissToast: (id) => {
-    ui.toasts = ui.toasts.filter((t) => t.id !== id);
-    render();
-  },
+  dismissToast: (id) => sent.dismissToast(id),
 };
 
 if (narrow.addEventListener) narrow.addEventListener('change', () => render());
@@ -195,75 +195,14 @@ function titleOf() {
   return v.turn ? `The board game: turn ${v.turn.number}` : 'The board game';
 }
 
-function toast(kind, text, rule) {
-  const id = ++toastId;
-  ui.toasts.push({ id, kind, text, rule });
-  if (ui.toasts.length > 4) ui.toasts.shift();
-  setTimeout(() => {
-    if (ui.toasts.some((t) => t.id === id)) ctx.dismissToast(id);
-  }, 10000);
-  render();
-}
 
 // ---------------------------------------------------------------- requests
 
-/** Sends `action` for the place `key` (where its refusal will show). */
-function act(key, action) {
-  ui.msgs.delete(key);
-  const req = table.act(action);
-  if (req === null) {
-    ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.' });
-    render();
-    return;
-  }
-  ui.pending.set(key, req);
-  reqs.set(req, key);
-  render();
-}
 
-function answered(msg) {
-  const key = reqs.get(msg.req);
-  reqs.delete(msg.req);
-  if (key === undefined) {
-    if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
-    return;
-  }
-  if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
-  if (msg.type === 'done') {
-    // A success clears the refusals shown so far: they were about an earlier moment.
-    ui.msgs.clear();
-  } else if (msg.type === 'refused') {
-    ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message });
-  } else {
-    ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.' });
-  }
-  render();
-}
 
-function lost(list) {
-  for (const req of list) {
-    const key = reqs.get(req);
-    reqs.delete(req);
-    if (key === undefined) continue;
-    if (ui.pending.get(key) === req) ui.pending.delete(key);
-    ui.msgs.set(key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.' });
-  }
-  render();
-}
 
 // ---------------------------------------------------------------- messages
 
-/** Adds the entries not seen yet (by seq), in seq order: none twice, none lost. */
-function applyLog(entries) {
-  let added = false;
-  for (const e of entries || []) {
-    if (typeof e.seq !== 'number' || state.logSeqs.has(e.seq)) continue;
-    state.logSeqs.add(e.seq);
-    state.log.push(e);
-    added = true;
-  }
-  if (added) state.log.sort((a, b) => a.seq - b.seq);
-}
 
 function setView(view, you) {
   view.you = you;
@@ -278,7 +217,7 @@ function onSync(msg) {
   table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
-  applyLog(msg.log);
+  addToLog(state, msg.log);
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   state.screen = 'table';
@@ -289,7 +228,7 @@ function onUpdate(msg) {
   if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
   const before = state.view;
   setView(msg.view, state.me && state.me.player);
-  applyLog(msg.log);
+  addToLog(state, msg.log);
   state.seq = msg.seq;
   // Answers about another player's turn no longer apply.
   if (before && before.turn && state.view.turn && before.turn.number !== state.view.turn.number) {
@@ -326,8 +265,8 @@ const table = seat({
   intro: 'You were invited to play Prophecy, the board game: travel the land, fight creatures, and be the first adventurer to hold a Certificate from each of the five guilds.',
   sync: onSync,
   update: onUpdate,
-  answer: answered,
-  lost,
+  answer: (msg) => sent.answered(msg),
+  lost: (list) => sent.lost(list),
 });
 
 loadContent();

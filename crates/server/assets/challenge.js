@@ -35,6 +35,7 @@
 
 import { delegate, patch, h } from './dom.js';
 import { seat, token } from './seat.js';
+import { requests, applyLog as addToLog } from './requests.js';
 import { renderChallengeTable } from './challenge-view.js';
 
 const root = document.getElementById('app');
@@ -75,8 +76,10 @@ const ui = {
   announce: '',
 };
 
-const reqs = new Map(); // req → {key, onDone}
-let toastId = 0;
+
+// Actions sent and their answers (refusals shown where the action was made).
+const sent = requests({ ui, render: () => render(), send: (action) => table.act(action) });
+const { act, toast } = sent;
 
 window.prophecy = {
   seq: () => state.seq,
@@ -122,10 +125,7 @@ const ctx = {
     else ui.open.delete(key);
     if (was !== open) render();
   },
-  dismissToast: (id) => {
-    ui.toasts = ui.toasts.filter((t) => t.id !== id);
-    render();
-  },
+  dismissToast: (id) => sent.dismissToast(id),
 };
 
 // ---------------------------------------------------------------- rendering
@@ -178,77 +178,14 @@ function render() {
   }
 }
 
-function toast(kind, text, rule) {
-  const id = ++toastId;
-  ui.toasts.push({ id, kind, text, rule });
-  if (ui.toasts.length > 4) ui.toasts.shift();
-  setTimeout(() => {
-    if (ui.toasts.some((t) => t.id === id)) ctx.dismissToast(id);
-  }, 10000);
-  render();
-}
 
 // ---------------------------------------------------------------- requests
 
-/** Sends `action` for the place `key` (where its refusal will show); `onDone` runs on success. */
-function act(key, action, opts = {}) {
-  ui.msgs.delete(key);
-  const req = table.act(action);
-  if (req === null) {
-    ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.' });
-    render();
-    return;
-  }
-  ui.pending.set(key, req);
-  reqs.set(req, { key, onDone: opts.onDone });
-  render();
-}
 
-function answered(msg) {
-  const r = reqs.get(msg.req);
-  reqs.delete(msg.req);
-  if (r === undefined) {
-    if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
-    return;
-  }
-  const { key, onDone } = r;
-  if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
-  if (msg.type === 'done') {
-    // A success clears the refusals shown so far: they were about an earlier moment.
-    ui.msgs.clear();
-    if (onDone) onDone();
-  } else if (msg.type === 'refused') {
-    ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message });
-  } else {
-    ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.' });
-  }
-  render();
-}
 
-function lost(list) {
-  for (const req of list) {
-    const r = reqs.get(req);
-    reqs.delete(req);
-    if (r === undefined) continue;
-    if (ui.pending.get(r.key) === req) ui.pending.delete(r.key);
-    ui.msgs.set(r.key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.' });
-  }
-  render();
-}
 
 // ---------------------------------------------------------------- messages
 
-/** Adds the entries not seen yet (by seq), in seq order: none twice, none lost. */
-function applyLog(entries) {
-  let added = false;
-  for (const e of entries || []) {
-    if (typeof e.seq !== 'number' || state.logSeqs.has(e.seq)) continue;
-    state.logSeqs.add(e.seq);
-    state.log.push(e);
-    added = true;
-  }
-  if (added) state.log.sort((a, b) => a.seq - b.seq);
-}
 
 function rolledIds(view) {
   return new Set((view ? view.challenges || [] : []).filter((c) => c.status === 'rolled').map((c) => c.id));
@@ -277,7 +214,7 @@ function onSync(msg) {
   table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
-  applyLog(msg.log);
+  addToLog(state, msg.log);
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   state.screen = 'table';
@@ -287,7 +224,7 @@ function onSync(msg) {
 function onUpdate(msg) {
   if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
   setView(msg.view, state.me && state.me.player);
-  applyLog(msg.log);
+  addToLog(state, msg.log);
   state.seq = msg.seq;
   render();
 }
@@ -302,8 +239,8 @@ const table = seat({
   intro: 'You were invited to play the Challenge rules with a game master: make a character sheet, and roll when the game master calls a Challenge.',
   sync: onSync,
   update: onUpdate,
-  answer: answered,
-  lost,
+  answer: (msg) => sent.answered(msg),
+  lost: (list) => sent.lost(list),
 });
 
 table.boot();
