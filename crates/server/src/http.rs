@@ -34,6 +34,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
         )
         .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
         .route("/rulings", get(rulings))
+        .route("/healthz", get(healthz::<S>))
         .route("/games/{kind}/content.json", get(game_content))
         .route("/tables", post(create::<S>))
         .route("/t/{token}", get(table_page::<S>))
@@ -120,6 +121,23 @@ fn asset(file: &str) -> Response {
         )
             .into_response(),
         None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
+    }
+}
+
+/// For a supervisor or a load balancer: `200 ok` when the database answers, `503` when not.
+async fn healthz<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
+    // Any read that reaches the database will do; no table has this token.
+    match state.store.table_by_token(&"0".repeat(32)).await {
+        Ok(_) => ([(header::CACHE_CONTROL, "no-store")], "ok\n").into_response(),
+        Err(e) => {
+            tracing::error!("health check: the database does not answer: {e}");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                [(header::CACHE_CONTROL, "no-store")],
+                "the database does not answer\n",
+            )
+                .into_response()
+        }
     }
 }
 
@@ -401,6 +419,7 @@ async fn create<S: Store>(
     match take_seat(&state, &token, &form.name, &secret, true).await {
         Ok(player) => seated_response(
             as_json,
+            state.behind_tls(),
             &token,
             &secret,
             json!({ "token": token, "url": format!("/t/{token}"), "player": player, "join": invite }),
@@ -450,8 +469,18 @@ async fn take_seat<S: Store>(
     }
 }
 
-fn seated_response(as_json: bool, token: &str, secret: &str, body: Value) -> Response {
-    let cookie = seat_cookie(token, secret);
+fn seated_response(
+    as_json: bool,
+    secure: bool,
+    token: &str,
+    secret: &str,
+    body: Value,
+) -> Response {
+    let mut cookie = seat_cookie(token, secret);
+    // Behind TLS (`--url https://…`) the browser must never send the seat in clear.
+    if secure {
+        cookie.push_str("; Secure");
+    }
     if as_json {
         ([(header::SET_COOKIE, cookie)], Json(body)).into_response()
     } else {
@@ -645,7 +674,13 @@ async fn join<S: Store>(
         );
     };
     match take_seat(&state, &token, &form.name, &secret, false).await {
-        Ok(player) => seated_response(as_json, &token, &secret, json!({ "player": player })),
+        Ok(player) => seated_response(
+            as_json,
+            state.behind_tls(),
+            &token,
+            &secret,
+            json!({ "player": player }),
+        ),
         Err((status, message)) => failure(status, as_json, &message),
     }
 }
@@ -704,20 +739,22 @@ async fn export<S: Store>(
     headers: HeaderMap,
 ) -> Response {
     match story_so_far(&state, &token, &headers).await {
-        Ok((_, markdown)) => (
-            [
-                (
-                    header::CONTENT_TYPE,
-                    "text/markdown; charset=utf-8".to_owned(),
-                ),
-                (
-                    header::CONTENT_DISPOSITION,
-                    "attachment; filename=\"prophecy.md\"".to_owned(),
-                ),
-            ],
-            markdown,
-        )
-            .into_response(),
+        Ok((_, markdown)) => no_store(
+            (
+                [
+                    (
+                        header::CONTENT_TYPE,
+                        "text/markdown; charset=utf-8".to_owned(),
+                    ),
+                    (
+                        header::CONTENT_DISPOSITION,
+                        "attachment; filename=\"prophecy.md\"".to_owned(),
+                    ),
+                ],
+                markdown,
+            )
+                .into_response(),
+        ),
         Err(response) => response,
     }
 }
@@ -746,7 +783,8 @@ async fn print<S: Store>(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body><main class=\"story\">{body}</main></body></html>",
         escape_html(&title)
     );
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
+    // A player's private page: no shared cache may keep it.
+    no_store(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
 }
 
 /// The invitation as a seated player sees it.

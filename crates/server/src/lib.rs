@@ -86,6 +86,13 @@ pub struct AppState<S: Store> {
 }
 
 impl<S: Store> AppState<S> {
+    /// Whether players reach the server over TLS (`--url https://…`): seat cookies are `Secure`.
+    pub(crate) fn behind_tls(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("https://"))
+    }
+
     /// State over a store; `shutdown` closes the sockets when it turns true.
     pub fn new(store: S, shutdown: watch::Receiver<bool>, options: Options) -> Arc<AppState<S>> {
         Arc::new(AppState {

@@ -5,6 +5,7 @@
 
 mod board;
 mod challenge;
+mod operations;
 mod protocol;
 mod seats;
 mod storage;

@@ -1,0 +1,90 @@
+//! What an operator and a browser rely on: the health check, private answers never cached, and
+//! the seat cookie kept off plain HTTP behind TLS.
+
+use crate::{Server, create_table, fresh_db, http};
+
+#[tokio::test]
+async fn the_health_check_says_whether_the_database_answers() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (status, headers, body) = http(server.addr, "GET", "/healthz", None, None).await;
+    assert_eq!((status, body.as_str()), (200, "ok\n"));
+    assert!(headers.contains("cache-control: no-store"), "{headers}");
+    // With the database closed under it, the server says so instead of "ok".
+    server.store.close().await;
+    let (status, _, body) = http(server.addr, "GET", "/healthz", None, None).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("database"), "{body}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn exports_are_never_kept_by_a_shared_cache() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, cookie) = create_table(server.addr, "1.0", "Ada").await;
+    for path in ["export.md", "print", "game.jsonl", "me"] {
+        let (status, headers, _) = http(
+            server.addr,
+            "GET",
+            &format!("/t/{token}/{path}"),
+            Some(&cookie),
+            None,
+        )
+        .await;
+        assert_eq!(status, 200, "{path}");
+        assert!(
+            headers.contains("cache-control: no-store"),
+            "{path}: {headers}"
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn behind_tls_the_seat_cookie_is_secure() {
+    let db = fresh_db();
+    let plain = Server::start(&db).await;
+    let (status, headers, _) = http(
+        plain.addr,
+        "POST",
+        "/tables",
+        None,
+        Some(serde_json::json!({"name": "Ada"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let cookie = headers
+        .lines()
+        .find(|l| l.starts_with("set-cookie:"))
+        .unwrap()
+        .to_owned();
+    assert!(!cookie.contains("secure"), "{cookie}");
+    plain.stop().await;
+
+    let db = fresh_db();
+    let tls = Server::start_with(
+        &db,
+        server::Options {
+            public_url: Some("https://prophecy.example/".to_owned()),
+            ..server::Options::default()
+        },
+    )
+    .await;
+    let (status, headers, _) = http(
+        tls.addr,
+        "POST",
+        "/tables",
+        None,
+        Some(serde_json::json!({"name": "Ada"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let cookie = headers
+        .lines()
+        .find(|l| l.starts_with("set-cookie:"))
+        .unwrap()
+        .to_owned();
+    assert!(cookie.contains("; secure"), "{cookie}");
+    tls.stop().await;
+}
