@@ -45,6 +45,25 @@ enum Request {
     Engine(Action),
 }
 
+/// Why a page's action cannot be read, in its own words: the untagged `Request` would only say
+/// that no variant matched, so the engine's tagged `Action` is asked for the precise reason.
+fn malformed(action: &Value) -> Rejection {
+    let name = action.get("action").and_then(Value::as_str);
+    let reason = match name {
+        None => "an action needs its name in \"action\"".to_owned(),
+        // Their engine form holds what the server supplies (seeds, the world's table), so the
+        // engine's reason would name a field the page must not send.
+        Some(name @ ("roll_catastrophe" | "pick_module" | "propose" | "agree")) => {
+            format!("the action '{name}' cannot be read: a field is missing or has the wrong form")
+        }
+        Some(name) => match Action::deserialize(action) {
+            Err(e) => format!("the action '{name}' cannot be read: {e}"),
+            Ok(_) => format!("the action '{name}' cannot be read"),
+        },
+    };
+    Rejection::Malformed(reason)
+}
+
 fn refused(refusal: Refusal, ruleset: Ruleset) -> Rejection {
     Rejection::Refused {
         code: refusal.code().to_owned(),
@@ -109,8 +128,7 @@ impl Game for StoryGame {
         action: &Value,
         context: &Context,
     ) -> Result<Vec<Event>, Rejection> {
-        let request = Request::deserialize(action)
-            .map_err(|e| Rejection::Malformed(format!("not an action of this game: {e}")))?;
+        let request = Request::deserialize(action).map_err(|_| malformed(action))?;
         let action = match request {
             Request::RollCatastrophe { world } => Action::RollCatastrophe {
                 world: LIBRARY

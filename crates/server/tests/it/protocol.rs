@@ -256,6 +256,26 @@ async fn bad_messages_are_answered_and_close_nothing() {
     );
     let unknown = page.act(json!({"action": "summon_dragon"})).await;
     assert_eq!(unknown["type"], "error");
+    // The answer names the problem in the protocol's words, never the server's types.
+    let message = unknown["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the action 'summon_dragon' cannot be read: unknown variant"),
+        "{message}"
+    );
+    let nameless = page.act(json!({"text": "hello"})).await;
+    assert_eq!(
+        nameless["message"],
+        "an action needs its name in \"action\""
+    );
+    let incomplete = page.act(json!({"action": "add_line"})).await;
+    let message = incomplete["message"].as_str().unwrap();
+    assert!(message.contains("missing field `text`"), "{message}");
+    for answer in [&unknown, &nameless, &incomplete] {
+        assert!(
+            !answer["message"].as_str().unwrap().contains("enum"),
+            "{answer}"
+        );
+    }
     let cheat = page.act(json!({"action": "open", "ruleset": "1.1"})).await;
     assert_eq!(cheat["type"], "error");
     page.send_raw(format!(
