@@ -57,6 +57,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
             )
         })
         .layer(RequestBodyLimitLayer::new(limits::MESSAGE_BYTES))
+        .layer(axum::middleware::from_fn(refuse_cross_site))
         .layer(axum::middleware::from_fn(log_request))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
@@ -76,6 +77,41 @@ pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
             HeaderValue::from_static("DENY"),
         ))
         .with_state(state)
+}
+
+/// Whether a request comes from this server's own pages: browsers send `Origin` with every
+/// POST and WebSocket; a request without one is not from a browser page, so no visitor's
+/// cookie can be used by another site through it.
+pub(crate) fn same_site(headers: &HeaderMap) -> bool {
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok());
+    match (origin, host) {
+        (Some(origin), Some(host)) => {
+            origin.split_once("://").map_or(origin, |(_, rest)| rest) == host
+        }
+        (Some(_), None) => false,
+        (None, _) => true,
+    }
+}
+
+/// State-changing requests (anything but GET and HEAD) from another site's page are refused,
+/// so that a page elsewhere cannot make a visitor's browser create a table or take a seat.
+async fn refuse_cross_site(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let reads = matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD
+    );
+    if !reads && !same_site(request.headers()) {
+        return failure(
+            StatusCode::FORBIDDEN,
+            wants_json(request.headers()),
+            "This request came from another site's page: it was refused.",
+        );
+    }
+    next.run(request).await
 }
 
 /// One line per request at `info`: method, path (table tokens shortened: the log may be read by

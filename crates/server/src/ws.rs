@@ -7,7 +7,7 @@ use crate::room::{Published, Request, RoomHandle};
 use crate::{AppState, limits};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -25,17 +25,12 @@ pub async fn upgrade<S: Store>(
     upgrade: WebSocketUpgrade,
 ) -> Response {
     // Browsers send Origin with WebSockets; another site's page must not use a player's cookie.
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    let origin = headers.get(header::ORIGIN).and_then(|h| h.to_str().ok());
-    if let (Some(origin), Some(host)) = (origin, host) {
-        let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-        if origin_host != host {
-            return failure(
-                StatusCode::FORBIDDEN,
-                true,
-                "This table can only be opened from its own page.",
-            );
-        }
+    if !crate::http::same_site(&headers) {
+        return failure(
+            StatusCode::FORBIDDEN,
+            true,
+            "This table can only be opened from its own page.",
+        );
     }
     let seat = match seated(&state, &token, &headers).await {
         Ok(Some(seat)) => seat,

@@ -88,3 +88,48 @@ async fn behind_tls_the_seat_cookie_is_secure() {
     assert!(cookie.contains("; secure"), "{cookie}");
     tls.stop().await;
 }
+
+/// A POST as a browser page would send it, with its `Origin`: (status, body).
+async fn post_from(
+    addr: std::net::SocketAddr,
+    path: &str,
+    origin: &str,
+    body: &str,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nOrigin: {origin}\r\nConnection: close\r\nAccept: application/json\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, response)
+}
+
+#[tokio::test]
+async fn another_sites_page_cannot_create_a_table_or_take_a_seat() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let body = r#"{"name":"Mallory"}"#;
+    let (status, response) = post_from(server.addr, "/tables", "https://evil.example", body).await;
+    assert_eq!(status, 403, "{response}");
+    assert!(response.contains("another site"), "{response}");
+    let (token, _) = create_table(server.addr, "1.0", "Ada").await;
+    let join = format!(
+        r#"{{"name":"Mallory","join":"{}"}}"#,
+        crate::invite_of(&token)
+    );
+    let (status, _) = post_from(server.addr, &format!("/t/{token}/join"), "null", &join).await;
+    assert_eq!(status, 403);
+    // The table's own pages may.
+    let own = format!("http://{}", server.addr);
+    let (status, response) = post_from(server.addr, "/tables", &own, body).await;
+    assert_eq!(status, 200, "{response}");
+    let (status, response) = post_from(server.addr, &format!("/t/{token}/join"), &own, &join).await;
+    assert_eq!(status, 200, "{response}");
+    server.stop().await;
+}
