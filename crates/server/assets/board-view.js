@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { msg, pips } from './ui.js';
-import { formatTime, inviteBlock, toasts } from './view.js';
+import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
 import { boardSection, spaceDetail, moveLabel } from './board-map.js';
 import {
   itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText, chanceText,
@@ -30,9 +30,7 @@ export function renderBoardTable(ctx) {
     h(
       'div',
       { class: 'banners', 'data-key': 'banners' },
-      !ctx.connected
-        ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…')
-        : null,
+      reconnectBanner(ctx),
     ),
     h(
       'div',

@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { msg, form, submit, select, labelled } from './ui.js';
-import { formatTime, inviteBlock, toasts } from './view.js';
+import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
 
 const APTITUDES = ['knowledge', 'awareness', 'charisma', 'physicality'];
 const SITUATIONS = [
@@ -113,9 +113,7 @@ export function renderChallengeTable(ctx) {
     h(
       'div',
       { class: 'banners', 'data-key': 'banners' },
-      !ctx.connected
-        ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…')
-        : null,
+      reconnectBanner(ctx),
     ),
     h(
       'div',

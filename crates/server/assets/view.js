@@ -157,15 +157,18 @@ export function inviteBlock(ctx) {
   );
 }
 
+/** While the socket is down: the page says so, above everything, in every game. */
+export function reconnectBanner(ctx) {
+  return ctx.connected ? null : h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…');
+}
+
 function banners(ctx) {
-  const { view, connected } = ctx;
+  const { view } = ctx;
   const flaggedList = flaggedTexts(view);
   return h(
     'div',
     { class: 'banners', 'data-key': 'banners' },
-    !connected
-      ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…')
-      : null,
+    reconnectBanner(ctx),
     pausedBanner(ctx, flaggedList),
     proposalBar(ctx),
     view.phase && view.phase.id !== 'ended' ? tableStrip(ctx) : null,
