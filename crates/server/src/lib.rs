@@ -30,11 +30,23 @@ pub struct Config {
     pub addr: SocketAddr,
     /// The SQLite file.
     pub db: PathBuf,
-    /// The address players type or scan, if not the listening one (e.g. behind a proxy, or
-    /// when listening on 0.0.0.0).
-    pub public_url: Option<String>,
-    /// How long a bot waits before each action, so people can follow its moves.
-    pub bot_pause: std::time::Duration,
+    /// The public address, bots, proxy and limits.
+    pub options: Options,
+    /// Serve `/metrics` on this address instead of the players' one (`--metrics-addr`).
+    pub metrics_addr: Option<SocketAddr>,
+    /// Rotating backups while serving (`--backup-every`, `--backup-dir`, `--backup-keep`).
+    pub backups: Option<Backups>,
+}
+
+/// Rotating backups of the database while the server runs.
+#[derive(Debug, Clone)]
+pub struct Backups {
+    /// How often.
+    pub every: std::time::Duration,
+    /// Where the copies go.
+    pub dir: PathBuf,
+    /// How many copies are kept (the oldest are removed).
+    pub keep: usize,
 }
 
 /// How long a bot waits before each action unless told otherwise: long enough to follow on
@@ -44,10 +56,16 @@ pub const BOT_PAUSE: std::time::Duration = std::time::Duration::from_millis(600)
 /// What a server needs besides its store and its listener.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The address players use (`--url`), for invitation QR codes.
+    /// The address players use (`--url`), for invitation links and QR codes.
     pub public_url: Option<String>,
     /// How long a bot waits before each action.
     pub bot_pause: std::time::Duration,
+    /// Behind a reverse proxy: the client's address is the last one in `X-Forwarded-For`
+    /// (`--trust-proxy`). Without it the header is ignored, so nobody can pose as many
+    /// addresses to escape the limits.
+    pub trust_proxy: bool,
+    /// What a stranger may spend.
+    pub limits: Limits,
 }
 
 impl Default for Options {
@@ -55,22 +73,91 @@ impl Default for Options {
         Options {
             public_url: None,
             bot_pause: BOT_PAUSE,
+            trust_proxy: false,
+            limits: Limits::default(),
         }
     }
 }
 
-/// Limits the server enforces, each answered with a clear message.
+/// Limits on everything a stranger can spend, each answered with a clear message. The
+/// defaults are the README's; tests shorten the timeouts.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Tables one client address may create per minute (also the burst).
+    pub tables_per_minute: u32,
+    /// Seats one client address may take per minute (also the burst).
+    pub joins_per_minute: u32,
+    /// Messages per second a seat's sockets may send together, `hello` and `ping` included…
+    pub seat_messages_per_second: u32,
+    /// …and in a burst.
+    pub seat_message_burst: u32,
+    /// Sockets one seat may hold open at once (tabs, devices).
+    pub sockets_per_seat: u32,
+    /// Open connections (HTTP and WebSocket) at once; kept below the open-file limit.
+    pub max_connections: usize,
+    /// Time to send a request's headers, and how long an idle keep-alive connection stays.
+    pub http_idle: std::time::Duration,
+    /// Time a new socket has to say `hello`.
+    pub hello_timeout: std::time::Duration,
+    /// A table with no page open for this long is unloaded from memory (it reloads from the
+    /// log on next use).
+    pub room_idle: std::time::Duration,
+    /// Events one table may hold.
+    pub table_events: u64,
+    /// Bytes of events one table may hold.
+    pub table_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            tables_per_minute: 10,
+            joins_per_minute: 30,
+            seat_messages_per_second: 10,
+            seat_message_burst: 20,
+            sockets_per_seat: 8,
+            max_connections: limits::max_connections(),
+            http_idle: std::time::Duration::from_secs(20),
+            hello_timeout: std::time::Duration::from_secs(10),
+            room_idle: std::time::Duration::from_secs(5 * 60),
+            table_events: 50_000,
+            table_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// Fixed limits, and how the connection cap is found.
 pub mod limits {
     /// Largest WebSocket message and HTTP request body, in bytes.
     pub const MESSAGE_BYTES: usize = 16 * 1024;
-    /// A WebSocket message past this closes the connection instead of being answered.
-    pub const HARD_MESSAGE_BYTES: usize = 1024 * 1024;
-    /// Requests per second a connection may make on average…
-    pub const REQUESTS_PER_SECOND: f64 = 10.0;
-    /// …and in a burst.
-    pub const REQUEST_BURST: f64 = 20.0;
-    /// Sockets one seat may hold open at once (tabs, devices).
-    pub const SOCKETS_PER_SEAT: u32 = 8;
+    /// A WebSocket message past this closes the connection instead of being answered: what
+    /// one socket can make the server hold while a message is in flight.
+    pub const HARD_MESSAGE_BYTES: usize = 64 * 1024;
+    /// What `hello` costs of a seat's budget, in messages: it is answered with the whole view
+    /// and log.
+    pub const HELLO_COST: u32 = 4;
+    /// Files kept free of the open-file limit for the database, logs and backups.
+    pub const SPARE_FILES: usize = 256;
+    /// Connections at once when the open-file limit cannot be read.
+    pub const FALLBACK_CONNECTIONS: usize = 1024;
+
+    /// The most connections this process can hold without running out of files: its soft
+    /// open-file limit (Linux: `/proc/self/limits`) less [`SPARE_FILES`].
+    pub fn max_connections() -> usize {
+        let files = std::fs::read_to_string("/proc/self/limits")
+            .ok()
+            .and_then(|limits| {
+                limits
+                    .lines()
+                    .find(|line| line.starts_with("Max open files"))
+                    .and_then(|line| line.split_whitespace().nth(3))
+                    .and_then(|soft| soft.parse::<usize>().ok())
+            });
+        match files {
+            Some(files) => files.saturating_sub(SPARE_FILES).max(16),
+            None => FALLBACK_CONNECTIONS,
+        }
+    }
 }
 
 /// Shared by every handler.
@@ -186,10 +273,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     let served = serve_with(
         listener,
         store.clone(),
-        Options {
-            public_url: config.public_url.clone(),
-            bot_pause: config.bot_pause,
-        },
+        config.options.clone(),
         stop_signal(),
     )
     .await;
@@ -250,13 +334,14 @@ pub async fn serve_with<S: Store>(
 /// Prints where to go, and a QR code when players on the local network can reach it.
 fn announce(addr: SocketAddr, config: &Config) {
     let url = config
+        .options
         .public_url
         .clone()
         .unwrap_or_else(|| format!("http://{addr}/"));
     say(&format!("Prophecy is at {url}"));
     say(&format!("Tables are kept in {}", config.db.display()));
     let reachable =
-        config.public_url.is_some() || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
+        config.options.public_url.is_some() || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
     if reachable {
         if let Ok(code) = qrcode::QrCode::new(url.as_bytes()) {
             let picture = code

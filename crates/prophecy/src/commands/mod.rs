@@ -21,8 +21,13 @@ pub fn run(command: Command) -> Result<String, Failure> {
         Command::Serve(args) => server::run(server::Config {
             addr: args.addr,
             db: args.db,
-            public_url: args.url,
-            bot_pause: std::time::Duration::from_millis(args.bot_pause_ms),
+            options: server::Options {
+                public_url: args.url,
+                bot_pause: std::time::Duration::from_millis(args.bot_pause_ms),
+                ..server::Options::default()
+            },
+            metrics_addr: None,
+            backups: None,
         })
         .map(|()| String::new())
         .map_err(|e| match e {
