@@ -6,11 +6,13 @@
 //! Appending names the sequence number it expects to follow, so a second writer for the same
 //! table is detected as a [`StoreError::Conflict`] instead of forking the log.
 //!
+//! [`backup`] copies a database that a server is using, without stopping it.
+//!
 //! The store knows nothing of games: event bodies are opaque text (JSON written by the game).
 
 mod sqlite;
 
-pub use sqlite::SqliteStore;
+pub use sqlite::{SqliteStore, backup};
 
 use std::fmt;
 use std::future::Future;

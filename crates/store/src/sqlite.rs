@@ -150,6 +150,147 @@ impl SqliteStore {
     }
 }
 
+/// Writes a consistent copy of the database `db` to the new file `out`, while a server may be
+/// serving from `db`.
+///
+/// The copy is SQLite's `VACUUM INTO` over a separate read-only connection: it reads one
+/// snapshot (every write committed before it began, none after), does not take the server's
+/// lock, never writes to `db` and never runs migrations. It is written to a hidden file beside
+/// `out`, synced, then renamed, so `out` is either absent or complete. The copy opens with
+/// [`SqliteStore::open`] like the original.
+///
+/// Refused with one line (`StoreError::Open` or `StoreError::Damaged`) when `db` is missing or
+/// is not a Prophecy database, when `out` already exists, or when `out`'s folder does not.
+pub async fn backup(db: &Path, out: &Path) -> Result<()> {
+    let shown = db.display();
+    if !db.exists() {
+        return Err(StoreError::Open(format!(
+            "there is no database {shown}; give the --db file the server uses"
+        )));
+    }
+    if !db.is_file() {
+        return Err(StoreError::Open(format!(
+            "the database {shown} is not a file; give the --db file the server uses"
+        )));
+    }
+    let tmp = backup_destination(out)?;
+    let copied = copy_into(db, &tmp).await;
+    let result = copied.and_then(|()| {
+        let written = std::fs::File::open(&tmp).and_then(|file| file.sync_all());
+        written
+            .and_then(|()| std::fs::rename(&tmp, out))
+            .map_err(|e| StoreError::Open(format!("cannot write the copy {}: {e}", out.display())))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return result;
+    }
+    // The rename itself lasts once the folder is synced (where the system allows opening one).
+    if let Ok(folder) = std::fs::File::open(folder_of(out)) {
+        let _ = folder.sync_all();
+    }
+    Ok(())
+}
+
+/// `out`'s folder (`.` for a bare file name).
+fn folder_of(out: &Path) -> &Path {
+    match out.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    }
+}
+
+/// Checks that `out` can be created, and names the hidden file the copy is written to first, in
+/// the same folder so that the rename is atomic.
+fn backup_destination(out: &Path) -> Result<std::path::PathBuf> {
+    let shown = out.display();
+    if out.exists() {
+        return Err(StoreError::Open(format!(
+            "{shown} already exists; give a new file name for the copy"
+        )));
+    }
+    let folder = folder_of(out);
+    if !folder.is_dir() {
+        let problem = if folder.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
+        return Err(StoreError::Open(format!(
+            "{} {problem}; give a file in a folder that exists for the copy",
+            folder.display()
+        )));
+    }
+    let Some(name) = out.file_name().map(|n| n.to_string_lossy()) else {
+        return Err(StoreError::Open(format!(
+            "{shown} is not a file name; give one such as prophecy-copy.db"
+        )));
+    };
+    static COPIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Ok(folder.join(format!(".{name}.{}-{n}.partial", std::process::id())))
+}
+
+/// `VACUUM INTO tmp` over a read-only connection, after checking that `db` holds Prophecy's
+/// tables.
+async fn copy_into(db: &Path, tmp: &Path) -> Result<()> {
+    let shown = db.display();
+    let not_ours = |detail: String| {
+        StoreError::Damaged(format!(
+            "{shown} is not a Prophecy database ({detail}); give the --db file the server uses"
+        ))
+    };
+    let unreadable = |e: sqlx::Error| {
+        if is_not_a_database(&e) {
+            not_ours("it is not an SQLite database, or it is damaged".to_owned())
+        } else {
+            StoreError::Open(format!(
+                "cannot read the database {shown}: {}",
+                one_line(&e.to_string())
+            ))
+        }
+    };
+    let Some(tmp_text) = tmp.to_str() else {
+        return Err(StoreError::Open(format!(
+            "cannot write a copy to {}: SQLite needs a UTF-8 path",
+            tmp.display()
+        )));
+    };
+    let options = SqliteConnectOptions::new()
+        .filename(db)
+        .read_only(true)
+        .busy_timeout(Duration::from_secs(5));
+    let mut connection = SqliteConnection::connect_with(&options)
+        .await
+        .map_err(unreadable)?;
+    let copied = async {
+        let found: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' \
+             AND name IN ('_sqlx_migrations', 'tables', 'seats', 'events')",
+        )
+        .fetch_one(&mut connection)
+        .await
+        .map_err(unreadable)?;
+        if found != 4 {
+            return Err(not_ours("it has no tables, seats and events".to_owned()));
+        }
+        sqlx::query("VACUUM INTO ?")
+            .bind(tmp_text)
+            .execute(&mut connection)
+            .await
+            .map_err(|e| {
+                StoreError::Open(format!(
+                    "cannot copy the database {shown}: {}",
+                    one_line(&e.to_string())
+                ))
+            })?;
+        Ok(())
+    }
+    .await;
+    let _ = connection.close().await;
+    copied
+}
+
 /// Takes the lock on the database file (creating it if missing). An advisory `flock` on the
 /// file itself: SQLite's own locks are POSIX record locks, which do not interact with it.
 fn lock(path: &Path) -> Result<std::fs::File> {
@@ -475,4 +616,210 @@ async fn append_in(
             .await?;
     }
     Ok(seq)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NewEvent, NewSeat};
+    use std::path::PathBuf;
+
+    /// A folder of its own, removed when dropped.
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new() -> TempDir {
+            static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+            let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let dir = std::env::temp_dir()
+                .join(format!("prophecy-store-backup-{}-{n}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    /// A table with two seats and `events` events: its id.
+    async fn table_with_events(store: &SqliteStore, token: &str, events: u64) -> TableId {
+        let table = store
+            .create_table(token, "story", 1, "invite")
+            .await
+            .unwrap();
+        for (player, name) in [(1, "Ada"), (2, "Bo")] {
+            let after = store.events_after(table, 0).await.unwrap().len() as u64;
+            store
+                .append(
+                    table,
+                    after,
+                    Append {
+                        new_seat: Some(NewSeat {
+                            player,
+                            name: name.into(),
+                            secret_hash: format!("{token}-{player}").into_bytes(),
+                            creator: player == 1,
+                        }),
+                        ..Append::default()
+                    },
+                )
+                .await
+                .unwrap();
+        }
+        for seq in 0..events {
+            store
+                .append(
+                    table,
+                    seq,
+                    Append {
+                        events: vec![NewEvent {
+                            at: seq as i64,
+                            player: Some(1),
+                            body: format!("{{\"n\":{seq}}}"),
+                        }],
+                        ..Append::default()
+                    },
+                )
+                .await
+                .unwrap();
+        }
+        table
+    }
+
+    #[tokio::test]
+    async fn a_copy_of_a_database_in_use_serves_every_table_seat_and_event() {
+        let dir = TempDir::new();
+        let db = dir.0.join("tables.db");
+        let store = SqliteStore::open(&db).await.unwrap();
+        let first = table_with_events(&store, "first", 50).await;
+        let second = table_with_events(&store, "second", 3).await;
+        // While the server holds the file (its lock, its write-ahead log).
+        let out = dir.0.join("copy.db");
+        backup(&db, &out).await.unwrap();
+        // The original goes on being written.
+        store
+            .append(
+                second,
+                3,
+                Append {
+                    events: vec![NewEvent {
+                        at: 9,
+                        player: None,
+                        body: "{\"after\":true}".into(),
+                    }],
+                    ..Append::default()
+                },
+            )
+            .await
+            .unwrap();
+        let copy = SqliteStore::open(&out).await.unwrap();
+        for (token, id, events) in [("first", first, 50), ("second", second, 3)] {
+            let table = copy.table_by_token(token).await.unwrap().unwrap();
+            assert_eq!(table.id, id);
+            assert_eq!(
+                copy.seats(id).await.unwrap(),
+                store.seats(id).await.unwrap()
+            );
+            let logged = copy.events_after(id, 0).await.unwrap();
+            assert_eq!(logged, store.events_after(id, 0).await.unwrap()[..events]);
+        }
+        // Only the hidden partial file's rename made the copy: nothing else is left beside it.
+        let mut names: Vec<String> = std::fs::read_dir(&dir.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| !name.starts_with("tables.db") && !name.starts_with("copy.db"))
+            .collect();
+        names.sort();
+        assert_eq!(names, Vec::<String>::new());
+        copy.close().await;
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_stopped_database_is_copied_too() {
+        let dir = TempDir::new();
+        let db = dir.0.join("tables.db");
+        let store = SqliteStore::open(&db).await.unwrap();
+        let table = table_with_events(&store, "t", 5).await;
+        store.close().await;
+        let out = dir.0.join("copy.db");
+        backup(&db, &out).await.unwrap();
+        let copy = SqliteStore::open(&out).await.unwrap();
+        assert_eq!(copy.events_after(table, 0).await.unwrap().len(), 5);
+        assert_eq!(copy.seats(table).await.unwrap().len(), 2);
+        copy.close().await;
+    }
+
+    #[tokio::test]
+    async fn a_copy_is_refused_with_one_line_and_nothing_is_written() {
+        let dir = TempDir::new();
+        let db = dir.0.join("tables.db");
+        let store = SqliteStore::open(&db).await.unwrap();
+        table_with_events(&store, "t", 1).await;
+        let notes = dir.0.join("notes.txt");
+        std::fs::write(&notes, "These are my notes, not a database.\n".repeat(300)).unwrap();
+        let empty = dir.0.join("empty.db");
+        std::fs::write(&empty, "").unwrap();
+        let taken = dir.0.join("taken.db");
+        std::fs::write(&taken, "mine").unwrap();
+        let out = dir.0.join("copy.db");
+        let refused = |db: &Path, out: &Path| {
+            let (db, out) = (db.to_owned(), out.to_owned());
+            async move {
+                let error = backup(&db, &out).await.expect_err("refused").to_string();
+                assert!(!error.contains('\n'), "{error}");
+                error
+            }
+        };
+        let d = dir.0.display();
+        assert_eq!(
+            refused(&dir.0.join("missing.db"), &out).await,
+            format!("there is no database {d}/missing.db; give the --db file the server uses")
+        );
+        assert!(!dir.0.join("missing.db").exists());
+        assert_eq!(
+            refused(&dir.0, &out).await,
+            format!("the database {d} is not a file; give the --db file the server uses")
+        );
+        assert_eq!(
+            refused(&notes, &out).await,
+            format!(
+                "{d}/notes.txt is not a Prophecy database (it is not an SQLite database, or it is damaged); give the --db file the server uses"
+            )
+        );
+        assert_eq!(
+            refused(&empty, &out).await,
+            format!(
+                "{d}/empty.db is not a Prophecy database (it has no tables, seats and events); give the --db file the server uses"
+            )
+        );
+        assert_eq!(std::fs::read(&empty).unwrap(), b"");
+        assert_eq!(
+            refused(&db, &taken).await,
+            format!("{d}/taken.db already exists; give a new file name for the copy")
+        );
+        assert_eq!(std::fs::read(&taken).unwrap(), b"mine");
+        assert_eq!(
+            refused(&db, &dir.0.join("no/such/copy.db")).await,
+            format!("{d}/no/such does not exist; give a file in a folder that exists for the copy")
+        );
+        assert_eq!(
+            refused(&db, &notes.join("copy.db")).await,
+            format!(
+                "{d}/notes.txt is not a folder; give a file in a folder that exists for the copy"
+            )
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&dir.0)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| !name.starts_with("tables.db"))
+            .collect();
+        names.sort();
+        assert_eq!(names, ["empty.db", "notes.txt", "taken.db"]);
+        store.close().await;
+    }
 }
