@@ -48,6 +48,9 @@ pub enum Command {
     /// players join from phones and laptops by link. Logs one line per request to stderr
     /// (RUST_LOG changes the level); Ctrl-C or SIGTERM stops it cleanly.
     Serve(ServeArgs),
+    /// Copy the web table's database, even while it is serving: a consistent copy of every
+    /// table, seat and action, to keep or to serve with `prophecy serve --db COPY`.
+    Backup(BackupArgs),
     /// Roll a Prophecy check: N six-sided dice, every 6 adds a die, 4–6 is a hit.
     Roll(RollArgs),
     /// Exact odds of a Prophecy check: a table, one row, one column or one value.
@@ -191,8 +194,8 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_addr)]
     pub addr: SocketAddr,
     /// The SQLite file that keeps every table (created if missing, in a folder that exists).
-    /// One server per file; a clean stop leaves everything in this one file, so stop the server
-    /// before copying it as a backup.
+    /// One server per file; `prophecy backup` copies it while serving (a plain file copy is
+    /// safe only once the server has stopped).
     #[arg(long, default_value = "prophecy.db", value_parser = parse_db())]
     pub db: PathBuf,
     /// The address players use, if it is not --addr (e.g. http://192.168.1.20:8080/ when
@@ -203,6 +206,53 @@ pub struct ServeArgs {
     /// follow its moves on the board.
     #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub bot_pause_ms: u64,
+    /// Take the client's address (for the per-address limits) from the last X-Forwarded-For
+    /// entry. Only behind a reverse proxy that sets it: otherwise anyone can pose as any
+    /// address.
+    #[arg(long)]
+    pub trust_proxy: bool,
+    /// Serve /metrics (Prometheus) on this address instead of beside the pages (e.g.
+    /// 127.0.0.1:9100), so players cannot read it.
+    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    pub metrics_addr: Option<SocketAddr>,
+    /// Tables one client address may create per minute (1 to 10000; default 10).
+    #[arg(long, value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
+    pub tables_per_minute: Option<u32>,
+    /// Seats one client address may take per minute (1 to 10000; default 30).
+    #[arg(long, value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
+    pub joins_per_minute: Option<u32>,
+    /// Connections (pages and sockets) open at once (1 to 1000000; default: the open-file
+    /// limit less 256).
+    #[arg(long, value_name = "N", value_parser = parse_connections, allow_negative_numbers = true)]
+    pub max_connections: Option<usize>,
+    /// Copy the database this often while serving (e.g. 1h, 30m; at least 1m, at most 365d),
+    /// into --backup-dir as prophecy-<UTC time>.db. No copies without it.
+    #[arg(long, value_name = "DURATION", value_parser = parse_backup_every)]
+    pub backup_every: Option<std::time::Duration>,
+    /// Where --backup-every puts its copies (created if missing; default: a backups folder
+    /// beside the --db file).
+    #[arg(long, value_name = "DIR", requires = "backup_every", value_parser = parse_backup_dir())]
+    pub backup_dir: Option<PathBuf>,
+    /// How many copies --backup-every keeps; the oldest are removed (1 to 10000; default 24).
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "backup_every",
+        value_parser = parse_backup_keep,
+        allow_negative_numbers = true
+    )]
+    pub backup_keep: Option<usize>,
+}
+
+/// `prophecy backup`.
+#[derive(Debug, Args)]
+pub struct BackupArgs {
+    /// The SQLite file to copy: the --db of `prophecy serve`, which may be serving from it.
+    #[arg(long, default_value = "prophecy.db", value_parser = parse_db())]
+    pub db: PathBuf,
+    /// The copy: a new file (it must not exist yet) in a folder that exists.
+    #[arg(value_name = "OUT", value_parser = parse_db())]
+    pub out: PathBuf,
 }
 
 /// `prophecy roll`.
@@ -590,6 +640,63 @@ fn db_file(text: OsString) -> Result<PathBuf, String> {
     }
 }
 
+/// Most copies `--backup-keep` keeps.
+pub const MAX_BACKUPS_KEPT: u32 = 10_000;
+/// The copies `--backup-every` keeps unless told otherwise: a day of hourly copies.
+pub const DEFAULT_BACKUPS_KEPT: usize = 24;
+
+fn parse_per_minute(text: &str) -> Result<u32, String> {
+    bounded(text, "the number per minute", 1, 10_000, "").map(|n| n as u32)
+}
+
+fn parse_connections(text: &str) -> Result<usize, String> {
+    bounded(text, "the number of connections", 1, 1_000_000, "").map(|n| n as usize)
+}
+
+fn parse_backup_keep(text: &str) -> Result<usize, String> {
+    let max = i64::from(MAX_BACKUPS_KEPT);
+    bounded(text, "the number of copies kept", 1, max, "").map(|n| n as usize)
+}
+
+const DURATION_EXAMPLE: &str = "give one such as 1h, 30m or 1day";
+
+/// `--backup-every`: a duration such as `1h` or `30m`, from a minute (a copy reads the whole
+/// database) to a year.
+fn parse_backup_every(text: &str) -> Result<std::time::Duration, String> {
+    let every = humantime::parse_duration(text.trim()).map_err(|e| {
+        let shown = story::views::one_line(text);
+        format!("'{shown}' is not a duration: {e} ({DURATION_EXAMPLE})")
+    })?;
+    let minute = std::time::Duration::from_secs(60);
+    let year = std::time::Duration::from_secs(365 * 24 * 3600);
+    if every < minute {
+        return Err(format!("copies are at least 1m apart ({DURATION_EXAMPLE})"));
+    }
+    if every > year {
+        return Err(format!(
+            "copies are at most 365d apart ({DURATION_EXAMPLE})"
+        ));
+    }
+    Ok(every)
+}
+
+/// `--backup-dir`, any path the system allows: a folder, or a path where one can be made.
+fn parse_backup_dir() -> impl TypedValueParser<Value = PathBuf> {
+    OsStringValueParser::new().try_map(|text: OsString| {
+        let path = PathBuf::from(text);
+        if path.as_os_str().is_empty() {
+            return Err("no folder named; give one such as backups".to_owned());
+        }
+        if path.exists() && !path.is_dir() {
+            return Err(format!(
+                "{} is not a folder; give a folder for the copies",
+                shown_path(&path)
+            ));
+        }
+        Ok(path)
+    })
+}
+
 fn shown_path(path: &Path) -> String {
     story::views::one_line(&path.display().to_string())
 }
@@ -722,6 +829,79 @@ mod tests {
         assert!(args.addr.ip().is_loopback());
         assert_eq!(args.db, db);
         assert_eq!(args.url, None);
+    }
+
+    #[test]
+    fn serve_flags_for_proxies_metrics_limits_and_backups() {
+        let cli = Cli::try_parse_from([
+            "prophecy",
+            "serve",
+            "--trust-proxy",
+            "--metrics-addr",
+            "127.0.0.1:9100",
+            "--tables-per-minute",
+            "5",
+            "--joins-per-minute",
+            "7",
+            "--max-connections",
+            "100",
+            "--backup-every",
+            "1h 30m",
+            "--backup-dir",
+            "copies",
+            "--backup-keep",
+            "3",
+        ])
+        .expect("accepted");
+        let Command::Serve(args) = cli.command else {
+            panic!("serve")
+        };
+        assert!(args.trust_proxy);
+        assert_eq!(args.metrics_addr, Some("127.0.0.1:9100".parse().unwrap()));
+        assert_eq!(
+            (
+                args.tables_per_minute,
+                args.joins_per_minute,
+                args.max_connections
+            ),
+            (Some(5), Some(7), Some(100))
+        );
+        assert_eq!(
+            args.backup_every,
+            Some(std::time::Duration::from_secs(5400))
+        );
+        assert_eq!(args.backup_dir, Some(PathBuf::from("copies")));
+        assert_eq!(args.backup_keep, Some(3));
+        assert_eq!(
+            parse_backup_every("1m"),
+            Ok(std::time::Duration::from_secs(60))
+        );
+        assert!(parse_backup_every("59s").is_err());
+        assert!(parse_backup_every("366d").is_err());
+        assert!(parse_backup_every("often").is_err());
+    }
+
+    /// The help states the server's defaults; they must not drift apart.
+    #[test]
+    fn serve_help_states_the_server_s_defaults() {
+        let defaults = server::Limits::default();
+        let help = Cli::command()
+            .find_subcommand_mut("serve")
+            .expect("serve")
+            .render_long_help()
+            .to_string();
+        let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        for stated in [
+            format!("default {})", defaults.tables_per_minute),
+            format!("default {})", defaults.joins_per_minute),
+            format!(
+                "default: the open-file limit less {})",
+                server::limits::SPARE_FILES
+            ),
+            format!("default {DEFAULT_BACKUPS_KEPT})"),
+        ] {
+            assert!(help.contains(&stated), "{stated} in {help}");
+        }
     }
 
     #[test]

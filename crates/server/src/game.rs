@@ -99,3 +99,211 @@ pub trait Game: Send + Sync + 'static {
     /// every text a player may not see (flagged) left out.
     fn for_players(log: Vec<Self::Event>) -> Vec<Self::Event>;
 }
+
+/// Reads a page's action as the game's own type. When it cannot be read the answer names the
+/// action and what is wrong with it in the protocol's words ("the action 'add_line' needs
+/// 'text'"), never a Rust type or serde's wording: players and page authors read it.
+pub fn read_action<T: serde::de::DeserializeOwned>(action: Value) -> Result<T, Rejection> {
+    let name = match action.get("action") {
+        Some(Value::String(name)) => name.clone(),
+        Some(_) => return Err(Rejection::Malformed("an action's name is text".into())),
+        None if action.is_object() => {
+            return Err(Rejection::Malformed(
+                "an action needs its name in \"action\"".into(),
+            ));
+        }
+        None => return Err(Rejection::Malformed("an action is a JSON object".into())),
+    };
+    serde_path_to_error::deserialize(action).map_err(|e| {
+        let field = e.path().to_string();
+        let reason = unreadable(&name, &field, &e.into_inner().to_string());
+        Rejection::Malformed(reason)
+    })
+}
+
+/// Why the action `name` cannot be read, from serde's reason about `field` ("." when it does
+/// not know which field).
+fn unreadable(name: &str, field: &str, serde_reason: &str) -> String {
+    let field = (field != "." && !field.is_empty()).then(|| quoted_path(field));
+    let what = |field: &Option<String>| {
+        field
+            .as_ref()
+            .map_or_else(|| "one of its fields".to_owned(), |f| f.clone())
+    };
+    let reason = if let Some(missing) = between(serde_reason, "missing field `", "`") {
+        match &field {
+            Some(f) => format!("{f} needs '{missing}'"),
+            None => format!("it needs '{missing}'"),
+        }
+    } else if let Some(unknown) = between(serde_reason, "unknown field `", "`") {
+        format!("'{unknown}' is not one of its fields")
+    } else if let Some(unknown) = between(serde_reason, "unknown variant `", "`") {
+        if unknown == name && field.as_deref().is_none_or(|f| f == "'action'") {
+            return format!("there is no action '{name}' in this game");
+        }
+        format!("'{unknown}' is not a choice for {}", what(&field))
+    } else if let Some(rest) = serde_reason
+        .strip_prefix("invalid type: ")
+        .or_else(|| serde_reason.strip_prefix("invalid value: "))
+    {
+        let (got, expected) = rest.split_once(", expected ").unwrap_or((rest, ""));
+        format!(
+            "{} should be {}, not {}",
+            what(&field),
+            expected_words(expected),
+            got_words(got)
+        )
+    } else if serde_reason.starts_with("invalid length") {
+        format!("{} has the wrong number of items", what(&field))
+    } else {
+        format!("{} has the wrong form", what(&field))
+    };
+    format!("the action '{name}' cannot be read: {reason}")
+}
+
+/// `objects[2].name` as `'objects[2].name'`.
+fn quoted_path(path: &str) -> String {
+    format!("'{path}'")
+}
+
+fn between<'a>(text: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let rest = &text[text.find(start)? + start.len()..];
+    Some(&rest[..rest.find(end)?])
+}
+
+/// What serde expected, in the protocol's words.
+fn expected_words(expected: &str) -> &'static str {
+    let e = expected.trim();
+    let number = |e: &str| {
+        e.len() > 1
+            && (e.starts_with('u') || e.starts_with('i'))
+            && e[1..].chars().all(|c| c.is_ascii_digit())
+    };
+    if number(e) {
+        if e.starts_with('u') {
+            "a whole number, 0 or more"
+        } else {
+            "a whole number"
+        }
+    } else if e.starts_with('f') && e[1..].chars().all(|c| c.is_ascii_digit()) && e.len() > 1 {
+        "a number"
+    } else if e.contains("string") || e == "char" {
+        "text"
+    } else if e.contains("boolean") {
+        "true or false"
+    } else if e.starts_with("struct") || e.contains("map") {
+        "an object"
+    } else if e.contains("sequence") || e.contains("tuple") || e.contains("array") {
+        "a list"
+    } else if e.contains("enum") || e.contains("variant") {
+        "one of its choices"
+    } else {
+        "something else"
+    }
+}
+
+/// What the page sent instead, in the protocol's words.
+fn got_words(got: &str) -> String {
+    let g = got.trim();
+    if let Some(text) = g.strip_prefix("string ") {
+        format!("the text {text}")
+    } else if let Some(n) = g
+        .strip_prefix("integer `")
+        .or_else(|| g.strip_prefix("floating point `"))
+    {
+        format!("the number {}", n.trim_end_matches('`'))
+    } else if let Some(b) = g.strip_prefix("boolean `") {
+        b.trim_end_matches('`').to_owned()
+    } else if g == "map" {
+        "an object".to_owned()
+    } else if g == "sequence" {
+        "a list".to_owned()
+    } else if g.starts_with("unit") || g == "null" {
+        "null".to_owned()
+    } else {
+        "what was sent".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+    use serde_json::json;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+    #[allow(dead_code)] // Read, never used: these tests are about the reasons.
+    enum Action {
+        AddLine { text: String },
+        Agree { proposal: u64 },
+        Pick { choice: Choice, items: Vec<u32> },
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Choice {
+        Strength,
+        Wills,
+    }
+
+    fn reason(action: Value) -> String {
+        match read_action::<Action>(action) {
+            Err(Rejection::Malformed(reason)) => reason,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn reasons_are_in_the_protocols_words() {
+        assert_eq!(
+            reason(json!({"action": "summon_dragon"})),
+            "there is no action 'summon_dragon' in this game"
+        );
+        assert_eq!(
+            reason(json!({"action": "add_line"})),
+            "the action 'add_line' cannot be read: it needs 'text'"
+        );
+        assert_eq!(
+            reason(json!({"action": "add_line", "text": "x", "colour": "red"})),
+            "the action 'add_line' cannot be read: 'colour' is not one of its fields"
+        );
+        assert_eq!(
+            reason(json!({"action": "agree", "proposal": "seven"})),
+            "the action 'agree' cannot be read: one of its fields should be a whole number, 0 or more, not the text \"seven\""
+        );
+        assert_eq!(
+            reason(json!({"action": "agree", "proposal": -1})),
+            "the action 'agree' cannot be read: one of its fields should be a whole number, 0 or more, not the number -1"
+        );
+        assert_eq!(
+            reason(json!({"text": "x"})),
+            "an action needs its name in \"action\""
+        );
+        assert_eq!(reason(json!([1])), "an action is a JSON object");
+        assert_eq!(reason(json!({"action": 3})), "an action's name is text");
+    }
+
+    #[test]
+    fn no_reason_names_a_rust_type_or_serde() {
+        for action in [
+            json!({"action": "pick", "choice": "magic", "items": []}),
+            json!({"action": "pick", "choice": "wills", "items": "all"}),
+            json!({"action": "pick", "choice": 3, "items": [1]}),
+            json!({"action": "pick", "choice": "wills", "items": [-1]}),
+            json!({"action": "pick", "choice": "wills", "items": [true]}),
+            json!({"action": "add_line", "text": null}),
+            json!({"action": "add_line", "text": {"a": 1}}),
+            json!({"action": "add_line", "text": [1]}),
+        ] {
+            let reason = reason(action.clone());
+            assert!(reason.starts_with("the action '"), "{action} → {reason}");
+            for word in [
+                "enum", "struct", "variant", "u32", "u64", "i64", "`", "untagged", "serde",
+                "sequence", "map",
+            ] {
+                assert!(!reason.contains(word), "{action} → {reason}");
+            }
+        }
+    }
+}

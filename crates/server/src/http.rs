@@ -2,14 +2,15 @@
 
 use crate::game::Rejection;
 use crate::games;
+use crate::listen::Peer;
 use crate::room::Request;
-use crate::{AppState, limits, random_token};
+use crate::{AppState, limit, limits, random_token};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -24,9 +25,15 @@ const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets
 
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// The whole HTTP surface.
-pub fn router<S: Store>(state: Arc<AppState<S>>) -> Router {
-    Router::new()
+/// The whole HTTP surface; `/metrics` too unless it has an address of its own.
+pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
+    let router = Router::new();
+    let router = if with_metrics {
+        router.route("/metrics", get(metrics::<S>))
+    } else {
+        router
+    };
+    router
         .route("/", get(|| async { asset("index.html") }))
         .route(
             "/assets/{file}",
@@ -158,6 +165,60 @@ fn asset(file: &str) -> Response {
             .into_response(),
         None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
     }
+}
+
+/// `/metrics` alone, for `--metrics-addr`.
+pub fn metrics_router<S: Store>(state: Arc<AppState<S>>) -> Router {
+    Router::new()
+        .route("/metrics", get(metrics::<S>))
+        .with_state(state)
+}
+
+/// The server's figures in the Prometheus text format.
+async fn metrics<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            ),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        state.metrics.render(),
+    )
+        .into_response()
+}
+
+/// Spends one of the client address's budget; past it, the 429 answer with when to try again.
+fn over_budget<S: Store>(
+    state: &AppState<S>,
+    budget: &limit::Budget<std::net::IpAddr>,
+    what: &'static str,
+    per_minute: u32,
+    peer: Option<&Peer>,
+    headers: &HeaderMap,
+    as_json: bool,
+) -> Option<Response> {
+    let client = limit::client(peer, headers, state.trust_proxy);
+    let Err(wait) = budget.spend(&client, 1) else {
+        return None;
+    };
+    state.metrics.limited(what);
+    let message = format!(
+        "Too many {} from your address: at most {per_minute} a minute. Try again {}.",
+        if what == "tables" {
+            "new tables"
+        } else {
+            "seats taken"
+        },
+        limit::wait_words(wait)
+    );
+    let mut response = failure(StatusCode::TOO_MANY_REQUESTS, as_json, &message);
+    let seconds = wait.as_secs().clamp(1, 3600);
+    if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    Some(response)
 }
 
 /// For a supervisor or a load balancer: `200 ok` when the database answers, `503` when not.
@@ -363,16 +424,32 @@ async fn game_content(Path(kind): Path<String>) -> Response {
 
 async fn create<S: Store>(
     State(state): State<Arc<AppState<S>>>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
     let as_json = wants_json(&headers);
-    let form: CreateForm = match fields(&headers, &body).and_then(|v| {
+    let mut form: CreateForm = match fields(&headers, &body).and_then(|v| {
         serde_json::from_value(v).map_err(|_| "give your name and a ruleset".to_owned())
     }) {
         Ok(form) => form,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
+    form.name = match crate::text::name(&form.name) {
+        Ok(name) => name,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
+    };
+    if let Some(response) = over_budget(
+        &state,
+        &state.tables_by_address,
+        "tables",
+        state.limits.tables_per_minute,
+        peer.as_deref(),
+        &headers,
+        as_json,
+    ) {
+        return response;
+    }
     let game = form
         .game
         .as_deref()
@@ -670,6 +747,7 @@ struct JoinForm {
 async fn join<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -689,12 +767,27 @@ async fn join<S: Store>(
             Redirect::to(&format!("/t/{token}")).into_response()
         };
     }
-    let form: JoinForm = match fields(&headers, &body)
+    let mut form: JoinForm = match fields(&headers, &body)
         .and_then(|v| serde_json::from_value(v).map_err(|_| "give your name".to_owned()))
     {
         Ok(form) => form,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
+    form.name = match crate::text::name(&form.name) {
+        Ok(name) => name,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
+    };
+    if let Some(response) = over_budget(
+        &state,
+        &state.joins_by_address,
+        "joins",
+        state.limits.joins_per_minute,
+        peer.as_deref(),
+        &headers,
+        as_json,
+    ) {
+        return response;
+    }
     let table = match table(&state, &token).await {
         Ok(table) => table,
         Err(response) => return response,
@@ -827,7 +920,7 @@ async fn print<S: Store>(
 async fn invitation_json<S: Store>(
     state: &AppState<S>,
     token: &str,
-    headers: &HeaderMap,
+    peer: Option<&Peer>,
     seat: &Seat,
 ) -> Response {
     let table = match table(state, token).await {
@@ -837,7 +930,7 @@ async fn invitation_json<S: Store>(
     let link = table
         .invite
         .as_deref()
-        .map(|code| invite_link(state, headers, token, code));
+        .map(|code| invite_link(state, peer, token, code));
     no_store(
         Json(json!({ "open": link.is_some(), "link": link, "creator": seat.creator }))
             .into_response(),
@@ -847,19 +940,16 @@ async fn invitation_json<S: Store>(
 /// The link that seats a newcomer: the table's address and its invitation code.
 fn invite_link<S: Store>(
     state: &AppState<S>,
-    headers: &HeaderMap,
+    peer: Option<&Peer>,
     token: &str,
     code: &str,
 ) -> String {
-    let base = match &state.public_url {
-        Some(base) => base.trim_end_matches('/').to_owned(),
-        None => {
-            let host = headers
-                .get(header::HOST)
-                .and_then(|h| h.to_str().ok())
-                .unwrap_or("localhost");
-            format!("http://{host}")
-        }
+    // `--url`, or the server's own address this player reached; never the Host header, which
+    // whoever sends the request writes.
+    let base = match (&state.public_url, peer) {
+        (Some(base), _) => base.trim_end_matches('/').to_owned(),
+        (None, Some(peer)) => format!("http://{}", peer.local),
+        (None, None) => "http://localhost".to_owned(),
     };
     format!("{base}/t/{token}?join={code}")
 }
@@ -882,6 +972,7 @@ async fn require_seat<S: Store>(
 async fn invite<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
     match require_seat(
@@ -893,7 +984,7 @@ async fn invite<S: Store>(
     )
     .await
     {
-        Ok(seat) => invitation_json(&state, &token, &headers, &seat).await,
+        Ok(seat) => invitation_json(&state, &token, peer.as_deref(), &seat).await,
         Err(response) => response,
     }
 }
@@ -909,6 +1000,7 @@ struct InviteChange {
 async fn change_invite<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
@@ -974,7 +1066,7 @@ async fn change_invite<S: Store>(
         })
         .await;
     }
-    invitation_json(&state, &token, &headers, &seat).await
+    invitation_json(&state, &token, peer.as_deref(), &seat).await
 }
 
 /// The game file: every event, one per line, as `prophecy export` reads it (flagged text left
@@ -1011,6 +1103,7 @@ async fn game_file<S: Store>(
 async fn qr<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
     if let Err(response) = require_seat(
@@ -1035,7 +1128,7 @@ async fn qr<S: Store>(
             "Joining is closed: there is no invitation to show.",
         );
     };
-    let link = invite_link(&state, &headers, &token, code);
+    let link = invite_link(&state, peer.as_deref(), &token, code);
     match qrcode::QrCode::new(link.as_bytes()) {
         Ok(code) => {
             let svg = code

@@ -8,13 +8,18 @@
 //!
 //! Only this crate and `store` know tokio, SQL and the wire format.
 
+mod backups;
 pub mod game;
 pub mod games;
 mod http;
+mod limit;
+mod listen;
+pub mod metrics;
 mod room;
+mod text;
 mod ws;
 
-use axum::serve::ListenerExt;
+pub use backups::backup;
 use room::RoomHandle;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -133,6 +138,8 @@ pub mod limits {
     /// A WebSocket message past this closes the connection instead of being answered: what
     /// one socket can make the server hold while a message is in flight.
     pub const HARD_MESSAGE_BYTES: usize = 64 * 1024;
+    /// A socket's read buffer to begin with; it grows for a large message and shrinks back.
+    pub const SOCKET_BUFFER_BYTES: usize = 4 * 1024;
     /// What `hello` costs of a seat's budget, in messages: it is answered with the whole view
     /// and log.
     pub const HELLO_COST: u32 = 4;
@@ -163,13 +170,33 @@ pub mod limits {
 /// Shared by every handler.
 pub struct AppState<S: Store> {
     store: S,
-    rooms: Mutex<HashMap<String, RoomHandle>>,
+    rooms: Mutex<HashMap<String, Loaded>>,
     /// Turns true when the server is shutting down, so sockets close and the server can stop.
     shutdown: watch::Receiver<bool>,
-    /// The address players use (`--url`), for invitation QR codes.
+    /// The address players use (`--url`), for invitation links and QR codes.
     public_url: Option<String>,
     /// How long a bot waits before each action.
     bot_pause: std::time::Duration,
+    /// Whether `X-Forwarded-For` names the client (`--trust-proxy`).
+    trust_proxy: bool,
+    /// What a stranger may spend.
+    limits: Limits,
+    /// What `/metrics` reports.
+    metrics: Arc<metrics::Metrics>,
+    /// Tables created, per client address.
+    tables_by_address: limit::Budget<std::net::IpAddr>,
+    /// Seats taken, per client address.
+    joins_by_address: limit::Budget<std::net::IpAddr>,
+    /// Messages from all of a seat's sockets together.
+    seat_messages: limit::Budget<limit::SeatKey>,
+    /// Sockets open per seat.
+    seat_sockets: Arc<limit::SeatSockets>,
+}
+
+/// A table's room in memory, and when it was last in use (held by a socket or a request).
+struct Loaded {
+    room: RoomHandle,
+    used: tokio::time::Instant,
 }
 
 impl<S: Store> AppState<S> {
@@ -182,12 +209,23 @@ impl<S: Store> AppState<S> {
 
     /// State over a store; `shutdown` closes the sockets when it turns true.
     pub fn new(store: S, shutdown: watch::Receiver<bool>, options: Options) -> Arc<AppState<S>> {
+        let limits = options.limits;
         Arc::new(AppState {
             store,
             rooms: Mutex::new(HashMap::new()),
             shutdown,
             public_url: options.public_url,
             bot_pause: options.bot_pause,
+            trust_proxy: options.trust_proxy,
+            metrics: Arc::new(metrics::Metrics::new()),
+            tables_by_address: limit::Budget::per_minute(limits.tables_per_minute),
+            joins_by_address: limit::Budget::per_minute(limits.joins_per_minute),
+            seat_messages: limit::Budget::per_second(
+                limits.seat_messages_per_second,
+                limits.seat_message_burst,
+            ),
+            seat_sockets: Arc::new(limit::SeatSockets::default()),
+            limits,
         })
     }
 
@@ -195,13 +233,20 @@ impl<S: Store> AppState<S> {
     /// error is for players; the details are logged.
     async fn room(&self, token: &str) -> Result<Option<RoomHandle>, String> {
         let mut rooms = self.rooms.lock().await;
-        if let Some(room) = rooms.get(token) {
-            return Ok(Some(room.clone()));
+        if let Some(loaded) = rooms.get_mut(token) {
+            loaded.used = tokio::time::Instant::now();
+            return Ok(Some(loaded.room.clone()));
         }
         let Some(table) = self.store.table_by_token(token).await.map_err(unreadable)? else {
             return Ok(None);
         };
-        let started = games::start(&table.game, self.store.clone(), table.id, self.bot_pause).await;
+        let settings = room::RoomSettings {
+            bot_pause: self.bot_pause,
+            metrics: self.metrics.clone(),
+            table_events: self.limits.table_events,
+            table_bytes: self.limits.table_bytes,
+        };
+        let started = games::start(&table.game, self.store.clone(), table.id, settings).await;
         let room = if let Some(started) = started {
             started.map_err(|e| unreadable(e.0))?
         } else {
@@ -215,8 +260,49 @@ impl<S: Store> AppState<S> {
                 table.game
             ));
         };
-        rooms.insert(token.to_owned(), room.clone());
+        rooms.insert(
+            token.to_owned(),
+            Loaded {
+                room: room.clone(),
+                used: tokio::time::Instant::now(),
+            },
+        );
+        self.metrics.tables_loaded.set(rooms.len() as i64);
         Ok(Some(room))
+    }
+
+    /// Unloads the rooms nobody has used for `room_idle` (no socket, no request): the room's
+    /// task ends once the last handle is gone, and the table reloads from its log on next use.
+    /// Also forgets budgets that are full again.
+    async fn unload_idle(&self) {
+        let now = tokio::time::Instant::now();
+        let mut rooms = self.rooms.lock().await;
+        rooms.retain(|_, loaded| {
+            if loaded.room.in_use() {
+                loaded.used = now;
+            }
+            now.duration_since(loaded.used) < self.limits.room_idle
+        });
+        self.metrics.tables_loaded.set(rooms.len() as i64);
+        drop(rooms);
+        self.tables_by_address.forget_idle();
+        self.joins_by_address.forget_idle();
+        self.seat_messages.forget_idle();
+    }
+}
+
+/// Unloads idle rooms until the server stops.
+async fn keep_unloading<S: Store>(state: Arc<AppState<S>>) {
+    let every = (state.limits.room_idle / 2).clamp(
+        std::time::Duration::from_millis(10),
+        std::time::Duration::from_secs(60),
+    );
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(every) => state.unload_idle().await,
+            () = stopped(&mut shutdown) => return,
+        }
     }
 }
 
@@ -262,6 +348,18 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
             )));
         }
     };
+    let metrics_listener = match config.metrics_addr {
+        Some(metrics_addr) => match tokio::net::TcpListener::bind(metrics_addr).await {
+            Ok(listener) => Some(listener),
+            Err(e) => {
+                store.close().await;
+                return Err(ServeError::Usage(format!(
+                    "cannot listen on {metrics_addr} for metrics: {e}"
+                )));
+            }
+        },
+        None => None,
+    };
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Runtime(e.to_string()))?;
@@ -270,13 +368,30 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         config.db.display()
     );
     announce(addr, &config);
-    let served = serve_with(
+    // Backups have their own stop: `serve_on` keeps its shutdown channel to itself.
+    let (stop_backups, backups_stopped) = watch::channel(false);
+    let backing_up = config.backups.clone().map(|backups| {
+        tokio::spawn(backups::keep_backing_up(
+            config.db.clone(),
+            backups,
+            backups_stopped,
+        ))
+    });
+    let served = serve_on(
         listener,
+        metrics_listener,
         store.clone(),
         config.options.clone(),
         stop_signal(),
     )
     .await;
+    // A copy in progress is finished before the store closes.
+    let _ = stop_backups.send(true);
+    if let Some(task) = backing_up
+        && let Err(e) = task.await
+    {
+        tracing::error!("the backups stopped: {e}");
+    }
     store.close().await;
     say(&format!(
         "Stopped. Every table is saved in {}.",
@@ -314,21 +429,48 @@ pub async fn serve_with<S: Store>(
     options: Options,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), String> {
+    serve_on(listener, None, store, options, stop).await
+}
+
+/// As [`serve_with`], with `/metrics` on its own listener when one is given.
+pub async fn serve_on<S: Store>(
+    listener: tokio::net::TcpListener,
+    metrics_listener: Option<tokio::net::TcpListener>,
+    store: S,
+    options: Options,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
     let (stop_sockets, shutdown) = watch::channel(false);
-    let app = http::router(AppState::new(store, shutdown, options));
-    // Without TCP_NODELAY a page that gets two messages in a row waits for its delayed ack
-    // (about 40 ms on Linux) before the second: measured by the load generator.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            stop.await;
-            tracing::info!("shutting down: closing sockets");
-            let _ = stop_sockets.send(true);
-        })
-        .await
-        .map_err(|e| format!("the server failed: {e}"))
+    let limits = options.limits.clone();
+    let state = AppState::new(store, shutdown.clone(), options);
+    let metrics = state.metrics.clone();
+    let app = http::router(state.clone(), metrics_listener.is_none());
+    if let Some(metrics_listener) = metrics_listener {
+        let mut stopping = shutdown.clone();
+        let router = http::metrics_router(state.clone());
+        tokio::spawn(async move {
+            let stop = async move { stopped(&mut stopping).await };
+            if let Err(e) = axum::serve(metrics_listener, router)
+                .with_graceful_shutdown(stop)
+                .await
+            {
+                tracing::error!("the metrics listener failed: {e}");
+            }
+        });
+    }
+    tokio::spawn(keep_unloading(state));
+    listen::serve(listener, app, &limits, metrics, stop, move || {
+        tracing::info!("shutting down: closing sockets");
+        let _ = stop_sockets.send(true);
+    })
+    .await;
+    Ok(())
+}
+
+/// Resolves once `shutdown` turns true (or its sender is gone).
+pub(crate) async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    // The guard `wait_for` returns is not `Send`: drop it here, inside.
+    let _ = shutdown.wait_for(|stop| *stop).await.map(|_| ());
 }
 
 /// Prints where to go, and a QR code when players on the local network can reach it.
@@ -340,8 +482,8 @@ fn announce(addr: SocketAddr, config: &Config) {
         .unwrap_or_else(|| format!("http://{addr}/"));
     say(&format!("Prophecy is at {url}"));
     say(&format!("Tables are kept in {}", config.db.display()));
-    let reachable =
-        config.options.public_url.is_some() || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
+    let reachable = config.options.public_url.is_some()
+        || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
     if reachable {
         if let Ok(code) = qrcode::QrCode::new(url.as_bytes()) {
             let picture = code

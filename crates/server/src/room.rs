@@ -3,6 +3,7 @@
 //! the same state. An accepted action is committed to the store before anyone hears of it.
 
 use crate::game::{Context, Game, Rejection};
+use crate::metrics::Metrics;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::marker::PhantomData;
@@ -29,6 +30,8 @@ pub struct LogEntry {
 pub struct Published {
     /// The last event number after the change.
     pub seq: u64,
+    /// When the change was committed (for the broadcast latency metric).
+    pub at: Instant,
     /// The `update` message, the same for everyone.
     pub update: Option<Arc<str>>,
     /// Another message for everyone (presence).
@@ -127,6 +130,25 @@ impl RoomHandle {
     pub fn removed(&self) -> watch::Receiver<Arc<BTreeSet<u32>>> {
         self.removed.clone()
     }
+
+    /// Whether anyone besides the server's list of rooms holds this room (a socket, a
+    /// request on its way).
+    pub fn in_use(&self) -> bool {
+        self.inbox.strong_count() > 1
+    }
+}
+
+/// What a room needs from the server besides its store and table.
+#[derive(Clone)]
+pub struct RoomSettings {
+    /// How long a bot waits before it acts.
+    pub bot_pause: Duration,
+    /// Where append latency and actions are counted.
+    pub metrics: Arc<Metrics>,
+    /// Events the table may hold.
+    pub table_events: u64,
+    /// Bytes of events the table may hold.
+    pub table_bytes: u64,
 }
 
 /// Why a room could not be loaded.
@@ -164,11 +186,14 @@ struct Room<G: Game, S: Store> {
     creator: u32,
     /// The highest player number given so far (numbers are never reused).
     seats: u32,
+    /// The names of the seats still at the table, for unique names.
+    names: BTreeMap<u32, String>,
+    /// Bytes of events in the log, against `table_bytes`.
+    bytes: u64,
+    settings: RoomSettings,
     removed: watch::Sender<Arc<BTreeSet<u32>>>,
     connections: HashMap<u32, u32>,
     published: broadcast::Sender<Arc<Published>>,
-    /// How long a bot waits before it acts.
-    bot_pause: Duration,
     /// When the bot that must act next will act.
     bot_due: Option<Instant>,
     /// The log's length when a bot last failed to act: it is not asked again until the table
@@ -181,7 +206,7 @@ struct Room<G: Game, S: Store> {
 pub async fn start<G: Game, S: Store>(
     store: S,
     table: TableId,
-    bot_pause: Duration,
+    settings: RoomSettings,
 ) -> Result<RoomHandle, LoadError> {
     let (published, _) = broadcast::channel(BACKLOG);
     let (inbox, requests) = mpsc::channel(INBOX);
@@ -194,10 +219,12 @@ pub async fn start<G: Game, S: Store>(
         log: Vec::new(),
         creator: 1,
         seats: 0,
+        names: BTreeMap::new(),
+        bytes: 0,
+        settings,
         removed,
         connections: HashMap::new(),
         published: published.clone(),
-        bot_pause,
         bot_due: None,
         bot_failed_at: None,
         game: PhantomData,
@@ -250,7 +277,7 @@ impl<G: Game, S: Store> Room<G, S> {
             return;
         }
         if G::bot(&self.state).is_some() {
-            self.bot_due = Some(Instant::now() + self.bot_pause);
+            self.bot_due = Some(Instant::now() + self.settings.bot_pause);
         }
     }
 
@@ -324,6 +351,7 @@ impl<G: Game, S: Store> Room<G, S> {
             Request::Notice { message } => {
                 let _ = self.published.send(Arc::new(Published {
                     seq: self.seq,
+                    at: Instant::now(),
                     update: None,
                     everyone: Some(Arc::from(message.to_string())),
                     own: BTreeMap::new(),
@@ -373,6 +401,7 @@ impl<G: Game, S: Store> Room<G, S> {
             .map_err(|e| e.to_string())?;
         let first = self.seq + 1;
         for row in rows {
+            self.bytes += row.body.len() as u64;
             let event = G::decode(&row.body)
                 .map_err(|e| format!("event {} of the table cannot be read: {e}", row.seq))?;
             self.log.push(LogEntry {
@@ -386,6 +415,11 @@ impl<G: Game, S: Store> Room<G, S> {
         }
         self.creator = seats.iter().find(|s| s.creator).map_or(1, |s| s.player);
         self.seats = seats.iter().map(|s| s.player).max().unwrap_or(0);
+        self.names = seats
+            .iter()
+            .filter(|s| !s.removed)
+            .map(|s| (s.player, s.name.clone()))
+            .collect();
         let removed: BTreeSet<u32> = seats
             .iter()
             .filter(|s| s.removed)
@@ -477,6 +511,7 @@ impl<G: Game, S: Store> Room<G, S> {
             self.removed.send_modify(|removed| {
                 Arc::make_mut(removed).insert(target);
             });
+            self.names.remove(&target);
             return Ok(self.seq);
         }
         let events = G::act(&self.state, player, action, &context)?;
@@ -512,6 +547,20 @@ impl<G: Game, S: Store> Room<G, S> {
         creator: bool,
     ) -> Result<u32, Failed> {
         let player = self.seats + 1;
+        if self
+            .names
+            .values()
+            .any(|taken| crate::text::same_name(taken, name))
+        {
+            return Err(Rejection::Refused {
+                code: "name_taken".into(),
+                rule: "The table".into(),
+                message: format!(
+                    "Someone at this table is already called {name}: choose another name."
+                ),
+            }
+            .into());
+        }
         let events = G::join(&self.state, player, name)?;
         let seat = NewSeat {
             player,
@@ -534,6 +583,7 @@ impl<G: Game, S: Store> Room<G, S> {
         )
         .await?;
         self.seats = player;
+        self.names.insert(player, name.trim().to_owned());
         if creator {
             self.creator = player;
         }
@@ -556,7 +606,29 @@ impl<G: Game, S: Store> Room<G, S> {
                 body: G::encode(e),
             })
             .collect();
-        let seq = match self.store.append(self.table, self.seq, append).await {
+        let adding: u64 = append.events.iter().map(|e| e.body.len() as u64).sum();
+        if self.seq + append.events.len() as u64 > self.settings.table_events
+            || self.bytes + adding > self.settings.table_bytes
+        {
+            self.settings.metrics.limited("table_size");
+            return Err(Rejection::Refused {
+                code: "table_full".into(),
+                rule: "The table".into(),
+                message: format!(
+                    "This table is full: it holds at most {} events and {} MiB. Export the story, and start a new table to go on.",
+                    self.settings.table_events,
+                    self.settings.table_bytes / (1024 * 1024)
+                ),
+            }
+            .into());
+        }
+        let started = Instant::now();
+        let appended = self.store.append(self.table, self.seq, append).await;
+        Metrics::observe(
+            &self.settings.metrics.store_append_seconds,
+            started.elapsed(),
+        );
+        let seq = match appended {
             Ok(seq) => seq,
             Err(StoreError::Conflict) => {
                 tracing::warn!(
@@ -570,6 +642,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 return Err(not_saved().into());
             }
         };
+        self.bytes += adding;
         let first = self.seq + 1;
         for (i, event) in events.iter().enumerate() {
             self.log.push(LogEntry {
@@ -603,6 +676,7 @@ impl<G: Game, S: Store> Room<G, S> {
             .collect();
         let _ = self.published.send(Arc::new(Published {
             seq: self.seq,
+            at: Instant::now(),
             update: Some(Arc::from(update.to_string())),
             everyone: None,
             own,
@@ -644,6 +718,7 @@ impl<G: Game, S: Store> Room<G, S> {
             let message = json!({"type": "presence", "online": self.online()});
             let _ = self.published.send(Arc::new(Published {
                 seq: self.seq,
+                at: Instant::now(),
                 update: None,
                 everyone: Some(Arc::from(message.to_string())),
                 own: BTreeMap::new(),

@@ -3,16 +3,16 @@
 
 use crate::game::Rejection;
 use crate::http::{failure, seated};
+use crate::limit::{SeatKey, SocketSlot};
+use crate::metrics::{Metrics, Outcome};
 use crate::room::{Published, Request, RoomHandle};
 use crate::{AppState, limits};
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
-use std::time::Instant;
 use store::Store;
 use tokio::sync::broadcast::error::RecvError;
 use tokio::sync::oneshot;
@@ -54,20 +54,40 @@ pub async fn upgrade<S: Store>(
         }
         Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
     };
+    let key: SeatKey = (Arc::from(token.as_str()), seat.player);
+    let Some(slot) = state
+        .seat_sockets
+        .open(key.clone(), state.limits.sockets_per_seat)
+    else {
+        state.metrics.limited("seat_sockets");
+        return failure(
+            StatusCode::TOO_MANY_REQUESTS,
+            true,
+            &format!(
+                "Your seat already has {} pages open: close one to open another.",
+                state.limits.sockets_per_seat
+            ),
+        );
+    };
     let shutdown = state.shutdown.clone();
     upgrade
         // Past the hard cap the socket closes (memory); up to it, an oversized message is
         // answered with an error and the connection stays open.
         .max_message_size(limits::HARD_MESSAGE_BYTES)
         .max_frame_size(limits::HARD_MESSAGE_BYTES)
+        // Buffers grow with the messages they carry; an idle socket keeps them small.
+        .read_buffer_size(limits::SOCKET_BUFFER_BYTES)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| {
             Connection {
                 room,
                 player: seat.player,
+                key,
                 seq: 0,
                 greeted: false,
                 own: None,
-                bucket: Bucket::new(),
+                state,
+                _slot: slot,
             }
             .run(socket, shutdown)
         })
@@ -75,58 +95,64 @@ pub async fn upgrade<S: Store>(
 }
 
 /// Messages from the page.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
 enum Incoming {
-    Hello {
-        #[serde(default)]
-        since: u64,
-    },
-    Act {
-        req: Value,
-        action: Value,
-    },
+    Hello { since: u64 },
+    Act { req: Value, action: Value },
     Ping,
 }
 
-/// A token bucket: on average `REQUESTS_PER_SECOND`, bursts of `REQUEST_BURST`.
-struct Bucket {
-    tokens: f64,
-    last: Instant,
+/// Reads a page's message, or says in the protocol's words what is wrong with it.
+fn understand(text: &str) -> Result<Incoming, (Value, String)> {
+    let Ok(message) = serde_json::from_str::<Value>(text) else {
+        return Err((Value::Null, "That message is not JSON.".to_owned()));
+    };
+    let req = message.get("req").cloned().unwrap_or(Value::Null);
+    let Some(kind) = message.get("type") else {
+        return Err((
+            req,
+            "A message needs a type: hello, act or ping.".to_owned(),
+        ));
+    };
+    match kind.as_str() {
+        Some("hello") => match message.get("since") {
+            None | Some(Value::Null) => Ok(Incoming::Hello { since: 0 }),
+            Some(since) => since
+                .as_u64()
+                .map(|since| Incoming::Hello { since })
+                .ok_or((
+                    req,
+                    "hello's since is the number of the last event the page has.".to_owned(),
+                )),
+        },
+        Some("ping") => Ok(Incoming::Ping),
+        Some("act") => match message.get("action") {
+            Some(action) => Ok(Incoming::Act {
+                req,
+                action: action.clone(),
+            }),
+            None => Err((req, "An act message needs an action.".to_owned())),
+        },
+        _ => Err((
+            req,
+            "That is not a message this table understands: send hello, act or ping.".to_owned(),
+        )),
+    }
 }
 
-impl Bucket {
-    fn new() -> Bucket {
-        Bucket {
-            tokens: 20.0,
-            last: Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let refill = now.duration_since(self.last).as_secs_f64() * 10.0;
-        self.tokens = (self.tokens + refill).min(20.0);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-struct Connection {
+struct Connection<S: Store> {
     room: RoomHandle,
     player: u32,
+    /// The seat, for its budget of messages.
+    key: SeatKey,
     /// The last event number this page was sent.
     seq: u64,
     /// The page said `hello` (and so was sent a `sync`).
     greeted: bool,
     /// The last `own` message this page was sent, so an unchanged one is not sent again.
     own: Option<Arc<str>>,
-    bucket: Bucket,
+    state: Arc<AppState<S>>,
+    /// This socket's place under the seat's cap, given back when it closes.
+    _slot: SocketSlot,
 }
 
 enum Flow {
@@ -134,7 +160,7 @@ enum Flow {
     Close,
 }
 
-impl Connection {
+impl<S: Store> Connection<S> {
     async fn run(
         mut self,
         mut socket: WebSocket,
@@ -156,11 +182,19 @@ impl Connection {
         {
             return;
         }
+        let metrics = self.state.metrics.clone();
+        metrics.sockets_open.inc();
+        // A socket that never says hello holds memory for nothing.
+        let hello_by = tokio::time::Instant::now() + self.state.limits.hello_timeout;
         loop {
             let flow = tokio::select! {
+                () = tokio::time::sleep_until(hello_by), if !self.greeted => {
+                    let _ = socket.send(Message::Close(Some(CloseFrame { code: 1008, reason: Utf8Bytes::from_static("say hello first") }))).await;
+                    Flow::Close
+                }
                 incoming = socket.recv() => match incoming {
                     Some(Ok(Message::Text(text))) => self.incoming(&mut socket, text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "messages are JSON text"})).await,
+                    Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "Messages are JSON text, not binary."})).await,
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
                     Some(Ok(_)) => Flow::Continue,
                 },
@@ -178,7 +212,7 @@ impl Connection {
                     Err(RecvError::Lagged(_)) => self.sync(&mut socket).await,
                     Err(RecvError::Closed) => Flow::Close,
                 },
-                () = stopped(&mut shutdown) => {
+                () = crate::stopped(&mut shutdown) => {
                     let _ = socket.send(Message::Close(Some(CloseFrame { code: 1001, reason: Utf8Bytes::from_static("the server is restarting") }))).await;
                     Flow::Close
                 }
@@ -187,6 +221,7 @@ impl Connection {
                 break;
             }
         }
+        metrics.sockets_open.dec();
         let _ = self
             .room
             .send(Request::Presence {
@@ -209,16 +244,41 @@ impl Connection {
             )
             .await;
         }
-        let message: Incoming = match serde_json::from_str(text) {
+        let message = match understand(text) {
             Ok(message) => message,
-            Err(e) => {
-                let req = serde_json::from_str::<Value>(text)
-                    .ok()
-                    .and_then(|v| v.get("req").cloned())
-                    .unwrap_or(Value::Null);
-                return send(socket, json!({"type": "error", "req": req, "message": format!("not a message this table understands: {e}")})).await;
+            Err((req, message)) => {
+                self.state.metrics.action(Outcome::Malformed);
+                return send(
+                    socket,
+                    json!({"type": "error", "req": req, "message": message}),
+                )
+                .await;
             }
         };
+        // One budget for everything the seat's sockets send; a `hello` costs more, since it
+        // is answered with the whole table.
+        let cost = match message {
+            Incoming::Hello { .. } => limits::HELLO_COST,
+            _ => 1,
+        };
+        if let Err(wait) = self.state.seat_messages.spend(&self.key, cost) {
+            self.state.metrics.limited("seat_messages");
+            let req = match &message {
+                Incoming::Act { req, .. } => req.clone(),
+                _ => Value::Null,
+            };
+            let rate = self.state.limits.seat_messages_per_second;
+            let message = format!(
+                "Too fast: your seat may send {rate} {} a second. Try again {}.",
+                if rate == 1 { "message" } else { "messages" },
+                crate::limit::wait_words(wait)
+            );
+            return send(
+                socket,
+                json!({"type": "error", "req": req, "message": message}),
+            )
+            .await;
+        }
         match message {
             Incoming::Hello { since } => {
                 self.greeted = true;
@@ -226,10 +286,10 @@ impl Connection {
                 self.sync(socket).await
             }
             Incoming::Ping => send(socket, json!({"type": "pong"})).await,
-            Incoming::Act { req, action } => {
-                if !self.bucket.take() {
-                    return send(socket, json!({"type": "error", "req": req, "message": format!("Too fast: at most {} actions a second. Wait a moment and try again.", 10)})).await;
-                }
+            Incoming::Act { req, mut action } => {
+                // Whatever a text does with direction stays inside it, and it is stored in
+                // one Unicode form.
+                crate::text::clean_action(&mut action);
                 let (reply, answer) = oneshot::channel();
                 if !self
                     .room
@@ -242,16 +302,22 @@ impl Connection {
                 {
                     return Flow::Close;
                 }
+                let metrics = &self.state.metrics;
                 let answer = match answer.await {
-                    Ok(Ok(seq)) => json!({"type": "done", "req": req, "seq": seq}),
+                    Ok(Ok(seq)) => {
+                        metrics.action(Outcome::Accepted);
+                        json!({"type": "done", "req": req, "seq": seq})
+                    }
                     Ok(Err(Rejection::Refused {
                         code,
                         rule,
                         message,
                     })) => {
+                        metrics.action(Outcome::Refused);
                         json!({"type": "refused", "req": req, "code": code, "rule": rule, "message": message})
                     }
                     Ok(Err(Rejection::Malformed(message))) => {
+                        metrics.action(Outcome::Malformed);
                         json!({"type": "error", "req": req, "message": message})
                     }
                     Err(_) => return Flow::Close,
@@ -275,6 +341,7 @@ impl Connection {
                 if let Flow::Close = send_text(socket, message).await {
                     return Flow::Close;
                 }
+                Metrics::observe(&self.state.metrics.broadcast_seconds, change.at.elapsed());
                 match change.own.get(&self.player) {
                     Some(own) if self.own.as_ref() != Some(own) => {
                         self.own = Some(own.clone());
@@ -317,12 +384,6 @@ impl Connection {
 
 fn removed_notice() -> Value {
     json!({"type": "removed", "message": "You were removed from this table."})
-}
-
-/// Resolves once the server starts shutting down.
-async fn stopped(shutdown: &mut tokio::sync::watch::Receiver<bool>) {
-    // The guard `wait_for` returns is not `Send`: drop it here, inside.
-    let _ = shutdown.wait_for(|stop| *stop).await.map(|_| ());
 }
 
 async fn send(socket: &mut WebSocket, message: Value) -> Flow {

@@ -1,5 +1,6 @@
 //! Each subcommand: compute with the pure crates, then render text or JSON into a string.
 
+mod backup;
 mod battle;
 mod board;
 mod challenge;
@@ -11,29 +12,19 @@ mod simulate;
 mod story;
 
 use crate::Failure;
-use crate::cli::{BattleCommand, BoardCommand, ChallengeCommand, Command, OutlineCommand};
+use crate::cli::{
+    BattleCommand, BoardCommand, ChallengeCommand, Command, OutlineCommand, ServeArgs,
+};
 use dice::Seed;
 use serde::Serialize;
 
 /// Runs one command and returns what it prints.
 pub fn run(command: Command) -> Result<String, Failure> {
     match command {
-        Command::Serve(args) => server::run(server::Config {
-            addr: args.addr,
-            db: args.db,
-            options: server::Options {
-                public_url: args.url,
-                bot_pause: std::time::Duration::from_millis(args.bot_pause_ms),
-                ..server::Options::default()
-            },
-            metrics_addr: None,
-            backups: None,
-        })
-        .map(|()| String::new())
-        .map_err(|e| match e {
-            server::ServeError::Usage(message) => Failure::Usage(message),
-            server::ServeError::Runtime(message) => Failure::Runtime(message),
-        }),
+        Command::Serve(args) => server::run(serve_config(args))
+            .map(|()| String::new())
+            .map_err(serve_failure),
+        Command::Backup(args) => backup::run(args),
         Command::Roll(args) => roll::run(args),
         Command::Odds(args) => Ok(odds::run(args)),
         Command::Simulate(args) => simulate::run(args),
@@ -50,6 +41,45 @@ pub fn run(command: Command) -> Result<String, Failure> {
         Command::Export(args) => story::export(args),
         Command::Board(BoardCommand::Simulate(args)) => board::simulate(args),
         Command::Board(BoardCommand::Cards(args)) => Ok(board::cards(args)),
+    }
+}
+
+/// The server's settings from `prophecy serve`'s flags: each limit not given is the server's
+/// default, and backups are on only with `--backup-every`.
+fn serve_config(args: ServeArgs) -> server::Config {
+    let defaults = server::Limits::default();
+    let limits = server::Limits {
+        tables_per_minute: args.tables_per_minute.unwrap_or(defaults.tables_per_minute),
+        joins_per_minute: args.joins_per_minute.unwrap_or(defaults.joins_per_minute),
+        max_connections: args.max_connections.unwrap_or(defaults.max_connections),
+        ..defaults
+    };
+    let backups = args.backup_every.map(|every| server::Backups {
+        every,
+        dir: args
+            .backup_dir
+            .unwrap_or_else(|| args.db.with_file_name("backups")),
+        keep: args.backup_keep.unwrap_or(crate::cli::DEFAULT_BACKUPS_KEPT),
+    });
+    server::Config {
+        addr: args.addr,
+        db: args.db,
+        options: server::Options {
+            public_url: args.url,
+            bot_pause: std::time::Duration::from_millis(args.bot_pause_ms),
+            trust_proxy: args.trust_proxy,
+            limits,
+        },
+        metrics_addr: args.metrics_addr,
+        backups,
+    }
+}
+
+/// The server's refusals are bad input (status 2); its failures while running are not.
+fn serve_failure(e: server::ServeError) -> Failure {
+    match e {
+        server::ServeError::Usage(message) => Failure::Usage(message),
+        server::ServeError::Runtime(message) => Failure::Runtime(message),
     }
 }
 
@@ -95,5 +125,64 @@ fn percent(p: f64) -> String {
         "0.0%" if p > 0.0 => "<0.1%".to_owned(),
         "100.0%" if p < 1.0 => ">99.9%".to_owned(),
         _ => shown,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::Parser;
+
+    fn config(args: &str) -> server::Config {
+        let cli = Cli::try_parse_from(args.split_whitespace()).expect("accepted");
+        let Command::Serve(args) = cli.command else {
+            panic!("serve")
+        };
+        serve_config(args)
+    }
+
+    #[test]
+    fn serve_flags_become_the_server_s_settings() {
+        let plain = config("prophecy serve --db /tmp/tables.db");
+        let defaults = server::Limits::default();
+        assert!(!plain.options.trust_proxy);
+        assert_eq!(plain.metrics_addr, None);
+        assert!(plain.backups.is_none(), "no copies without --backup-every");
+        assert_eq!(
+            (
+                plain.options.limits.tables_per_minute,
+                plain.options.limits.joins_per_minute,
+                plain.options.limits.max_connections
+            ),
+            (
+                defaults.tables_per_minute,
+                defaults.joins_per_minute,
+                defaults.max_connections
+            )
+        );
+        let backups = config("prophecy serve --db /tmp/tables.db --backup-every 30m")
+            .backups
+            .expect("on");
+        assert_eq!(backups.every, std::time::Duration::from_secs(1800));
+        assert_eq!(backups.dir, std::path::Path::new("/tmp/backups"));
+        assert_eq!(backups.keep, 24);
+        let beside = config("prophecy serve --db tables.db --backup-every 1h");
+        assert_eq!(
+            beside.backups.expect("on").dir,
+            std::path::Path::new("backups")
+        );
+        let all = config(
+            "prophecy serve --trust-proxy --metrics-addr 127.0.0.1:9100 --max-connections 50 \
+             --backup-every 1h --backup-dir /srv/copies --backup-keep 2",
+        );
+        assert!(all.options.trust_proxy);
+        assert_eq!(all.metrics_addr, Some("127.0.0.1:9100".parse().unwrap()));
+        assert_eq!(all.options.limits.max_connections, 50);
+        let backups = all.backups.expect("on");
+        assert_eq!(
+            (backups.dir.as_path(), backups.keep),
+            (std::path::Path::new("/srv/copies"), 2)
+        );
     }
 }

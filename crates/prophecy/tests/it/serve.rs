@@ -277,3 +277,101 @@ fn serve_reports_bad_addresses_and_databases_in_one_line() {
         run.stderr
     );
 }
+
+#[test]
+fn backup_copies_the_database_while_it_serves_and_the_copy_serves_every_table() {
+    let dir = TempDir::new("backup");
+    let db = dir.0.join("tables.db");
+    let server = Served::start(&db);
+    let (status, body) = server.http("POST", "/tables", r#"{"name": "Ada", "ruleset": "1.0"}"#);
+    assert_eq!(status, 200, "{body}");
+    let token = body.split("\"token\":\"").nth(1).unwrap()[..32].to_owned();
+    let copy = dir.0.join("copy.db");
+    let run = prophecy(&format!("backup --db {} {}", db.display(), copy.display()));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stdout);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "Copied {} to {}; to serve the copy: prophecy serve --db {}\n",
+            db.display(),
+            copy.display(),
+            copy.display()
+        )
+    );
+    // The server is unharmed, and the copy is a database of its own.
+    let (status, _) = server.http("GET", &format!("/t/{token}"), "");
+    assert_eq!(status, 200);
+    let restored = Served::start(&copy);
+    let (status, body) = restored.http("GET", &format!("/t/{token}/me"), "");
+    assert_eq!(status, 200, "{body}");
+    assert!(restored.stop().success());
+    assert!(server.stop().success());
+}
+
+#[test]
+fn backup_refuses_in_one_line_with_status_2() {
+    let dir = TempDir::new("backup-refused");
+    let db = dir.0.join("tables.db");
+    let server = Served::start(&db);
+    let taken = dir.0.join("taken.db");
+    std::fs::write(&taken, "mine").unwrap();
+    let d = dir.0.display();
+    for (args, error) in [
+        (
+            format!("backup --db {d}/missing.db {d}/copy.db"),
+            format!(
+                "error: there is no database {d}/missing.db; give the --db file the server uses"
+            ),
+        ),
+        (
+            format!("backup --db {d}/tables.db {d}/taken.db"),
+            format!("error: {d}/taken.db already exists; give a new file name for the copy"),
+        ),
+        (
+            format!("backup --db {d}/taken.db {d}/copy.db"),
+            format!(
+                "error: {d}/taken.db is not a Prophecy database (it is not an SQLite database, or it is damaged); give the --db file the server uses"
+            ),
+        ),
+        (
+            format!("backup --db {d}/tables.db {d}/no/such/copy.db"),
+            format!(
+                "error: invalid value '{d}/no/such/copy.db' for '<OUT>': {d}/no/such does not exist; give a file in a folder that exists"
+            ),
+        ),
+    ] {
+        let run = prophecy(&args);
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args}");
+        assert_eq!(run.stderr, format!("{error}\n"), "{args}");
+    }
+    assert_eq!(std::fs::read(&taken).unwrap(), b"mine");
+    assert!(!dir.0.join("copy.db").exists());
+    assert!(server.stop().success());
+}
+
+#[test]
+fn backup_flags_of_serve_go_together_and_are_checked() {
+    for (args, error) in [
+        (
+            "serve --backup-dir backups",
+            "error: the following required arguments were not provided: --backup-every <DURATION>",
+        ),
+        (
+            "serve --backup-every 10s",
+            "error: invalid value '10s' for '--backup-every <DURATION>': copies are at least 1m apart (give one such as 1h, 30m or 1day)",
+        ),
+        (
+            "serve --backup-every 1h --backup-keep 0",
+            "error: invalid value '0' for '--backup-keep <N>': the number of copies kept must be from 1 to 10000",
+        ),
+        (
+            "serve --tables-per-minute -1",
+            "error: invalid value '-1' for '--tables-per-minute <N>': the number per minute cannot be negative (1 to 10000)",
+        ),
+    ] {
+        let run = prophecy(args);
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert_eq!(run.stderr, format!("{error}\n"), "{args}");
+    }
+}

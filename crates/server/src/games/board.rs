@@ -335,8 +335,7 @@ fn engine_action(action: &Value, context: &Context) -> Result<Action, Rejection>
     }
     let mut object = object.clone();
     object.insert("seed".into(), json!(context.seed));
-    Action::deserialize(Value::Object(object))
-        .map_err(|e| Rejection::Malformed(format!("not an action of the board game: {e}")))
+    crate::game::read_action(Value::Object(object))
 }
 
 impl Game for BoardGame {

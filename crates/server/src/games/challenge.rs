@@ -10,7 +10,6 @@ use challenge::sheet::{Aptitude, Skill, Specialty};
 use challenge::state::{Challenge, ChallengeStatus, Character};
 use challenge::{Event, Refusal, State};
 use dice::challenge::{Keep, Pool};
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 /// The Challenge rules, with a game master.
@@ -43,8 +42,7 @@ fn engine_action(action: &Value, context: &Context) -> Result<Action, Rejection>
     if object.get("action").and_then(Value::as_str) == Some("roll") {
         object.insert("seed".into(), json!(context.seed));
     }
-    Action::deserialize(Value::Object(object))
-        .map_err(|e| Rejection::Malformed(format!("not an action of the Challenge rules: {e}")))
+    crate::game::read_action(Value::Object(object))
 }
 
 impl Game for ChallengeGame {

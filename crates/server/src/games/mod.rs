@@ -7,9 +7,8 @@ pub mod challenge;
 pub mod story;
 
 use crate::game::{Game, Rejection};
-use crate::room::{self, LoadError, RoomHandle};
+use crate::room::{self, LoadError, RoomHandle, RoomSettings};
 use serde_json::Value;
-use std::time::Duration;
 use store::{Store, TableId};
 
 /// The game a table plays when the creation form does not say.
@@ -27,14 +26,14 @@ pub async fn start<S: Store>(
     kind: &str,
     store: S,
     table: TableId,
-    bot_pause: Duration,
+    settings: RoomSettings,
 ) -> Option<Result<RoomHandle, LoadError>> {
     if kind == <story::StoryGame as Game>::KIND {
-        Some(room::start::<story::StoryGame, S>(store, table, bot_pause).await)
+        Some(room::start::<story::StoryGame, S>(store, table, settings).await)
     } else if kind == <board::BoardGame as Game>::KIND {
-        Some(room::start::<board::BoardGame, S>(store, table, bot_pause).await)
+        Some(room::start::<board::BoardGame, S>(store, table, settings).await)
     } else if kind == <challenge::ChallengeGame as Game>::KIND {
-        Some(room::start::<challenge::ChallengeGame, S>(store, table, bot_pause).await)
+        Some(room::start::<challenge::ChallengeGame, S>(store, table, settings).await)
     } else {
         None
     }

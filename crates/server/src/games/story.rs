@@ -56,9 +56,9 @@ fn malformed(action: &Value) -> Rejection {
         Some(name @ ("roll_catastrophe" | "pick_module" | "propose" | "agree")) => {
             format!("the action '{name}' cannot be read: a field is missing or has the wrong form")
         }
-        Some(name) => match Action::deserialize(action) {
-            Err(e) => format!("the action '{name}' cannot be read: {e}"),
-            Ok(_) => format!("the action '{name}' cannot be read"),
+        Some(name) => match crate::game::read_action::<Action>(action.clone()) {
+            Err(Rejection::Malformed(reason)) => reason,
+            _ => format!("the action '{name}' cannot be read"),
         },
     };
     Rejection::Malformed(reason)

@@ -1,7 +1,7 @@
 //! The board game at the web table: tables with bots, the lobby, a whole game played through
 //! the protocol, and the proof that no page ever learns an undrawn card.
 
-use crate::{Page, Server, cookie_of, fresh_db, http, join};
+use crate::{Page, Server, cookie_of, fresh_db, http, join, scripted};
 use serde_json::{Value, json};
 use server::game::Game;
 use server::games::board::{BoardGame, Event, Table};
@@ -12,7 +12,7 @@ use std::time::Duration;
 fn quick_bots() -> server::Options {
     server::Options {
         bot_pause: Duration::from_millis(1),
-        ..server::Options::default()
+        ..scripted()
     }
 }
 

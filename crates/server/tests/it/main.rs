@@ -3,8 +3,11 @@
 // Test helpers, not an API.
 #![allow(missing_docs)]
 
+mod backups;
 mod board;
 mod challenge;
+mod fuzz;
+mod limits;
 mod operations;
 mod protocol;
 mod seats;
@@ -63,9 +66,22 @@ pub struct Server {
     task: Option<tokio::task::JoinHandle<()>>,
 }
 
+/// The server's options for tests that play scripted games: a script acts far faster than a
+/// person, so the budgets per seat and per address are lifted. The tests of those limits
+/// (limits.rs) start from `server::Options::default()`.
+pub fn scripted() -> server::Options {
+    let mut options = server::Options::default();
+    options.limits.seat_messages_per_second = 10_000;
+    options.limits.seat_message_burst = 10_000;
+    options.limits.tables_per_minute = 10_000;
+    options.limits.joins_per_minute = 10_000;
+    options
+}
+
 impl Server {
+    /// With [`scripted`] options.
     pub async fn start(db: &std::path::Path) -> Server {
-        Server::start_with(db, server::Options::default()).await
+        Server::start_with(db, scripted()).await
     }
 
     /// With these options (e.g. bots that do not pause).
@@ -253,6 +269,10 @@ impl Page {
 
     pub async fn send_raw(&mut self, text: String) {
         self.ws.send(Message::text(text)).await.unwrap();
+    }
+
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.ws.send(Message::binary(bytes)).await.unwrap();
     }
 
     /// The next message, within 5 s.

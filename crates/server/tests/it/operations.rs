@@ -1,7 +1,7 @@
 //! What an operator and a browser rely on: the health check, private answers never cached, and
 //! the seat cookie kept off plain HTTP behind TLS.
 
-use crate::{Server, create_table, fresh_db, http};
+use crate::{Server, create_table, fresh_db, http, scripted};
 
 #[tokio::test]
 async fn the_health_check_says_whether_the_database_answers() {
@@ -67,7 +67,7 @@ async fn behind_tls_the_seat_cookie_is_secure() {
         &db,
         server::Options {
             public_url: Some("https://prophecy.example/".to_owned()),
-            ..server::Options::default()
+            ..scripted()
         },
     )
     .await;

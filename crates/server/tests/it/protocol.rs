@@ -21,7 +21,7 @@ fn object(view: &Value, name: &str) -> (u64, u64) {
 
 /// Three players at a 1.0 table, in the story phase with the Finale's only precursor started
 /// and a place with an aspect in its setting. Returns the server, token and pages.
-async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
+pub async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
     let bo = join(addr, &token, "Bo").await;
@@ -248,20 +248,29 @@ async fn bad_messages_are_answered_and_close_nothing() {
     let mut page = Page::open(server.addr, &token, &ada, 0).await;
     page.send_raw("{not json".into()).await;
     let error = page.until(|m| m["type"] == "error").await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("not a message this table understands")
+    assert_eq!(error["message"], "That message is not JSON.");
+    page.send(json!({"type": "summon", "req": 7})).await;
+    let error = page.until(|m| m["type"] == "error").await;
+    assert_eq!(error["req"], 7);
+    assert_eq!(
+        error["message"],
+        "That is not a message this table understands: send hello, act or ping."
+    );
+    page.send(json!({"type": "act", "req": 8})).await;
+    let error = page.until(|m| m["type"] == "error").await;
+    assert_eq!(error["message"], "An act message needs an action.");
+    page.send(json!({"type": "hello", "since": "yesterday"}))
+        .await;
+    let error = page.until(|m| m["type"] == "error").await;
+    assert_eq!(
+        error["message"],
+        "hello's since is the number of the last event the page has."
     );
     let unknown = page.act(json!({"action": "summon_dragon"})).await;
     assert_eq!(unknown["type"], "error");
     // The answer names the problem in the protocol's words, never the server's types.
     let message = unknown["message"].as_str().unwrap();
-    assert!(
-        message.starts_with("the action 'summon_dragon' cannot be read: unknown variant"),
-        "{message}"
-    );
+    assert_eq!(message, "there is no action 'summon_dragon' in this game");
     let nameless = page.act(json!({"text": "hello"})).await;
     assert_eq!(
         nameless["message"],
@@ -269,7 +278,10 @@ async fn bad_messages_are_answered_and_close_nothing() {
     );
     let incomplete = page.act(json!({"action": "add_line"})).await;
     let message = incomplete["message"].as_str().unwrap();
-    assert!(message.contains("missing field `text`"), "{message}");
+    assert_eq!(
+        message,
+        "the action 'add_line' cannot be read: it needs 'text'"
+    );
     for answer in [&unknown, &nameless, &incomplete] {
         assert!(
             !answer["message"].as_str().unwrap().contains("enum"),
@@ -307,7 +319,7 @@ async fn bad_messages_are_answered_and_close_nothing() {
 #[tokio::test]
 async fn too_many_actions_a_second_are_answered_then_allowed_again() {
     let db = fresh_db();
-    let server = Server::start(&db).await;
+    let server = Server::start_with(&db, server::Options::default()).await;
     let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
     let mut page = Page::open(server.addr, &token, &ada, 0).await;
     for i in 0..30 {
@@ -326,8 +338,9 @@ async fn too_many_actions_a_second_are_answered_then_allowed_again() {
             _ => {}
         }
     }
+    // The burst of 20, less the hello's 4, is the seat's to spend at once.
     assert!(
-        done >= 20 && too_fast >= 1,
+        done >= 16 && too_fast >= 1,
         "{done} done, {too_fast} too fast"
     );
     tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
@@ -444,7 +457,10 @@ async fn seats_links_and_origins_are_checked() {
     let (status, _, body) = try_join(addr, &token, &invite_of(&token), "   ").await;
     assert_eq!(
         (status, body.as_str()),
-        (400, "{\"error\":\"The name cannot be empty.\"}")
+        (
+            400,
+            "{\"error\":\"A name needs at least one letter or sign people can see.\"}"
+        )
     );
     let (_, headers, _) = http(addr, "GET", "/", None, None).await;
     assert!(headers.contains("content-security-policy: default-src 'self'"));

@@ -21,7 +21,7 @@ async fn a_removed_player_is_closed_out_even_when_their_socket_lagged() {
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
     let bo = join(addr, &token, "Bo").await;
     let mut lagging = Page::open(addr, &token, &bo, 0).await;
-    // Several sockets of the creator, to make changes faster than one socket's rate limit.
+    // Several sockets of the creator, to make changes faster than the lagging page reads.
     let mut writers = Vec::new();
     for _ in 0..6 {
         writers.push(Page::open(addr, &token, &ada, 0).await);
@@ -316,5 +316,67 @@ async fn the_game_file_replays_and_leaves_flagged_text_out() {
     );
     let (status, _, _) = http(addr, "GET", &format!("/t/{token}/game.jsonl"), None, None).await;
     assert_eq!(status, 401);
+    server.stop().await;
+}
+
+/// Names are kept in one Unicode form, must show something, are unique at a table however
+/// they are typed, and a right-to-left override in one cannot reverse what follows it.
+#[tokio::test]
+async fn names_are_normalized_visible_unique_and_closed() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "  \u{202E}Ada  ").await;
+    let invite = invite_of(&token);
+    for invisible in [
+        "",
+        "   ",
+        "\u{200B}\u{200D}",
+        "\u{3164}",
+        "\u{202E}\u{202C}",
+    ] {
+        let (status, _, body) = try_join(addr, &token, &invite, invisible).await;
+        assert_eq!(
+            (status, field(&body, "error")),
+            (
+                400,
+                json!("A name needs at least one letter or sign people can see.")
+            ),
+            "{invisible:?}"
+        );
+    }
+    for twin in ["Ada", "ADA", "A\u{200B}da", "Ａｄａ"] {
+        let (status, _, body) = try_join(addr, &token, &invite, twin).await;
+        assert_eq!(status, 400, "{twin:?}: {body}");
+        assert_eq!(
+            field(&body, "error"),
+            json!(format!(
+                "Someone at this table is already called {twin}: choose another name."
+            ))
+        );
+    }
+    let zoe = join(addr, &token, "Zoe\u{301}").await;
+    let page = Page::open(addr, &token, &zoe, 0).await;
+    let names: Vec<&str> = page.view["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["\u{202E}Ada\u{202C}", "Zo\u{e9}"]);
+    let (status, _, export) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/export.md"),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    for line in export.lines() {
+        let opened = line.matches('\u{202E}').count();
+        assert_eq!(opened, line.matches('\u{202C}').count(), "{line:?}");
+    }
+    assert!(export.contains("\u{202E}Ada\u{202C}"), "{export}");
     server.stop().await;
 }

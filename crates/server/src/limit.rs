@@ -1,0 +1,212 @@
+//! Budgets for what a stranger can spend: tables and seats per client address, messages and
+//! sockets per seat. Rates are counted by `governor` (GCRA); this module only says whose
+//! budget a request draws on and how the answer reads.
+
+use crate::listen::Peer;
+use axum::http::HeaderMap;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr};
+use std::num::NonZeroU32;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A seat: the table's token and the player's number.
+pub type SeatKey = (Arc<str>, u32);
+
+/// A budget per key: `per` events per `period`, in bursts of up to `burst`.
+pub struct Budget<K: std::hash::Hash + Eq + Clone> {
+    limiter: DefaultKeyedRateLimiter<K>,
+    clock: DefaultClock,
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
+    /// `per_minute` a minute, all of them at once if need be.
+    pub fn per_minute(per_minute: u32) -> Budget<K> {
+        let n = NonZeroU32::new(per_minute.max(1)).unwrap_or(NonZeroU32::MIN);
+        Budget::new(Quota::per_minute(n))
+    }
+
+    /// `per_second` a second on average, in bursts of `burst`.
+    pub fn per_second(per_second: u32, burst: u32) -> Budget<K> {
+        let rate = NonZeroU32::new(per_second.max(1)).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(burst.max(1)).unwrap_or(NonZeroU32::MIN);
+        Budget::new(Quota::per_second(rate).allow_burst(burst))
+    }
+
+    fn new(quota: Quota) -> Budget<K> {
+        Budget {
+            limiter: DefaultKeyedRateLimiter::hashmap(quota),
+            clock: DefaultClock::default(),
+        }
+    }
+
+    /// Spends `cost` of `key`'s budget, or says how long until it could.
+    pub fn spend(&self, key: &K, cost: u32) -> Result<(), Duration> {
+        let cost = NonZeroU32::new(cost.max(1)).unwrap_or(NonZeroU32::MIN);
+        match self.limiter.check_key_n(key, cost) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(not_until)) => Err(not_until.wait_time_from(self.clock.now())),
+            // More than the whole burst: never affordable.
+            Err(_) => Err(Duration::MAX),
+        }
+    }
+
+    /// Forgets keys whose budget is full again, so the table of keys does not grow forever.
+    pub fn forget_idle(&self) {
+        self.limiter.retain_recent();
+        self.limiter.shrink_to_fit();
+    }
+}
+
+/// Where a request comes from, for the per-address budgets. Behind a trusted proxy that is
+/// the last address in `X-Forwarded-For` (the one the proxy itself saw); otherwise the TCP
+/// peer, and the header is ignored (anyone can write it). IPv6 addresses count by their /64,
+/// which one host usually holds whole.
+pub fn client(peer: Option<&Peer>, headers: &HeaderMap, trust_proxy: bool) -> IpAddr {
+    let forwarded = trust_proxy
+        .then(|| {
+            headers
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|value| value.to_str().ok())
+                .flat_map(|value| value.split(','))
+                .next_back()
+                .and_then(|last| last.trim().parse::<IpAddr>().ok())
+        })
+        .flatten();
+    let ip = forwarded
+        .or(peer.map(|peer| peer.remote.ip()))
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mask = !0u128 << 64;
+                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
+            }
+        },
+        v4 => v4,
+    }
+}
+
+/// "in 40 s", "in a moment": when a budget allows again.
+pub fn wait_words(wait: Duration) -> String {
+    if wait == Duration::MAX {
+        return "later".to_owned();
+    }
+    let seconds = wait.as_secs_f64().ceil() as u64;
+    if seconds <= 1 {
+        "in a moment".to_owned()
+    } else {
+        format!("in {seconds} s")
+    }
+}
+
+/// The sockets each seat holds open, against the per-seat cap.
+#[derive(Default)]
+pub struct SeatSockets {
+    open: Mutex<HashMap<SeatKey, u32>>,
+}
+
+/// A seat's place for one socket; given back when dropped.
+pub struct SocketSlot {
+    sockets: Arc<SeatSockets>,
+    seat: SeatKey,
+}
+
+impl SeatSockets {
+    /// A place for one more socket of `seat`, unless it already holds `cap`.
+    pub fn open(self: &Arc<SeatSockets>, seat: SeatKey, cap: u32) -> Option<SocketSlot> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let count = open.entry(seat.clone()).or_insert(0);
+        if *count >= cap {
+            return None;
+        }
+        *count += 1;
+        Some(SocketSlot {
+            sockets: self.clone(),
+            seat,
+        })
+    }
+}
+
+impl Drop for SocketSlot {
+    fn drop(&mut self) {
+        let mut open = self.sockets.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.seat) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                open.remove(&self.seat);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn peer(remote: &str) -> Peer {
+        Peer {
+            remote: remote.parse().unwrap(),
+            local: "127.0.0.1:8080".parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn a_forwarded_address_counts_only_behind_a_trusted_proxy() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", "1.2.3.4, 5.6.7.8".parse().unwrap());
+        let proxy = peer("127.0.0.1:5000");
+        assert_eq!(
+            client(Some(&proxy), &headers, false),
+            "127.0.0.1".parse::<IpAddr>().unwrap()
+        );
+        // The proxy appends what it saw: the last entry, not one the client wrote.
+        assert_eq!(
+            client(Some(&proxy), &headers, true),
+            "5.6.7.8".parse::<IpAddr>().unwrap()
+        );
+        headers.insert("x-forwarded-for", "not an address".parse().unwrap());
+        assert_eq!(
+            client(Some(&proxy), &headers, true),
+            "127.0.0.1".parse::<IpAddr>().unwrap()
+        );
+    }
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_bit_prefix() {
+        let headers = HeaderMap::new();
+        let a = client(Some(&peer("[2001:db8:1:2:aaaa::1]:5000")), &headers, false);
+        let b = client(Some(&peer("[2001:db8:1:2:bbbb::9]:5000")), &headers, false);
+        let c = client(Some(&peer("[2001:db8:1:3::1]:5000")), &headers, false);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn a_budget_refuses_past_its_burst_and_says_when() {
+        let budget = Budget::<u32>::per_minute(3);
+        for _ in 0..3 {
+            assert!(budget.spend(&1, 1).is_ok());
+        }
+        let wait = budget.spend(&1, 1).unwrap_err();
+        assert!(wait > Duration::from_secs(10) && wait <= Duration::from_secs(20));
+        assert!(budget.spend(&2, 1).is_ok(), "each key has its own budget");
+        assert_eq!(budget.spend(&3, 4), Err(Duration::MAX));
+    }
+
+    #[test]
+    fn a_seat_holds_at_most_its_cap_of_sockets() {
+        let sockets = Arc::new(SeatSockets::default());
+        let seat: SeatKey = (Arc::from("t"), 1);
+        let first = sockets.open(seat.clone(), 2).unwrap();
+        let _second = sockets.open(seat.clone(), 2).unwrap();
+        assert!(sockets.open(seat.clone(), 2).is_none());
+        assert!(sockets.open((Arc::from("t"), 2), 2).is_some());
+        drop(first);
+        assert!(sockets.open(seat, 2).is_some());
+    }
+}
