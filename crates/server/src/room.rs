@@ -343,7 +343,10 @@ impl<G: Game, S: Store> Room<G, S> {
             }
             Request::Presence { player, delta } => self.presence(player, delta),
             Request::Export { reply } => {
-                let _ = reply.send(G::markdown(&self.state));
+                // Texts are balanced as they arrive; tables older than that are balanced here,
+                // line by line, so no direction control reaches past its line in the export.
+                let (markdown, title) = G::markdown(&self.state);
+                let _ = reply.send((crate::text::text(&markdown), crate::text::text(&title)));
             }
             Request::GameFile { reply } => {
                 let _ = reply.send(self.game_file().await);
