@@ -295,16 +295,19 @@ impl<G: Game, S: Store> Room<G, S> {
                 .commit(player, events, Append::default(), context)
                 .await
                 .map_err(|failed| match failed {
-                    Failed::Rejected(rejection) => format!("{rejection:?}"),
-                    Failed::Conflict => "another writer appended first".to_owned(),
+                    Failed::Rejected(rejection) => (format!("{rejection:?}"), false),
+                    Failed::Conflict => ("another writer appended first".to_owned(), true),
                 }),
-            Err(rejection) => Err(format!("{rejection:?}")),
+            Err(rejection) => Err((format!("{rejection:?}"), false)),
         };
-        if let Err(why) = result {
+        if let Err((why, conflict)) = result {
             tracing::error!(table = self.table.0, player, "a bot cannot act: {why}");
-            // After a conflict the reloaded table may let it act; otherwise wait for a change.
-            let _ = self.reload().await;
-            if G::bot_act(&self.state, player, &context).is_err() {
+            // After a conflict the reloaded table may let it act; after a refusal (a full
+            // table) or an action it cannot choose, it waits for a change.
+            if conflict {
+                let _ = self.reload().await;
+            }
+            if !conflict || G::bot_act(&self.state, player, &context).is_err() {
                 self.bot_failed_at = Some(self.seq);
             }
         }
@@ -618,9 +621,9 @@ impl<G: Game, S: Store> Room<G, S> {
                 code: "table_full".into(),
                 rule: "The table".into(),
                 message: format!(
-                    "This table is full: it holds at most {} events and {} MiB. Export the story, and start a new table to go on.",
+                    "This table is full: it holds at most {} events and {}. Export the story, and start a new table to go on.",
                     self.settings.table_events,
-                    self.settings.table_bytes / (1024 * 1024)
+                    size_words(self.settings.table_bytes)
                 ),
             }
             .into());
@@ -733,4 +736,17 @@ impl<G: Game, S: Store> Room<G, S> {
 /// The message that brings a player what only they may know.
 fn own_message(own: &Value) -> String {
     json!({"type": "own", "own": own}).to_string()
+}
+
+/// A size as people read it: "16 MiB", "48 KiB", "512 bytes".
+fn size_words(bytes: u64) -> String {
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * KIB;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= KIB {
+        format!("{} KiB", bytes / KIB)
+    } else {
+        format!("{bytes} bytes")
+    }
 }

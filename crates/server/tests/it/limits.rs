@@ -369,6 +369,56 @@ async fn a_full_table_refuses_more_and_changes_nothing() {
     server.stop().await;
 }
 
+#[tokio::test]
+async fn a_table_past_its_bytes_is_full_too() {
+    let db = fresh_db();
+    let server = Server::start_with(&db, with_limits(|l| l.table_bytes = 8 * 1024)).await;
+    let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
+    let mut page = Page::open(server.addr, &token, &ada, 0).await;
+    let mut refused = None;
+    for i in 0..20 {
+        let text = format!("{i} {}", "the moon falls ".repeat(60));
+        let answer = page
+            .act(json!({"action": "write_prophecy", "text": text}))
+            .await;
+        if answer["type"] == "refused" {
+            refused = Some(answer);
+            break;
+        }
+        page.catch_up(answer["seq"].as_u64().unwrap()).await;
+    }
+    let refused = refused.expect("the table fills up");
+    assert_eq!(refused["code"], "table_full");
+    assert_eq!(
+        refused["message"],
+        "This table is full: it holds at most 50000 events and 8 KiB. Export the story, and start a new table to go on."
+    );
+    let stored: usize = server
+        .store
+        .events_after(store::TableId(1), 0)
+        .await
+        .unwrap()
+        .iter()
+        .map(|e| e.body.len())
+        .sum();
+    assert!(stored <= 8 * 1024, "{stored} bytes stored");
+    assert!(
+        stored > 6 * 1024,
+        "the table was filled before it refused: {stored}"
+    );
+    // The story can still be exported.
+    let (status, _, _) = http(
+        server.addr,
+        "GET",
+        &format!("/t/{token}/export.md"),
+        Some(&ada),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}
+
 /// The server's `/metrics`, as text.
 async fn metrics(addr: std::net::SocketAddr) -> String {
     let (status, headers, body) = http(addr, "GET", "/metrics", None, None).await;
