@@ -7,6 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { applyPatch } from '../../crates/server/assets/net.js';
 import {
   withTable, seatPlayers, rollProphecy, advance, createCharacter, cardOf, objectId, sameSeq,
   accepted, tid, consoleErrors, view, shot,
@@ -26,6 +27,22 @@ const own = (p) => p.page.evaluate(() => window.prophecy.own());
 
 /** The messages a page received, parsed. */
 const messages = (p) => p.frames.map((f) => JSON.parse(f));
+
+/**
+ * Every view the page held: each `sync` and whole `update`, and each patched `update` applied
+ * to the view before it (with the page's own patch code), so a patch cannot slip past a check.
+ */
+function views(p) {
+  const holder = { view: null };
+  const out = [];
+  for (const m of messages(p)) {
+    if (m.type === 'sync' || (m.type === 'update' && m.view)) holder.view = structuredClone(m.view);
+    else if (m.type === 'update' && m.patch) assert.ok(applyPatch(holder, m.patch), 'the patch applies');
+    else continue;
+    out.push(structuredClone(holder.view));
+  }
+  return out;
+}
 
 /** What the page was told was its own: every `own` message and each `sync`'s `own`. */
 function owns(p) {
@@ -128,10 +145,14 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
       const anonymous = entries.filter((e) => ANONYMOUS.test(e.text));
       assert.ok(anonymous.length >= 6, `${p.name}: ${anonymous.length} safety log entries`);
       for (const e of anonymous) assert.equal(e.by, null, `${p.name} was told who did "${e.text}"`);
-      for (const m of ms.filter((x) => x.view)) {
-        for (const l of m.view.lines) assert.deepEqual(Object.keys(l).sort(), ['id', 'text']);
-        assert.equal(typeof m.view.x_card, 'boolean', 'the pause is a yes or no, not a who');
+      const held = views(p);
+      assert.ok(held.length > 10 && ms.some((m) => m.patch), 'updates came as patches');
+      for (const view of held) {
+        for (const l of view.lines) assert.deepEqual(Object.keys(l).sort(), ['id', 'text']);
+        assert.equal(typeof view.x_card, 'boolean', 'the pause is a yes or no, not a who');
       }
+      // The last view the page built from patches is the one it shows.
+      assert.deepEqual(held.at(-1).lines, await p.page.evaluate(() => window.prophecy.view().lines));
       // Between the flag and the end, no message carried the flagged name.
       const after = p.frames.slice(flaggedAt.get(p));
       assert.ok(after.length > 0);

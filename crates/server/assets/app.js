@@ -95,6 +95,7 @@ const state = {
   joinRefusal: '', // why this link cannot seat a newcomer (closed, renewed), from /me
   invite: null, // {open, link, creator} from GET /t/{token}/invite
   own: { lines: [], paused: false }, // what only this player may know (the `own` message)
+  content: null, // the worlds and modules, from /games/story/content.json (the same everywhere)
 };
 
 const ui = {
@@ -146,6 +147,9 @@ function serverNow() {
 const ctx = {
   get view() {
     return state.view;
+  },
+  get content() {
+    return state.content;
   },
   get online() {
     return state.online;
@@ -583,4 +587,22 @@ const table = seat({
 });
 
 table.boot();
+loadContent();
+
+/** The worlds and modules: fetched once (the server lets the browser cache them). */
+async function loadContent() {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await fetch('/games/story/content.json', { headers: { Accept: 'application/json' } });
+      if (r.ok) {
+        state.content = await r.json();
+        render();
+        return;
+      }
+    } catch {
+      // Unreachable for now: try again below.
+    }
+    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+  }
+}
 

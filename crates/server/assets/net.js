@@ -169,16 +169,44 @@ export class Connection {
     }, wait);
   }
 
+  /**
+   * Keeps the server's view (pages change the copy they are given) and its seq: the next
+   * update may be a patch against it.
+   */
+  keep(msg) {
+    this.view = msg.view;
+    this.viewSeq = msg.seq;
+    msg.view = structuredClone(this.view);
+  }
+
+  /** An update: the whole view, or a patch (RFC 6902) against the view at `base`. */
+  onUpdate(msg) {
+    if (msg.patch) {
+      if (msg.base !== this.viewSeq || !applyPatch(this, msg.patch)) {
+        // Out of step (this should not happen): ask for the whole table again.
+        this.synced = false;
+        if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: 'hello', since: this.since() }));
+        return;
+      }
+      this.viewSeq = msg.seq;
+      msg.view = structuredClone(this.view);
+    } else {
+      this.keep(msg);
+    }
+    this.on.update(msg);
+  }
+
   handle(msg) {
     switch (msg.type) {
       case 'sync':
         this.synced = true;
         this.backoff = BACKOFF_START_MS;
         this.setConnected(true);
+        this.keep(msg);
         this.on.sync(msg);
         break;
       case 'update':
-        if (this.synced) this.on.update(msg);
+        if (this.synced) this.onUpdate(msg);
         break;
       case 'done':
       case 'refused':
@@ -211,5 +239,46 @@ export class Connection {
     this.pending.set(req, action);
     this.ws.send(JSON.stringify({ type: 'act', req, action }));
     return req;
+  }
+}
+
+/**
+ * Applies a JSON Patch (RFC 6902: add, remove, replace, as the server sends) to `holder.view`,
+ * in place. Returns false (the view then is not to be trusted) when an operation does not fit.
+ */
+export function applyPatch(holder, patch) {
+  try {
+    for (const op of patch) {
+      if (op.path === '') {
+        if (op.op === 'remove') return false;
+        holder.view = op.value;
+        continue;
+      }
+      const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const last = keys.pop();
+      let parent = holder.view;
+      for (const k of keys) {
+        parent = Array.isArray(parent) ? parent[Number(k)] : parent[k];
+        if (parent === null || typeof parent !== 'object') return false;
+      }
+      if (Array.isArray(parent)) {
+        const i = last === '-' ? parent.length : Number(last);
+        if (!Number.isInteger(i) || i < 0 || i > parent.length) return false;
+        if (op.op === 'add') parent.splice(i, 0, op.value);
+        else if (op.op === 'remove' && i < parent.length) parent.splice(i, 1);
+        else if (op.op === 'replace' && i < parent.length) parent[i] = op.value;
+        else return false;
+      } else if (op.op === 'add' || op.op === 'replace') {
+        if (op.op === 'replace' && !Object.hasOwn(parent, last)) return false;
+        parent[last] = op.value;
+      } else if (op.op === 'remove' && Object.hasOwn(parent, last)) {
+        delete parent[last];
+      } else {
+        return false;
+      }
+    }
+    return true;
+  } catch {
+    return false;
   }
 }

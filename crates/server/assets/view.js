@@ -427,8 +427,8 @@ function prophecyChoices(ctx, have) {
   const { view, ui } = ctx;
   const temporal = view.ruleset && view.ruleset.temporal;
   const sortFor = (list) => [...list].sort((a, b) => (temporal ? Number(b.temporal) - Number(a.temporal) : Number(a.temporal) - Number(b.temporal)));
-  const worlds = sortFor(view.worlds || []);
-  const modules = sortFor(view.modules || []);
+  const worlds = sortFor((ctx.content && ctx.content.worlds) || []);
+  const modules = sortFor((ctx.content && ctx.content.modules) || []);
   const world = worlds.find((w) => w.slug === ui.world) || worlds[0];
   const mod = modules.find((m) => m.slug === ui.module) || modules[0];
   const rollKey = 'roll-d66';
@@ -466,7 +466,7 @@ function prophecyChoices(ctx, have) {
                 h('dl', null, worlds.map((w) => [h('dt', { 'data-key': 't' + w.slug }, `${w.name} (${w.genre})${tmLabel(w)}`), h('dd', { 'data-key': 'd' + w.slug }, w.summary)])),
               ),
             ]
-          : h('p', { class: 'muted' }, 'No worlds.'),
+          : h('p', { class: 'muted' }, ctx.content ? 'No worlds.' : 'Loading the worlds…'),
       ),
       form(
         ctx,
@@ -493,7 +493,7 @@ function prophecyChoices(ctx, have) {
                 : null,
               submit(ctx, modKey, `Use this ${word}`, 'pick-module'),
             ]
-          : h('p', { class: 'muted' }, 'No modules.'),
+          : h('p', { class: 'muted' }, ctx.content ? 'No modules.' : 'Loading the modules…'),
       ),
       form(
         ctx,

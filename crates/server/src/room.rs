@@ -199,8 +199,14 @@ struct Room<G: Game, S: Store> {
     /// The log's length when a bot last failed to act: it is not asked again until the table
     /// changes (a bug in a bot must not spin the room).
     bot_failed_at: Option<u64>,
+    /// The view every page has at this seq (the last one sent): the next update is a patch
+    /// against it. `None` until a view is sent, and after the state changed without one.
+    shown: Option<(u64, Value)>,
     game: PhantomData<G>,
 }
+
+/// A patch longer than this is compared with the whole view, and the shorter one is sent.
+const PATCH_CHECKED: usize = 2048;
 
 /// Loads a table by replaying its log, and starts its room.
 pub async fn start<G: Game, S: Store>(
@@ -227,6 +233,7 @@ pub async fn start<G: Game, S: Store>(
         published: published.clone(),
         bot_due: None,
         bot_failed_at: None,
+        shown: None,
         game: PhantomData,
     };
     room.catch_up().await.map_err(LoadError)?;
@@ -664,15 +671,42 @@ impl<G: Game, S: Store> Room<G, S> {
         Ok(())
     }
 
-    fn publish(&self, first: u64) {
+    fn publish(&mut self, first: u64) {
         let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
-        let update = json!({
-            "type": "update",
-            "seq": self.seq,
-            "now": now(),
-            "log": log,
-            "view": G::view(&self.state, self.creator),
-        });
+        let view = G::view(&self.state, self.creator);
+        let now = now();
+        let whole = |view: &Value| {
+            json!({"type": "update", "seq": self.seq, "now": now, "log": log, "view": view})
+                .to_string()
+        };
+        // Pages hold the view at `base`: send what changed since, unless the whole view is
+        // shorter (a new phase) or nobody was sent the view before this change.
+        let update = match self.shown.take() {
+            Some((base, shown)) if base + 1 == first => {
+                let patch = json_patch::diff(&shown, &view);
+                let patched = json!({
+                    "type": "update",
+                    "seq": self.seq,
+                    "base": base,
+                    "now": now,
+                    "log": log,
+                    "patch": patch,
+                })
+                .to_string();
+                if patched.len() > PATCH_CHECKED {
+                    let full = whole(&view);
+                    if full.len() < patched.len() {
+                        full
+                    } else {
+                        patched
+                    }
+                } else {
+                    patched
+                }
+            }
+            _ => whole(&view),
+        };
+        self.shown = Some((self.seq, view));
         // Only the players with a page open get theirs; a page that opens later has it in
         // its `sync`.
         let own = self
@@ -683,27 +717,43 @@ impl<G: Game, S: Store> Room<G, S> {
         let _ = self.published.send(Arc::new(Published {
             seq: self.seq,
             at: Instant::now(),
-            update: Some(Arc::from(update.to_string())),
+            update: Some(Arc::from(update)),
             everyone: None,
             own,
         }));
     }
 
-    fn sync_message(&self, player: u32, since: u64) -> Arc<str> {
-        let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq > since).collect();
-        Arc::from(
-            json!({
-                "type": "sync",
-                "seq": self.seq,
-                "now": now(),
-                "log": log,
-                "you": player,
-                "view": G::view(&self.state, self.creator),
-                "own": G::own(&self.state, player),
-                "online": self.online(),
-            })
-            .to_string(),
-        )
+    fn sync_message(&mut self, player: u32, since: u64) -> Arc<str> {
+        #[derive(serde::Serialize)]
+        struct Sync<'a> {
+            r#type: &'static str,
+            seq: u64,
+            now: i64,
+            log: Vec<&'a LogEntry>,
+            you: u32,
+            view: &'a Value,
+            own: Value,
+            online: Vec<u32>,
+        }
+        // The view at this seq is the one the next update patches: every page then has it.
+        if self.shown.as_ref().is_none_or(|(seq, _)| *seq != self.seq) {
+            self.shown = Some((self.seq, G::view(&self.state, self.creator)));
+        }
+        let online = self.online();
+        let Some((_, view)) = &self.shown else {
+            unreachable!("set above")
+        };
+        let sync = Sync {
+            r#type: "sync",
+            seq: self.seq,
+            now: now(),
+            log: self.log.iter().filter(|e| e.seq > since).collect(),
+            you: player,
+            view,
+            own: G::own(&self.state, player),
+            online,
+        };
+        Arc::from(serde_json::to_string(&sync).unwrap_or_default())
     }
 
     fn online(&self) -> Vec<u32> {

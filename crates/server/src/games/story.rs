@@ -200,6 +200,23 @@ impl Game for StoryGame {
         describe(before, event)
     }
 
+    /// The worlds and modules a table may draw its prophecy from: the same at every table and
+    /// every change, so served once (`/games/story/content.json`), never in a view.
+    fn content() -> Option<Value> {
+        Some(json!({
+            "worlds": LIBRARY
+                .worlds
+                .iter()
+                .map(|w| json!({"slug": w.slug, "name": w.name, "genre": w.genre, "summary": w.summary, "temporal": w.temporal}))
+                .collect::<Vec<_>>(),
+            "modules": LIBRARY
+                .modules
+                .iter()
+                .map(|m| json!({"slug": m.slug, "title": m.title, "summary": m.summary, "world": m.world, "temporal": m.temporal, "prophecy": m.prophecy}))
+                .collect::<Vec<_>>(),
+        }))
+    }
+
     fn view(state: &State, creator: u32) -> Value {
         view(state, creator)
     }
@@ -698,22 +715,6 @@ fn view(state: &State, creator: u32) -> Value {
             "source": source,
         })
     });
-    let (worlds, modules) = if s.phase == Phase::Prophecy {
-        (
-            LIBRARY
-                .worlds
-                .iter()
-                .map(|w| json!({"slug": w.slug, "name": w.name, "genre": w.genre, "summary": w.summary, "temporal": w.temporal}))
-                .collect::<Vec<_>>(),
-            LIBRARY
-                .modules
-                .iter()
-                .map(|m| json!({"slug": m.slug, "title": m.title, "summary": m.summary, "world": m.world, "temporal": m.temporal, "prophecy": m.prophecy}))
-                .collect::<Vec<_>>(),
-        )
-    } else {
-        (Vec::new(), Vec::new())
-    };
     let next = s
         .phase
         .next()
@@ -799,8 +800,6 @@ fn view(state: &State, creator: u32) -> Value {
         "moderator": s.moderator.map(|m| m.0),
         "lines": s.lines.iter().map(|(id, t)| json!({"id": id.0, "text": t})).collect::<Vec<_>>(),
         "prophecy": prophecy,
-        "worlds": worlds,
-        "modules": modules,
         "objects": objects,
         "categories": categories,
         "finale": s.finale.map(|f| f.0),

@@ -214,11 +214,7 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     let end = tokio::time::timeout(Duration::from_secs(240), async {
         loop {
             let message = page.next_or_end().await.expect("the socket stays open");
-            if message["type"] == "update" || message["type"] == "sync" {
-                page.seq = message["seq"].as_u64().unwrap();
-                page.view = message["view"].clone();
-            }
-            page.heard.push(message);
+            page.absorb(&message);
             if page.view["phase"] == "won" || page.view["phase"] == "ended" {
                 return;
             }
@@ -260,33 +256,34 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
                 assert_eq!(line["text"], lines[seq]);
             }
         }
-        if message["view"].is_object() {
-            let seq = message["seq"].as_u64().unwrap() as usize;
+        let text = message.to_string();
+        assert!(!text.contains("\"draw\":["), "a draw pile was sent: {text}");
+        assert!(!text.contains("adventure_deck"), "a deck was sent: {text}");
+    }
+    // Every view the page held (sent whole, or patched from the one before), against the
+    // server's own record: exactly the view of the table at that event, and of the same table
+    // with the undrawn cards in other orders.
+    for (seq, view) in &page.views {
+        {
+            let seq = *seq as usize;
             let state = &states[seq];
-            assert_eq!(message["view"], BoardGame::view(state, creator));
+            assert_eq!(*view, BoardGame::view(state, creator), "the view at {seq}");
             for turn in 1..=3 {
                 assert_eq!(
-                    message["view"],
+                    *view,
                     BoardGame::view(&reshuffled(state, turn), creator),
                     "the view at event {seq} depends on an undrawn card"
                 );
             }
             views += 1;
             // A move onto a Creature comes with the odds of the best battle there.
-            for m in message["view"]["options"]["moves"]
-                .as_array()
-                .into_iter()
-                .flatten()
-            {
+            for m in view["options"]["moves"].as_array().into_iter().flatten() {
                 if !m["creature"].is_null() {
                     assert!(m["battle"]["odds"]["win"].is_string(), "{m}");
                     moves_onto_creatures += 1;
                 }
             }
         }
-        let text = message.to_string();
-        assert!(!text.contains("\"draw\":["), "a draw pile was sent: {text}");
-        assert!(!text.contains("adventure_deck"), "a deck was sent: {text}");
     }
     assert!(views > 100, "the page saw the game ({views} views)");
     assert!(moves_onto_creatures > 0, "some moves led onto Creatures");

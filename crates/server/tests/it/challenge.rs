@@ -1,8 +1,9 @@
 //! The Challenge rules at the web table: a game master, sheets, challenges with the exact odds
 //! of every choice, rolls by the server's dice, rest, fights and the GM seat handed over.
 
-use crate::{Page, Server, cookie_of, fresh_db, http, join};
+use crate::{Page, Server, cookie_of, fresh_db, http, join, views_match_the_log};
 use serde_json::{Value, json};
+use server::games::challenge::ChallengeGame;
 use std::net::SocketAddr;
 
 async fn create_challenge_table(addr: SocketAddr, name: &str) -> (String, String) {
@@ -180,6 +181,25 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     assert_eq!(status, 200);
     assert!(markdown.contains("Row across the flood"), "{markdown}");
     assert!(markdown.contains("Bandits at the ford"), "{markdown}");
+
+    // Updates carry what changed: every view the pages built from them is the table's view at
+    // that event, and the last one is what a fresh page's sync brings.
+    let latest = gm.seq.max(bo.seq);
+    for page in [&mut gm, &mut bo] {
+        while page.seq < latest {
+            page.next().await;
+        }
+    }
+    for page in [&gm, &bo] {
+        let checked = views_match_the_log::<ChallengeGame>(&server, &token, page, 1).await;
+        assert!(checked > 5, "{checked} views");
+        assert!(
+            page.heard.iter().any(|m| m.get("patch").is_some()),
+            "updates are patches"
+        );
+    }
+    let fresh = Page::open(server.addr, &token, &bo_cookie, 0).await;
+    assert_eq!(fresh.view, bo.view);
     server.stop().await;
 }
 

@@ -232,6 +232,8 @@ pub struct Page {
     pub own: Value,
     /// Every message this page received, in order.
     pub heard: Vec<Value>,
+    /// The view the page held after each `sync` and `update`, with its seq.
+    pub views: Vec<(u64, Value)>,
     next_req: u64,
 }
 
@@ -253,6 +255,7 @@ impl Page {
             view: Value::Null,
             own: Value::Null,
             heard: Vec::new(),
+            views: Vec::new(),
             next_req: 0,
         };
         page.send(json!({"type": "hello", "since": since})).await;
@@ -285,17 +288,31 @@ impl Page {
                 .expect("a valid frame");
             if let Message::Text(text) = message {
                 let value: Value = serde_json::from_str(&text).unwrap();
-                if value["type"] == "update" || value["type"] == "sync" {
-                    self.seq = value["seq"].as_u64().unwrap();
-                    self.view = value["view"].clone();
-                }
-                if value["type"] == "sync" || value["type"] == "own" {
-                    self.own = value["own"].clone();
-                }
-                self.heard.push(value.clone());
+                self.absorb(&value);
                 return value;
             }
         }
+    }
+
+    /// Takes in a message the page received: its view (whole, or patched from the one the
+    /// page holds), its `own`, and the message itself in `heard`.
+    pub fn absorb(&mut self, value: &Value) {
+        if value["type"] == "update" && value.get("patch").is_some() {
+            // A patch is against the view at `base`, which this page must hold.
+            assert_eq!(value["base"].as_u64(), Some(self.seq), "{value}");
+            let patch: json_patch::Patch = serde_json::from_value(value["patch"].clone()).unwrap();
+            json_patch::patch(&mut self.view, &patch).unwrap();
+            self.seq = value["seq"].as_u64().unwrap();
+            self.views.push((self.seq, self.view.clone()));
+        } else if value["type"] == "update" || value["type"] == "sync" {
+            self.seq = value["seq"].as_u64().unwrap();
+            self.view = value["view"].clone();
+            self.views.push((self.seq, self.view.clone()));
+        }
+        if value["type"] == "sync" || value["type"] == "own" {
+            self.own = value["own"].clone();
+        }
+        self.heard.push(value.clone());
     }
 
     /// Skips messages until one matches.
@@ -401,4 +418,38 @@ pub async fn carried(pages: &mut [Page], motion: Value) {
     for page in pages.iter_mut() {
         page.catch_up(last).await;
     }
+}
+
+/// Every view `page` held (sent whole or patched from the one before) is exactly the view of
+/// the table at that event, replayed from the store's log; returns how many were checked.
+pub async fn views_match_the_log<G: server::game::Game>(
+    server: &Server,
+    token: &str,
+    page: &Page,
+    creator: u32,
+) -> usize {
+    use store::Store;
+    let table = server.store.table_by_token(token).await.unwrap().unwrap();
+    let events: Vec<(u64, G::Event)> = server
+        .store
+        .events_after(table.id, 0)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.seq, G::decode(&row.body).unwrap()))
+        .collect();
+    for (seq, view) in &page.views {
+        let state = events
+            .iter()
+            .take_while(|(n, _)| n <= seq)
+            .fold(G::State::default(), |state, (_, event)| {
+                G::evolve(state, event)
+            });
+        assert_eq!(
+            *view,
+            G::view(&state, creator),
+            "the page's view at event {seq}"
+        );
+    }
+    page.views.len()
 }

@@ -2,8 +2,10 @@
 
 use crate::{
     Page, Server, carried, create_table, fresh_db, http, invite_of, join, try_join, upgrade_status,
+    views_match_the_log,
 };
 use serde_json::{Value, json};
+use server::games::story::StoryGame;
 
 /// Ids of the first object whose name is `name`, and of its first aspect.
 fn object(view: &Value, name: &str) -> (u64, u64) {
@@ -104,6 +106,40 @@ pub async fn story_table(server: &Server) -> (String, Vec<Page>, Vec<String>) {
         .ok(json!({"action": "start_scene", "scene": scene}))
         .await;
     (token, pages, cookies)
+}
+
+#[tokio::test]
+async fn updates_carry_what_changed_and_every_page_builds_the_tables_view() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, mut pages, cookies) = story_table(&server).await;
+    let scene = pages[0].view["in_progress"].as_u64().unwrap();
+    let wren = pages[0].view["objects"][0]["aspects"][0]["id"]
+        .as_u64()
+        .unwrap();
+    let (_, unguarded) = object(&pages[0].view, "The vault");
+    pages[1].ok(json!({"action": "propose_pair", "scene": scene, "character_aspect": wren, "environment_aspect": unguarded, "justification": "she knows"})).await;
+    let latest = pages[1].seq;
+    for page in pages.iter_mut() {
+        while page.seq < latest {
+            page.next().await;
+        }
+    }
+    let mut patches = 0;
+    for page in &pages {
+        let checked = views_match_the_log::<StoryGame>(&server, &token, page, 1).await;
+        assert!(checked > 20, "{checked} views");
+        patches += page
+            .heard
+            .iter()
+            .filter(|m| m.get("patch").is_some())
+            .count();
+    }
+    assert!(patches > 40, "updates are patches ({patches})");
+    // A fresh page's sync brings the view the others built.
+    let fresh = Page::open(server.addr, &token, &cookies[2], 0).await;
+    assert_eq!(fresh.view, pages[2].view);
+    server.stop().await;
 }
 
 #[tokio::test]
