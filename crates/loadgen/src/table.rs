@@ -184,8 +184,11 @@ pub struct Table {
     next_req: u64,
     /// The last state seq each socket has seen.
     seen: [u64; SEATS],
-    /// The latest state message socket 0 received.
-    latest: Option<Utf8Bytes>,
+    /// State messages socket 0 received since its view was last worked out, in order (read
+    /// only when a view is needed, to keep the generator's CPU low).
+    unread: Vec<Utf8Bytes>,
+    /// Socket 0's view, as of the state messages read so far.
+    view: Value,
     /// The table's last accepted event.
     seq: u64,
     probe: Option<Probe>,
@@ -255,7 +258,8 @@ impl Table {
             pacers: [Pacer::new(); SEATS],
             next_req: 0,
             seen: [0; SEATS],
-            latest: None,
+            unread: Vec::new(),
+            view: Value::Null,
             seq: 0,
             probe: None,
             errors: Errors::default(),
@@ -651,7 +655,7 @@ impl Table {
             } => {
                 self.seen[socket] = self.seen[socket].max(seq);
                 if socket == 0 {
-                    self.latest = Some(text);
+                    self.unread.push(text);
                 }
                 if let Some(probe) = &mut self.probe
                     && seq >= probe.threshold()
@@ -678,13 +682,23 @@ impl Table {
         while self.seen[0] < self.seq {
             self.hear(deadline, "an update").await?;
         }
-        let text = self
-            .latest
-            .as_ref()
-            .ok_or(Failure::Error("no state yet".into()))?;
-        let message: Value = serde_json::from_str(text.as_str())
-            .map_err(|e| Failure::Error(format!("an unreadable state: {e}")))?;
-        Ok(message["view"].clone())
+        // A `sync` or an update with the whole view replaces it; a patch (RFC 6902) changes it.
+        for text in self.unread.drain(..) {
+            let mut message: Value = serde_json::from_str(text.as_str())
+                .map_err(|e| Failure::Error(format!("an unreadable state: {e}")))?;
+            if let Some(patch) = message.get_mut("patch") {
+                let patch: json_patch::Patch = serde_json::from_value(patch.take())
+                    .map_err(|e| Failure::Error(format!("an unreadable patch: {e}")))?;
+                json_patch::patch(&mut self.view, &patch)
+                    .map_err(|e| Failure::Error(format!("a patch that does not apply: {e}")))?;
+            } else {
+                self.view = message["view"].take();
+            }
+        }
+        if self.view.is_null() {
+            return Err(Failure::Error("no state yet".into()));
+        }
+        Ok(self.view.clone())
     }
 
     /// Closes the four sockets (briefly waiting for the server's close).

@@ -683,7 +683,8 @@ impl<G: Game, S: Store> Room<G, S> {
         // shorter (a new phase) or nobody was sent the view before this change.
         let update = match self.shown.take() {
             Some((base, shown)) if base + 1 == first => {
-                let patch = json_patch::diff(&shown, &view);
+                let mut patch = Vec::new();
+                diff(&shown, &view, &mut String::new(), &mut patch);
                 let patched = json!({
                     "type": "update",
                     "seq": self.seq,
@@ -798,5 +799,105 @@ fn size_words(bytes: u64) -> String {
         format!("{} KiB", bytes / KIB)
     } else {
         format!("{bytes} bytes")
+    }
+}
+
+/// The JSON Patch (RFC 6902: `add`, `remove`, `replace`) from `old` to `new`, appended to
+/// `ops`; `path` is where `old` sits. Equal subtrees are skipped after one comparison, which
+/// allocates nothing: `json_patch::diff` walks every node with pointer tokens and cost more
+/// than sending the whole view at 2,000 players (loadgen: p99 205 → 366 ms).
+fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
+    if old == new {
+        return;
+    }
+    let at = path.len();
+    match (old, new) {
+        (Value::Object(before), Value::Object(after)) => {
+            for (key, was) in before {
+                push_token(path, key);
+                match after.get(key) {
+                    Some(is) => diff(was, is, path, ops),
+                    None => ops.push(json!({"op": "remove", "path": path.as_str()})),
+                }
+                path.truncate(at);
+            }
+            for (key, is) in after {
+                if !before.contains_key(key) {
+                    push_token(path, key);
+                    ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
+                    path.truncate(at);
+                }
+            }
+        }
+        (Value::Array(before), Value::Array(after)) => {
+            let common = before.len().min(after.len());
+            for (i, (was, is)) in before.iter().zip(after).enumerate().take(common) {
+                push_token(path, &i.to_string());
+                diff(was, is, path, ops);
+                path.truncate(at);
+            }
+            // Removed from the end backwards, so each index is still there when removed.
+            for i in (common..before.len()).rev() {
+                push_token(path, &i.to_string());
+                ops.push(json!({"op": "remove", "path": path.as_str()}));
+                path.truncate(at);
+            }
+            for (i, is) in after.iter().enumerate().skip(common) {
+                push_token(path, &i.to_string());
+                ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
+                path.truncate(at);
+            }
+        }
+        _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": new})),
+    }
+}
+
+/// `/token` with JSON Pointer's escapes (`~` as `~0`, `/` as `~1`).
+fn push_token(path: &mut String, token: &str) {
+    path.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff;
+    use serde_json::{Value, json};
+
+    fn patched(old: &Value, new: &Value) -> Value {
+        let mut ops = Vec::new();
+        diff(old, new, &mut String::new(), &mut ops);
+        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+        let mut doc = old.clone();
+        json_patch::patch(&mut doc, &patch).unwrap();
+        doc
+    }
+
+    #[test]
+    fn a_patch_turns_the_old_view_into_the_new_one() {
+        let old = json!({"a": 1, "b": [1, 2, 3], "c": {"d/e": "x", "f~g": [true]}, "gone": null});
+        for new in [
+            json!({"a": 2, "b": [1, 2, 3], "c": {"d/e": "x", "f~g": [true]}, "gone": null}),
+            json!({"a": 1, "b": [1], "c": {"d/e": "y", "f~g": []}, "new": {"h": [1, {"i": 2}]}}),
+            json!({"a": 1, "b": [1, 5, 3, 4, 5], "c": "flat"}),
+            json!([1, 2]),
+            json!({}),
+        ] {
+            assert_eq!(patched(&old, &new), new);
+            assert_eq!(patched(&new, &old), old);
+        }
+    }
+
+    #[test]
+    fn an_unchanged_view_needs_no_operation() {
+        let view = json!({"a": [1, {"b": 2}]});
+        let mut ops = Vec::new();
+        diff(&view, &view.clone(), &mut String::new(), &mut ops);
+        assert!(ops.is_empty());
     }
 }
