@@ -69,6 +69,7 @@
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), own() }.
 
 import { h, patch, delegate } from './dom.js';
+import { loadContent } from './net.js';
 import { renderTable, tableTitle } from './view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './ui.js';
@@ -587,22 +588,9 @@ const table = seat({
 });
 
 table.boot();
-loadContent();
-
-/** The worlds and modules: fetched once (the server lets the browser cache them). */
-async function loadContent() {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const r = await fetch('/games/story/content.json', { headers: { Accept: 'application/json' } });
-      if (r.ok) {
-        state.content = await r.json();
-        render();
-        return;
-      }
-    } catch {
-      // Unreachable for now: try again below.
-    }
-    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
-  }
-}
+// The worlds and modules: fetched once, never in a view.
+loadContent('story').then((content) => {
+  state.content = content;
+  render();
+});
 

@@ -32,6 +32,7 @@
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), content(), me() }.
 
 import { h, patch, delegate } from './dom.js';
+import { loadContent } from './net.js';
 import { seat, token } from './seat.js';
 import { requests, applyLog as addToLog } from './requests.js';
 import { renderBoardTable } from './board-view.js';
@@ -237,24 +238,6 @@ function onUpdate(msg) {
   render();
 }
 
-// ---------------------------------------------------------------- small page actions
-
-async function loadContent() {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const r = await fetch('/games/board/content.json', { headers: { Accept: 'application/json' } });
-      if (r.ok) {
-        state.content = await r.json();
-        render();
-        return;
-      }
-    } catch {
-      // unreachable: retry below
-    }
-    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
-  }
-}
-
 // ---------------------------------------------------------------- the seat and the connection
 
 const table = seat({
@@ -269,5 +252,8 @@ const table = seat({
   lost: (list) => sent.lost(list),
 });
 
-loadContent();
+loadContent('board').then((content) => {
+  state.content = content;
+  render();
+});
 table.boot();

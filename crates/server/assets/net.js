@@ -282,3 +282,16 @@ export function applyPatch(holder, patch) {
     return false;
   }
 }
+
+/** A game's static content (`/games/{game}/content.json`, cached by the browser), fetched until it comes. */
+export async function loadContent(game) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const r = await fetch(`/games/${game}/content.json`, { headers: { Accept: 'application/json' } });
+      if (r.ok) return await r.json();
+    } catch {
+      // Unreachable for now: try again below.
+    }
+    await new Promise((res) => setTimeout(res, Math.min(500 * 2 ** attempt, 5000)));
+  }
+}
