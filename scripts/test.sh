@@ -31,6 +31,29 @@ browser_tests() {
   PROPHECY_BIN="$PWD/target/debug/prophecy" npm --prefix e2e test
 }
 
+postgres_ready() {
+  # The PostgreSQL store's tests use this machine's server on 127.0.0.1:5432 (user postgres,
+  # each test in a database of its own) and psql. Start the server if it has stopped.
+  if ! command -v psql >/dev/null 2>&1; then
+    echo "Installing psql (Debian package postgresql-client)..."
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq || return 1
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql-client >/dev/null || return 1
+  fi
+  pg_isready -q -h 127.0.0.1 -p 5432 && return 0
+  if command -v pg_ctlcluster >/dev/null 2>&1; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || true
+  fi
+  for _ in $(seq 20); do
+    pg_isready -q -h 127.0.0.1 -p 5432 && return 0
+    sleep 0.5
+  done
+  echo "PostgreSQL does not answer on 127.0.0.1:5432"
+  return 1
+}
+
+step "PostgreSQL for the store's tests" postgres_ready
 step "formatting (cargo fmt --check)" cargo fmt --all --check
 step "lints (cargo clippy)" cargo clippy --workspace --all-targets --locked -- -D warnings
 # --no-fail-fast: every crate's tests run even when one crate's fail.

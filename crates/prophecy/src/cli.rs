@@ -193,11 +193,12 @@ pub struct ServeArgs {
     /// 0.0.0.0:8080 (or this machine's LAN address) for phones on the same network.
     #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_addr)]
     pub addr: SocketAddr,
-    /// The SQLite file that keeps every table (created if missing, in a folder that exists).
-    /// One server per file; `prophecy backup` copies it while serving (a plain file copy is
-    /// safe only once the server has stopped).
-    #[arg(long, default_value = "prophecy.db", value_parser = parse_db())]
-    pub db: PathBuf,
+    /// Where every table is kept: a SQLite file (created if missing, in a folder that exists;
+    /// one server per file; `prophecy backup` copies it while serving, a plain file copy is
+    /// safe only once the server has stopped), or a PostgreSQL database
+    /// (postgres://USER@HOST:PORT/DB), which several servers may share.
+    #[arg(long, default_value = "prophecy.db", value_parser = parse_serve_db())]
+    pub db: server::Database,
     /// The address players use, if it is not --addr (e.g. http://192.168.1.20:8080/ when
     /// listening on 0.0.0.0): an http:// or https:// address, printed with a QR code.
     #[arg(long, value_parser = parse_url)]
@@ -610,9 +611,26 @@ fn parse_db() -> impl TypedValueParser<Value = PathBuf> {
     OsStringValueParser::new().try_map(db_file)
 }
 
+/// `--db` of `prophecy serve`: a PostgreSQL address, or a SQLite file as [`db_file`] checks it.
+fn parse_serve_db() -> impl TypedValueParser<Value = server::Database> {
+    OsStringValueParser::new().try_map(|text: OsString| match text.to_str() {
+        Some(url) if is_postgres(url) => Ok(server::Database::Postgres(url.to_owned())),
+        _ => db_file(text).map(server::Database::File),
+    })
+}
+
+fn is_postgres(text: &str) -> bool {
+    text.starts_with("postgres://") || text.starts_with("postgresql://")
+}
+
 /// A file (existing or not) in a folder that exists, checked before the server starts so that
 /// a folder or a typo in the path is one line with status 2, not SQLite's code.
 fn db_file(text: OsString) -> Result<PathBuf, String> {
+    if text.to_str().is_some_and(is_postgres) {
+        return Err(
+            "a PostgreSQL database: back it up with pg_dump; this copies a SQLite file".to_owned(),
+        );
+    }
     let path = PathBuf::from(text);
     if path.as_os_str().is_empty() {
         return Err("no file named; give a file such as prophecy.db".to_owned());
@@ -827,7 +845,7 @@ mod tests {
             panic!("serve")
         };
         assert!(args.addr.ip().is_loopback());
-        assert_eq!(args.db, db);
+        assert_eq!(args.db, server::Database::File(db));
         assert_eq!(args.url, None);
     }
 

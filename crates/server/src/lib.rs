@@ -25,16 +25,36 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use store::{SqliteStore, Store};
+use store::{PgStore, SqliteStore, Store};
 use tokio::sync::{Mutex, watch};
+
+/// Where the tables are kept: a SQLite file (the default), or a PostgreSQL database that
+/// several servers may share.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// The SQLite file (`--db prophecy.db`).
+    File(PathBuf),
+    /// A PostgreSQL address (`--db postgres://USER@HOST:PORT/DB`).
+    Postgres(String),
+}
+
+impl std::fmt::Display for Database {
+    /// The file, or the PostgreSQL database without its password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::File(path) => write!(f, "{}", path.display()),
+            Database::Postgres(url) => f.write_str(&store::postgres::describe(url)),
+        }
+    }
+}
 
 /// How to run the server.
 #[derive(Debug, Clone)]
 pub struct Config {
     /// Where to listen.
     pub addr: SocketAddr,
-    /// The SQLite file.
-    pub db: PathBuf,
+    /// Where the tables are kept.
+    pub db: Database,
     /// The public address, bots, proxy and limits.
     pub options: Options,
     /// Serve `/metrics` on this address instead of the players' one (`--metrics-addr`).
@@ -335,13 +355,40 @@ pub fn run(config: Config) -> Result<(), ServeError> {
 /// Serves until Ctrl-C or SIGTERM, then closes every socket and stops.
 pub async fn serve(config: Config) -> Result<(), ServeError> {
     init_logging();
-    let store = SqliteStore::open(&config.db)
-        .await
-        .map_err(|e| ServeError::Usage(e.to_string()))?;
+    let usage = |e: store::StoreError| ServeError::Usage(e.to_string());
+    match &config.db {
+        Database::File(path) => {
+            let store = SqliteStore::open(path).await.map_err(usage)?;
+            let closing = store.clone();
+            serve_store(&config, store, async move { closing.close().await }).await
+        }
+        Database::Postgres(url) => {
+            if config.backups.is_some() {
+                return Err(ServeError::Usage(
+                    "--backup-every copies a SQLite file; back up a PostgreSQL database with pg_dump".to_owned(),
+                ));
+            }
+            let store = PgStore::open(url).await.map_err(usage)?;
+            if let Err(e) = store.hold().await {
+                store.close().await;
+                return Err(usage(e));
+            }
+            let closing = store.clone();
+            serve_store(&config, store, async move { closing.close().await }).await
+        }
+    }
+}
+
+/// [`serve`] on an open store; `close` closes it once the server has stopped.
+async fn serve_store<S: Store>(
+    config: &Config,
+    store: S,
+    close: impl std::future::Future<Output = ()>,
+) -> Result<(), ServeError> {
     let listener = match tokio::net::TcpListener::bind(config.addr).await {
         Ok(listener) => listener,
         Err(e) => {
-            store.close().await;
+            close.await;
             return Err(ServeError::Usage(format!(
                 "cannot listen on {}: {e}",
                 config.addr
@@ -352,7 +399,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         Some(metrics_addr) => match tokio::net::TcpListener::bind(metrics_addr).await {
             Ok(listener) => Some(listener),
             Err(e) => {
-                store.close().await;
+                close.await;
                 return Err(ServeError::Usage(format!(
                     "cannot listen on {metrics_addr} for metrics: {e}"
                 )));
@@ -365,18 +412,19 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         .map_err(|e| ServeError::Runtime(e.to_string()))?;
     tracing::info!(
         "listening on http://{addr}/ with the database {}",
-        config.db.display()
+        config.db
     );
-    announce(addr, &config);
+    announce(addr, config);
     // Backups have their own stop: `serve_on` keeps its shutdown channel to itself.
     let (stop_backups, backups_stopped) = watch::channel(false);
-    let backing_up = config.backups.clone().map(|backups| {
-        tokio::spawn(backups::keep_backing_up(
-            config.db.clone(),
+    let backing_up = match (&config.db, config.backups.clone()) {
+        (Database::File(path), Some(backups)) => Some(tokio::spawn(backups::keep_backing_up(
+            path.clone(),
             backups,
             backups_stopped,
-        ))
-    });
+        ))),
+        _ => None,
+    };
     let served = serve_on(
         listener,
         metrics_listener,
@@ -392,21 +440,20 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
     {
         tracing::error!("the backups stopped: {e}");
     }
-    store.close().await;
-    say(&format!(
-        "Stopped. Every table is saved in {}.",
-        config.db.display()
-    ));
+    close.await;
+    say(&format!("Stopped. Every table is saved in {}.", config.db));
     served.map_err(ServeError::Runtime)
 }
 
 /// Logs go to stderr: plain text unless stderr is a terminal, `info` unless `RUST_LOG` says
-/// otherwise (e.g. `RUST_LOG=server=debug`).
+/// otherwise (e.g. `RUST_LOG=server=debug`); sqlx's notices (a migration table that exists) only
+/// from `warn`.
 fn init_logging() {
     use std::io::IsTerminal;
     let _ = tracing_subscriber::fmt()
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
         )
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
@@ -481,7 +528,7 @@ fn announce(addr: SocketAddr, config: &Config) {
         .clone()
         .unwrap_or_else(|| format!("http://{addr}/"));
     say(&format!("Prophecy is at {url}"));
-    say(&format!("Tables are kept in {}", config.db.display()));
+    say(&format!("Tables are kept in {}", config.db));
     let reachable = config.options.public_url.is_some()
         || !(addr.ip().is_loopback() || addr.ip().is_unspecified());
     if reachable {

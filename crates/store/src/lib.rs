@@ -2,7 +2,8 @@
 //!
 //! The log is the single source of truth: a table's state is rebuilt by replaying its events.
 //! [`Store`] is the interface the web table uses; [`SqliteStore`] implements it on an embedded
-//! SQLite file (WAL, one writer connection with `BEGIN IMMEDIATE`, a small reader pool).
+//! SQLite file (WAL, one writer connection with `BEGIN IMMEDIATE`, a small reader pool), and
+//! [`PgStore`] on a PostgreSQL database that several servers can share.
 //! Appending names the sequence number it expects to follow, so a second writer for the same
 //! table is detected as a [`StoreError::Conflict`] instead of forking the log.
 //!
@@ -10,8 +11,10 @@
 //!
 //! The store knows nothing of games: event bodies are opaque text (JSON written by the game).
 
+pub mod postgres;
 mod sqlite;
 
+pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, backup};
 
 use std::fmt;
@@ -136,8 +139,8 @@ impl From<sqlx::Error> for StoreError {
 /// The result of a store operation.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
-/// The web table's storage. Implementations: [`SqliteStore`] (embedded; PostgreSQL for hosting
-/// many tables on several machines is a later addition behind the same interface).
+/// The web table's storage. Implementations: [`SqliteStore`] (embedded, the default) and
+/// [`PgStore`] (PostgreSQL, for hosting many tables on several machines).
 pub trait Store: Clone + Send + Sync + 'static {
     /// Creates a table reachable by `token`, which newcomers join with the code `invite`.
     fn create_table(

@@ -54,11 +54,13 @@ fn serve_config(args: ServeArgs) -> server::Config {
         max_connections: args.max_connections.unwrap_or(defaults.max_connections),
         ..defaults
     };
+    let beside_db = match &args.db {
+        server::Database::File(path) => path.with_file_name("backups"),
+        server::Database::Postgres(_) => std::path::PathBuf::from("backups"),
+    };
     let backups = args.backup_every.map(|every| server::Backups {
         every,
-        dir: args
-            .backup_dir
-            .unwrap_or_else(|| args.db.with_file_name("backups")),
+        dir: args.backup_dir.unwrap_or(beside_db),
         keep: args.backup_keep.unwrap_or(crate::cli::DEFAULT_BACKUPS_KEPT),
     });
     server::Config {
@@ -167,6 +169,10 @@ mod tests {
         assert_eq!(backups.every, std::time::Duration::from_secs(1800));
         assert_eq!(backups.dir, std::path::Path::new("/tmp/backups"));
         assert_eq!(backups.keep, 24);
+        assert_eq!(
+            config("prophecy serve --db postgres://ada@127.0.0.1:5432/tables").db,
+            server::Database::Postgres("postgres://ada@127.0.0.1:5432/tables".to_owned())
+        );
         let beside = config("prophecy serve --db tables.db --backup-every 1h");
         assert_eq!(
             beside.backups.expect("on").dir,

@@ -375,3 +375,118 @@ fn backup_flags_of_serve_go_together_and_are_checked() {
         assert_eq!(run.stderr, format!("{error}\n"), "{args}");
     }
 }
+
+/// A database of its own on this machine's PostgreSQL (`PROPHECY_TEST_POSTGRES_HOST`, default
+/// 127.0.0.1, user postgres), made with `psql` and dropped when this is dropped.
+struct PgDb {
+    name: String,
+    url: String,
+}
+
+impl PgDb {
+    fn create(name: &str) -> PgDb {
+        let name = format!("prophecy_cli_{name}_{}", std::process::id());
+        psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+        psql(&format!("CREATE DATABASE {name}"));
+        let url = format!("postgres://postgres@{}:5432/{name}", pg_host());
+        PgDb { name, url }
+    }
+}
+
+impl Drop for PgDb {
+    fn drop(&mut self) {
+        psql(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ));
+    }
+}
+
+fn pg_host() -> String {
+    std::env::var("PROPHECY_TEST_POSTGRES_HOST").unwrap_or_else(|_| "127.0.0.1".to_owned())
+}
+
+fn psql(sql: &str) {
+    let run = Command::new("psql")
+        .args([
+            "-h",
+            &pg_host(),
+            "-U",
+            "postgres",
+            "-d",
+            "postgres",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-c",
+            sql,
+        ])
+        .output()
+        .expect("psql runs (Debian's postgresql-client)");
+    assert!(
+        run.status.success(),
+        "psql {sql}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+#[test]
+fn serve_keeps_its_tables_in_postgresql_and_holds_the_database_against_a_second() {
+    let db = PgDb::create("serve");
+    let mut server = Served::start(Path::new(&db.url));
+    let (status, body) = server.http("POST", "/tables", r#"{"name": "Ada", "ruleset": "1.1"}"#);
+    assert_eq!(status, 200, "{body}");
+    let token = body.split("\"token\":\"").nth(1).unwrap()[..32].to_owned();
+    let invite = body.split("\"join\":\"").nth(1).unwrap()[..32].to_owned();
+    let (status, body) = server.http(
+        "POST",
+        &format!("/t/{token}/join"),
+        &format!(r#"{{"name": "Bo", "join": "{invite}"}}"#),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(server.http("GET", "/healthz", "").0, 200);
+    // The log line names the database, never a password.
+    assert!(
+        server
+            .wait_for("with the database postgres://")
+            .contains(&db.name)
+    );
+    let run = prophecy(&format!("serve --addr 127.0.0.1:0 --db {}", db.url));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("is in use by another prophecy serve"),
+        "{}",
+        run.stderr
+    );
+    assert!(server.stop().success());
+    // Started again, it serves the same table: its seats are in PostgreSQL.
+    let again = Served::start(Path::new(&db.url));
+    let (status, body) = again.http("GET", &format!("/t/{token}/me?join={invite}"), "");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(psql_count(&db.name, "SELECT COUNT(*) FROM seats"), 2);
+    assert!(again.stop().success());
+    // Copies of a PostgreSQL database are pg_dump's: the SQLite-only flags say so.
+    let run = prophecy(&format!("serve --db {} --backup-every 1h", db.url));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("pg_dump"), "{}", run.stderr);
+    let run = prophecy(&format!("backup --db {} copy.db", db.url));
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("pg_dump"), "{}", run.stderr);
+}
+
+fn psql_count(database: &str, sql: &str) -> i64 {
+    let run = Command::new("psql")
+        .args([
+            "-h",
+            &pg_host(),
+            "-U",
+            "postgres",
+            "-d",
+            database,
+            "-tAc",
+            sql,
+        ])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&run.stdout).trim().parse().unwrap()
+}

@@ -1,5 +1,7 @@
 //! The SQLite store against a real database file.
 
+mod postgres;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
 use store::{Append, NewEvent, NewSeat, SqliteStore, Store, StoreError};

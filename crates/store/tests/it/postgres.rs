@@ -1,0 +1,240 @@
+//! The PostgreSQL store against the real server of this machine (127.0.0.1:5432, or
+//! `PROPHECY_TEST_POSTGRES`), each test in a database of its own that it creates and drops.
+
+use store::{Append, NewEvent, NewSeat, PgStore, Store, StoreError};
+
+/// The server the tests use: an address of a database its user may create databases from.
+pub fn server_url() -> String {
+    std::env::var("PROPHECY_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+}
+
+/// A database of its own on the test server, dropped by [`TestDb::drop_now`].
+pub struct TestDb {
+    name: String,
+}
+
+impl TestDb {
+    pub async fn create() -> TestDb {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static N: AtomicU32 = AtomicU32::new(0);
+        let name = format!(
+            "prophecy_test_{}_{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::SeqCst)
+        );
+        admin(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).await;
+        admin(&format!("CREATE DATABASE {name}")).await;
+        TestDb { name }
+    }
+
+    /// Its address.
+    pub fn url(&self) -> String {
+        let server = server_url();
+        let base = server.rsplit_once('/').map_or(server.as_str(), |(b, _)| b);
+        format!("{base}/{}", self.name)
+    }
+
+    pub async fn drop_now(self) {
+        admin(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ))
+        .await;
+    }
+}
+
+async fn admin(sql: &str) {
+    use sqlx::Connection;
+    let mut connection = sqlx::PgConnection::connect(&server_url())
+        .await
+        .unwrap_or_else(|e| {
+            panic!(
+                "the test PostgreSQL at {} does not answer: {e}",
+                server_url()
+            )
+        });
+    sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+        .execute(&mut connection)
+        .await
+        .unwrap();
+    let _ = connection.close().await;
+}
+
+fn event(at: i64, player: Option<u32>, body: &str) -> NewEvent {
+    NewEvent {
+        at,
+        player,
+        body: body.to_owned(),
+    }
+}
+
+fn joining(player: u32, name: &str, secret: u8) -> Append {
+    Append {
+        events: vec![event(2, Some(player), &format!("{name} joined"))],
+        new_seat: Some(NewSeat {
+            player,
+            name: name.to_owned(),
+            secret_hash: vec![secret; 32],
+            creator: player == 1,
+        }),
+        remove_seat: None,
+    }
+}
+
+#[tokio::test]
+async fn tables_seats_and_logs_live_in_postgres_across_servers() {
+    let db = TestDb::create().await;
+    let one = PgStore::open(&db.url()).await.unwrap();
+    // A second server on the same database (its migrations find the schema there).
+    let two = PgStore::open(&db.url()).await.unwrap();
+    let table = one
+        .create_table("tok", "story", 1_000, "code")
+        .await
+        .unwrap();
+    assert_eq!(one.append(table, 0, joining(1, "Ada", 1)).await.unwrap(), 1);
+    assert_eq!(two.append(table, 1, joining(2, "Bo", 2)).await.unwrap(), 2);
+    let record = two.table_by_token("tok").await.unwrap().unwrap();
+    assert_eq!((record.id, record.game.as_str()), (table, "story"));
+    assert_eq!(record.invite.as_deref(), Some("code"));
+    let seats = one.seats(table).await.unwrap();
+    assert_eq!(
+        seats
+            .iter()
+            .map(|s| (s.player, s.name.as_str(), s.creator))
+            .collect::<Vec<_>>(),
+        [(1, "Ada", true), (2, "Bo", false)]
+    );
+    let bo = two.seat_by_secret(table, &[2; 32]).await.unwrap().unwrap();
+    assert_eq!(bo.name, "Bo");
+    let removal = Append {
+        events: vec![event(3, Some(1), "Bo was removed")],
+        new_seat: None,
+        remove_seat: Some(2),
+    };
+    assert_eq!(one.append(table, 2, removal).await.unwrap(), 3);
+    assert!(
+        two.seat_by_secret(table, &[2; 32])
+            .await
+            .unwrap()
+            .unwrap()
+            .removed
+    );
+    two.set_invite(table, None).await.unwrap();
+    assert_eq!(
+        one.table_by_token("tok").await.unwrap().unwrap().invite,
+        None
+    );
+    let log = two.events_after(table, 1).await.unwrap();
+    assert_eq!(
+        log.iter()
+            .map(|e| (e.seq, e.body.as_str()))
+            .collect::<Vec<_>>(),
+        [(2, "Bo joined"), (3, "Bo was removed")]
+    );
+    assert_eq!(log[1].player, Some(1));
+    assert!(one.table_by_token("nope").await.unwrap().is_none());
+    one.close().await;
+    two.close().await;
+    // Reopened: everything is still there.
+    let again = PgStore::open(&db.url()).await.unwrap();
+    assert_eq!(again.events_after(table, 0).await.unwrap().len(), 3);
+    again.close().await;
+    db.drop_now().await;
+}
+
+#[tokio::test]
+async fn writers_that_race_for_the_same_seq_one_wins_the_other_hears_conflict() {
+    let db = TestDb::create().await;
+    let one = PgStore::open(&db.url()).await.unwrap();
+    let two = PgStore::open(&db.url()).await.unwrap();
+    let table = one.create_table("race", "story", 1, "c").await.unwrap();
+    one.append(table, 0, joining(1, "Ada", 1)).await.unwrap();
+    // A stale writer is refused and writes nothing.
+    let stale = two
+        .append(
+            table,
+            0,
+            Append {
+                events: vec![event(5, Some(1), "late")],
+                ..Append::default()
+            },
+        )
+        .await;
+    assert!(matches!(stale, Err(StoreError::Conflict)), "{stale:?}");
+    // Many appends after the same seq, at once, from two servers: exactly one lands.
+    let mut racers = Vec::new();
+    for i in 0..16 {
+        let store = if i % 2 == 0 { one.clone() } else { two.clone() };
+        racers.push(tokio::spawn(async move {
+            store
+                .append(
+                    table,
+                    1,
+                    Append {
+                        events: vec![
+                            event(9, Some(1), &format!("racer {i}")),
+                            event(9, Some(1), "and more"),
+                        ],
+                        ..Append::default()
+                    },
+                )
+                .await
+        }));
+    }
+    let mut won = 0;
+    for racer in racers {
+        match racer.await.unwrap() {
+            Ok(seq) => {
+                assert_eq!(seq, 3);
+                won += 1;
+            }
+            Err(StoreError::Conflict) => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+    assert_eq!(won, 1);
+    let log = one.events_after(table, 0).await.unwrap();
+    assert_eq!(log.iter().map(|e| e.seq).collect::<Vec<_>>(), [1, 2, 3]);
+    assert_eq!(log[2].body, "and more");
+    one.close().await;
+    two.close().await;
+    db.drop_now().await;
+}
+
+#[tokio::test]
+async fn a_database_held_by_a_server_is_refused_to_a_second_until_it_closes() {
+    let db = TestDb::create().await;
+    let first = PgStore::open(&db.url()).await.unwrap();
+    first.hold().await.unwrap();
+    let second = PgStore::open(&db.url()).await.unwrap();
+    let refused = second.hold().await;
+    let Err(StoreError::InUse(message)) = refused else {
+        panic!("{refused:?}")
+    };
+    assert!(
+        message.contains("is in use by another prophecy serve"),
+        "{message}"
+    );
+    first.close().await;
+    second.hold().await.unwrap();
+    second.close().await;
+    db.drop_now().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_or_malformed_address_is_a_clear_error() {
+    let refused = PgStore::open("postgres://nobody@127.0.0.1:1/none").await;
+    let Err(StoreError::Open(message)) = refused else {
+        panic!("{refused:?}")
+    };
+    assert!(
+        message.starts_with("cannot reach the database postgres://127.0.0.1:1/none:"),
+        "{message}"
+    );
+    let malformed = PgStore::open("postgres://a@b:notaport/x").await;
+    assert!(
+        matches!(malformed, Err(StoreError::Open(_))),
+        "{malformed:?}"
+    );
+}
