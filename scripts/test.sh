@@ -66,4 +66,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   exit 1
 fi
 echo
-echo "All steps passed: formatting, lints, Rust tests, browser tests."
+echo "All steps passed: PostgreSQL, formatting, lints, Rust tests, browser tests."

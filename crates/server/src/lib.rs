@@ -216,6 +216,8 @@ pub struct AppState<S: Store> {
 /// A table's room in memory, and when it was last in use (held by a socket or a request).
 struct Loaded {
     room: RoomHandle,
+    /// The table's id in the store, which the store's notices name.
+    table: store::TableId,
     used: tokio::time::Instant,
 }
 
@@ -284,11 +286,34 @@ impl<S: Store> AppState<S> {
             token.to_owned(),
             Loaded {
                 room: room.clone(),
+                table: table.id,
                 used: tokio::time::Instant::now(),
             },
         );
         self.metrics.tables_loaded.set(rooms.len() as i64);
         Ok(Some(room))
+    }
+
+    /// Another server (or this one) appended to a table: its room, if loaded here, reads the
+    /// new events from the log and tells its pages. After lost notices, every room does.
+    async fn changed(&self, change: store::Change) {
+        let rooms: Vec<(RoomHandle, Option<u64>)> = {
+            let rooms = self.rooms.lock().await;
+            match change {
+                store::Change::Appended { table, seq } => rooms
+                    .values()
+                    .filter(|loaded| loaded.table == table)
+                    .map(|loaded| (loaded.room.clone(), Some(seq)))
+                    .collect(),
+                store::Change::Missed => rooms
+                    .values()
+                    .map(|loaded| (loaded.room.clone(), None))
+                    .collect(),
+            }
+        };
+        for (room, seq) in rooms {
+            room.send(room::Request::CatchUp { seq }).await;
+        }
     }
 
     /// Unloads the rooms nobody has used for `room_idle` (no socket, no request): the room's
@@ -308,6 +333,27 @@ impl<S: Store> AppState<S> {
         self.tables_by_address.forget_idle();
         self.joins_by_address.forget_idle();
         self.seat_messages.forget_idle();
+    }
+}
+
+/// Passes the store's notices of appends to the rooms until the server stops.
+async fn keep_hearing<S: Store>(
+    state: Arc<AppState<S>>,
+    mut changes: tokio::sync::broadcast::Receiver<store::Change>,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        let change = tokio::select! {
+            change = changes.recv() => match change {
+                Ok(change) => change,
+                // Too slow to hear them all: every room catches up instead.
+                Err(RecvError::Lagged(_)) => store::Change::Missed,
+                Err(RecvError::Closed) => return,
+            },
+            () = stopped(&mut shutdown) => return,
+        };
+        state.changed(change).await;
     }
 }
 
@@ -369,10 +415,6 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
                 ));
             }
             let store = PgStore::open(url).await.map_err(usage)?;
-            if let Err(e) = store.hold().await {
-                store.close().await;
-                return Err(usage(e));
-            }
             let closing = store.clone();
             serve_store(&config, store, async move { closing.close().await }).await
         }
@@ -504,6 +546,9 @@ pub async fn serve_on<S: Store>(
                 tracing::error!("the metrics listener failed: {e}");
             }
         });
+    }
+    if let Some(changes) = state.store.changes() {
+        tokio::spawn(keep_hearing(state.clone(), changes));
     }
     tokio::spawn(keep_unloading(state));
     listen::serve(listener, app, &limits, metrics, stop, move || {

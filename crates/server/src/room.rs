@@ -93,6 +93,12 @@ pub enum Request {
         /// The file, or why it cannot be read (for the player; the cause is logged).
         reply: oneshot::Sender<Result<String, String>>,
     },
+    /// Another server appended to this table (its log now ends at `seq`), or may have
+    /// (`None`): read the new events from the log and tell every page.
+    CatchUp {
+        /// The log's last event, as the store's notice said.
+        seq: Option<u64>,
+    },
     /// Something about the table (not the game) changed, e.g. its invitation: tell every page.
     Notice {
         /// The message, the same for everyone.
@@ -155,8 +161,17 @@ pub struct RoomSettings {
 #[derive(Debug)]
 pub struct LoadError(pub String);
 
-/// How often a change that met another writer's append is decided again on the reloaded table.
-const CONFLICT_RETRIES: u32 = 3;
+/// How often a change that met another writer's append (another server's, on a shared
+/// database) is decided again on the reloaded table.
+const CONFLICT_RETRIES: u32 = 12;
+
+/// Before deciding again after a conflict: a short pause, random so that servers racing for
+/// the same table do not meet again in step, growing with each retry (1–4 ms, then up to 48).
+async fn back_off(retries: u32) {
+    let most = u64::from(retries.min(12)) * 4;
+    let pause = 1 + fresh_seed() % most.max(4);
+    tokio::time::sleep(Duration::from_millis(pause)).await;
+}
 
 /// Why a change was not committed.
 enum Failed {
@@ -352,6 +367,14 @@ impl<G: Game, S: Store> Room<G, S> {
                 let _ = reply.send(answer);
             }
             Request::Presence { player, delta } => self.presence(player, delta),
+            Request::CatchUp { seq } => {
+                // This server's own appends come back as notices too: nothing to read then.
+                if seq.is_none_or(|seq| seq > self.seq)
+                    && let Err(e) = self.catch_up().await
+                {
+                    tracing::error!(table = self.table.0, "cannot catch up with the log: {e}");
+                }
+            }
             Request::Export { reply } => {
                 // Texts are balanced as they arrive; tables older than that are balanced here,
                 // line by line, so no direction control reaches past its line in the export.
@@ -461,6 +484,7 @@ impl<G: Game, S: Store> Room<G, S> {
             match self.try_act(player, action).await {
                 Err(Failed::Conflict) if retries < CONFLICT_RETRIES => {
                     retries += 1;
+                    back_off(retries).await;
                     self.reload().await?;
                 }
                 Err(Failed::Conflict) => return Err(not_saved()),
@@ -544,6 +568,7 @@ impl<G: Game, S: Store> Room<G, S> {
             match self.try_join(&name, &secret_hash, creator).await {
                 Err(Failed::Conflict) if retries < CONFLICT_RETRIES => {
                     retries += 1;
+                    back_off(retries).await;
                     self.reload().await?;
                 }
                 Err(Failed::Conflict) => return Err(not_saved()),

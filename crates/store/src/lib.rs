@@ -136,6 +136,21 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
+/// What a store tells its servers about writes made by others (see [`Store::changes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The table's log now ends at `seq`.
+    Appended {
+        /// The table.
+        table: TableId,
+        /// Its last event.
+        seq: u64,
+    },
+    /// Notices may have been lost (the connection they come on dropped): any table may have
+    /// changed.
+    Missed,
+}
+
 /// The result of a store operation.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
@@ -189,4 +204,10 @@ pub trait Store: Clone + Send + Sync + 'static {
         table: TableId,
         after: u64,
     ) -> impl Future<Output = Result<Vec<EventRow>>> + Send;
+
+    /// Appends made through any handle on the same database, this server's and others', as
+    /// they commit; `None` for a store only one server uses (SQLite).
+    fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
+        None
+    }
 }

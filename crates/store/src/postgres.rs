@@ -3,28 +3,34 @@
 //! Every server on the same database sees the same tables. The log's order is the database's:
 //! an append names the last seq its writer saw, and two writers that saw the same one cannot
 //! both add the next (the primary key `(table_id, seq)`): the loser gets
-//! [`StoreError::Conflict`], reloads and decides again.
+//! [`StoreError::Conflict`], reloads and decides again. Each append also sends a notice
+//! (`NOTIFY`, only `TABLE:SEQ`) that every server's store hears ([`Store::changes`]), so the
+//! servers whose players sit at that table read the new events from the log.
 
-use crate::{Append, EventRow, Result, Seat, Store, StoreError, TableId, TableRecord};
-use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions, PgRow};
+use crate::{Append, Change, EventRow, Result, Seat, Store, StoreError, TableId, TableRecord};
+use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Connection, Postgres, Row, Transaction};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, broadcast};
 
 /// Tables in a PostgreSQL database. Cloning is cheap (the pool is shared).
 #[derive(Debug, Clone)]
 pub struct PgStore {
     pool: PgPool,
-    /// The connection holding the database for one server ([`PgStore::hold`]), if taken.
-    holder: Arc<Mutex<Option<sqlx::PgConnection>>>,
-    shown: String,
-    options: PgConnectOptions,
+    /// Every append's notice (`LISTEN` on [`CHANNEL`]), for [`Store::changes`].
+    changes: broadcast::Sender<Change>,
+    /// The task that listens, stopped by `close`.
+    listening: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
 
-/// The advisory lock a serving server holds on its database ("prophecy" in ASCII).
-const SERVER_LOCK: i64 = 0x70726f7068656379;
+/// The channel of the appends' notices; a notice's payload is `TABLE:SEQ`, only numbers: the
+/// events themselves are read from the log.
+const CHANNEL: &str = "prophecy_events";
+
+/// Notices kept for a slow receiver before it hears [`Change::Missed`].
+const NOTICES: usize = 4096;
 
 /// Connections one server keeps to the database.
 const CONNECTIONS: u32 = 16;
@@ -69,47 +75,56 @@ impl PgStore {
                     one_line(&e.to_string())
                 ))
             })?;
+        let mut listener = PgListener::connect_with(&pool).await.map_err(unreachable)?;
+        listener.listen(CHANNEL).await.map_err(unreachable)?;
+        let (changes, _) = broadcast::channel(NOTICES);
+        let listening = tokio::spawn(listen(listener, changes.clone()));
         Ok(PgStore {
             pool,
-            holder: Arc::new(Mutex::new(None)),
-            shown,
-            options,
+            changes,
+            listening: Arc::new(Mutex::new(Some(listening))),
         })
     }
 
-    /// Holds the database for this server until [`PgStore::close`], with a session advisory
-    /// lock: a second `prophecy serve` on it is refused (`InUse`), as with a SQLite file. Its
-    /// rooms would not hear of the first one's actions (servers do not notify each other yet).
-    pub async fn hold(&self) -> Result<()> {
-        let shown = &self.shown;
-        let mut connection = sqlx::PgConnection::connect_with(&self.options)
-            .await
-            .map_err(|e| {
-                StoreError::Open(format!(
-                    "cannot reach the database {shown}: {}",
-                    one_line(&e.to_string())
-                ))
-            })?;
-        let held: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock($1)")
-            .bind(SERVER_LOCK)
-            .fetch_one(&mut connection)
-            .await?;
-        if !held {
-            let _ = connection.close().await;
-            return Err(StoreError::InUse(format!(
-                "the database {shown} is in use by another prophecy serve; stop that one first, or give another --db"
-            )));
-        }
-        *self.holder.lock().await = Some(connection);
-        Ok(())
-    }
-
-    /// Closes every connection (and lets the database go); later calls fail.
+    /// Stops listening and closes every connection; later calls fail.
     pub async fn close(&self) {
-        if let Some(connection) = self.holder.lock().await.take() {
-            let _ = connection.close().await;
+        if let Some(listening) = self.listening.lock().await.take() {
+            listening.abort();
         }
         self.pool.close().await;
+    }
+}
+
+/// Passes every notice on as a [`Change`]; a lost connection (reconnected by sqlx) is a
+/// [`Change::Missed`], since notices sent meanwhile are gone.
+async fn listen(mut listener: PgListener, changes: broadcast::Sender<Change>) {
+    loop {
+        match listener.try_recv().await {
+            Ok(Some(notice)) => {
+                let parsed = notice.payload().split_once(':').and_then(|(table, seq)| {
+                    Some(Change::Appended {
+                        table: TableId(table.parse().ok()?),
+                        seq: seq.parse().ok()?,
+                    })
+                });
+                match parsed {
+                    Some(change) => {
+                        let _ = changes.send(change);
+                    }
+                    None => tracing::warn!("an unreadable notice: {}", notice.payload()),
+                }
+            }
+            Ok(None) => {
+                tracing::warn!("the database's notices were interrupted; every table catches up");
+                let _ = changes.send(Change::Missed);
+            }
+            Err(sqlx::Error::PoolClosed) => return,
+            Err(e) => {
+                tracing::warn!("cannot hear the database's notices: {e}");
+                let _ = changes.send(Change::Missed);
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+        }
     }
 }
 
@@ -232,6 +247,10 @@ impl Store for PgStore {
         Ok(seq)
     }
 
+    fn changes(&self) -> Option<broadcast::Receiver<Change>> {
+        Some(self.changes.subscribe())
+    }
+
     async fn events_after(&self, table: TableId, after: u64) -> Result<Vec<EventRow>> {
         let after = i64::try_from(after).map_err(|_| out_of_range("event", "its number"))?;
         let rows = sqlx::query(
@@ -309,5 +328,12 @@ async fn append_in(
         .execute(&mut **tx)
         .await?;
     }
+    // Delivered to every server's listener when the transaction commits (and not if it
+    // does not).
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(CHANNEL)
+        .bind(format!("{}:{seq}", table.0))
+        .execute(&mut **tx)
+        .await?;
     Ok(seq)
 }

@@ -11,6 +11,7 @@ mod limits;
 mod operations;
 mod protocol;
 mod seats;
+mod servers;
 mod storage;
 
 use futures_util::{SinkExt, StreamExt};

@@ -1,7 +1,7 @@
 //! The PostgreSQL store against the real server of this machine (127.0.0.1:5432, or
 //! `PROPHECY_TEST_POSTGRES`), each test in a database of its own that it creates and drops.
 
-use store::{Append, NewEvent, NewSeat, PgStore, Store, StoreError};
+use store::{Append, Change, NewEvent, NewSeat, PgStore, Store, StoreError};
 
 /// The server the tests use: an address of a database its user may create databases from.
 pub fn server_url() -> String {
@@ -203,22 +203,25 @@ async fn writers_that_race_for_the_same_seq_one_wins_the_other_hears_conflict() 
 }
 
 #[tokio::test]
-async fn a_database_held_by_a_server_is_refused_to_a_second_until_it_closes() {
+async fn every_store_on_the_database_hears_of_each_append_once_it_commits() {
     let db = TestDb::create().await;
-    let first = PgStore::open(&db.url()).await.unwrap();
-    first.hold().await.unwrap();
-    let second = PgStore::open(&db.url()).await.unwrap();
-    let refused = second.hold().await;
-    let Err(StoreError::InUse(message)) = refused else {
-        panic!("{refused:?}")
-    };
-    assert!(
-        message.contains("is in use by another prophecy serve"),
-        "{message}"
-    );
-    first.close().await;
-    second.hold().await.unwrap();
-    second.close().await;
+    let one = PgStore::open(&db.url()).await.unwrap();
+    let two = PgStore::open(&db.url()).await.unwrap();
+    let mut heard = two.changes().expect("PostgreSQL tells of changes");
+    let table = one.create_table("news", "story", 1, "c").await.unwrap();
+    one.append(table, 0, joining(1, "Ada", 1)).await.unwrap();
+    let _ = one.append(table, 0, joining(2, "Bo", 2)).await; // a conflict: no notice
+    one.append(table, 1, joining(2, "Bo", 2)).await.unwrap();
+    for seq in [1, 2] {
+        let change = tokio::time::timeout(std::time::Duration::from_secs(5), heard.recv())
+            .await
+            .expect("a notice within 5 s")
+            .unwrap();
+        assert_eq!(change, Change::Appended { table, seq });
+    }
+    assert!(heard.try_recv().is_err(), "nothing for the refused append");
+    one.close().await;
+    two.close().await;
     db.drop_now().await;
 }
 

@@ -1,0 +1,256 @@
+//! Several servers on one PostgreSQL database (issue 12): players of one table on different
+//! servers see every accepted action in the same order, and a server killed in the middle of a
+//! burst loses no acknowledged action: its players reconnect to another and resync.
+
+use crate::{Page, http, scripted};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::Duration;
+use store::{PgStore, Store};
+
+/// A database of its own on this machine's PostgreSQL (`PROPHECY_TEST_POSTGRES`), dropped by
+/// [`TestDb::drop_now`].
+struct TestDb {
+    name: String,
+    server: String,
+}
+
+impl TestDb {
+    async fn create(name: &str) -> TestDb {
+        let server = std::env::var("PROPHECY_TEST_POSTGRES")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+        let db = TestDb {
+            name: format!("prophecy_servers_{name}_{}", std::process::id()),
+            server,
+        };
+        db.admin(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", db.name))
+            .await;
+        db.admin(&format!("CREATE DATABASE {}", db.name)).await;
+        db
+    }
+
+    fn url(&self) -> String {
+        let base = self
+            .server
+            .rsplit_once('/')
+            .map_or(self.server.as_str(), |(b, _)| b);
+        format!("{base}/{}", self.name)
+    }
+
+    async fn admin(&self, sql: &str) {
+        use sqlx::Connection;
+        let mut connection = sqlx::PgConnection::connect(&self.server)
+            .await
+            .unwrap_or_else(|e| {
+                panic!(
+                    "the test PostgreSQL at {} does not answer: {e}",
+                    self.server
+                )
+            });
+        sqlx::raw_sql(sqlx::AssertSqlSafe(sql.to_owned()))
+            .execute(&mut connection)
+            .await
+            .unwrap();
+        let _ = connection.close().await;
+    }
+
+    async fn drop_now(self) {
+        self.admin(&format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        ))
+        .await;
+    }
+}
+
+/// A server on its own runtime (its own thread), so that it can be killed: every task and
+/// socket dropped at once, nothing closed gracefully, as with SIGKILL.
+struct Served {
+    addr: SocketAddr,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Served {
+    fn start(url: &str) -> Served {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (sender, address) = std::sync::mpsc::channel();
+        let url = url.to_owned();
+        runtime.spawn(async move {
+            let store = PgStore::open(&url).await.unwrap();
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            sender.send(listener.local_addr().unwrap()).unwrap();
+            server::serve_with(listener, store, scripted(), std::future::pending())
+                .await
+                .unwrap();
+        });
+        let addr = address.recv_timeout(Duration::from_secs(10)).unwrap();
+        Served {
+            addr,
+            runtime: Some(runtime),
+        }
+    }
+
+    fn kill(mut self) {
+        self.runtime.take().unwrap().shutdown_background();
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// The seat cookie of a join answer.
+fn seat(headers: &str) -> String {
+    crate::cookie_of(headers)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_three_servers_share_one_table_and_a_killed_server_loses_nothing() {
+    let db = TestDb::create("three").await;
+    let a = Served::start(&db.url());
+    let b = Served::start(&db.url());
+    let c = Served::start(&db.url());
+    let (status, headers, body) = http(
+        a.addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": "Ada", "ruleset": "1.0"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let created: Value = serde_json::from_str(&body).unwrap();
+    let token = created["token"].as_str().unwrap().to_owned();
+    let invite = created["join"].as_str().unwrap().to_owned();
+    let ada = seat(&headers);
+    let mut cookies = vec![ada];
+    // Bo joins through B, Cy through C, Di through B.
+    for (name, server) in [("Bo", &b), ("Cy", &c), ("Di", &b)] {
+        let (status, headers, body) = http(
+            server.addr,
+            "POST",
+            &format!("/t/{token}/join"),
+            None,
+            Some(json!({"name": name, "join": invite})),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        cookies.push(seat(&headers));
+    }
+    let homes = [a.addr, b.addr, c.addr, b.addr];
+    let mut pages = Vec::new();
+    for (cookie, home) in cookies.iter().zip(homes) {
+        pages.push(Page::open(home, &token, cookie, 0).await);
+    }
+    // Each acts in turn: everyone, wherever they are, sees it.
+    for (i, page) in pages.iter_mut().enumerate() {
+        page.ok(json!({"action": "add_line", "text": format!("no spiders {i}")}))
+            .await;
+    }
+    let store = PgStore::open(&db.url()).await.unwrap();
+    let table = store.table_by_token(&token).await.unwrap().unwrap().id;
+    let last = store.events_after(table, 0).await.unwrap().len() as u64;
+    for page in pages.iter_mut() {
+        while page.seq < last {
+            page.next().await;
+        }
+        assert_eq!(page.seq, last);
+    }
+    let lines = |page: &Page| page.view["lines"].as_array().map_or(0, Vec::len);
+    assert!(
+        pages.iter().all(|page| lines(page) == 4),
+        "every page has the four lines"
+    );
+    assert!(
+        pages.iter().all(|page| page.view == pages[0].view),
+        "the four pages on three servers have one view"
+    );
+
+    // A burst: every player writes at once; C is killed in the middle of it.
+    const EACH: usize = 12;
+    for (i, page) in pages.iter_mut().enumerate() {
+        for n in 0..EACH {
+            let text = format!("prophecy {i}-{n}");
+            page.send(json!({"type": "act", "req": n, "action": {"action": "write_prophecy", "text": text}}))
+                .await;
+        }
+    }
+    let mut acknowledged: Vec<String> = Vec::new();
+    let mut killed = Some(c);
+    let mut cy_done = 0;
+    // Cy hears a few answers, then her server dies.
+    while cy_done < 3 {
+        match pages[2].next_or_end().await {
+            Some(m) if m["type"] == "done" => {
+                acknowledged.push(format!("prophecy 2-{}", m["req"]));
+                cy_done += 1;
+            }
+            Some(m) => pages[2].absorb(&m),
+            None => break,
+        }
+    }
+    killed.take().unwrap().kill();
+    while let Some(m) = pages[2].next_or_end().await {
+        if m["type"] == "done" {
+            acknowledged.push(format!("prophecy 2-{}", m["req"]));
+        }
+    }
+    // The others hear every answer to what they sent.
+    for i in [0, 1, 3] {
+        let mut answered = 0;
+        while answered < EACH {
+            let m = pages[i].next().await;
+            match m["type"].as_str() {
+                Some("done") => {
+                    acknowledged.push(format!("prophecy {i}-{}", m["req"]));
+                    answered += 1;
+                }
+                Some("refused" | "error") => panic!("{m}"),
+                _ => {}
+            }
+        }
+    }
+    // Cy reconnects to A and resyncs from what she had.
+    let cy_seq = pages[2].seq;
+    pages[2] = Page::open(a.addr, &token, &cookies[2], cy_seq).await;
+
+    // Every acknowledged action is in the log exactly once, and every page ends with the log
+    // and the view of the table.
+    let log = store.events_after(table, 0).await.unwrap();
+    for text in &acknowledged {
+        let times = log
+            .iter()
+            .filter(|e| e.body.contains(&format!("\"{text}\"")))
+            .count();
+        assert_eq!(times, 1, "{text} is in the log {times} times");
+    }
+    assert!(
+        acknowledged.len() >= 3 * EACH + 3,
+        "{} acknowledged",
+        acknowledged.len()
+    );
+    let last = log.len() as u64;
+    let fresh = Page::open(b.addr, &token, &cookies[1], 0).await;
+    assert_eq!(fresh.seq, last);
+    for page in pages.iter_mut() {
+        while page.seq < last {
+            page.next().await;
+        }
+        assert_eq!(page.seq, last);
+        assert_eq!(page.view, fresh.view, "a page's view differs");
+    }
+    // The log order every page built is the store's.
+    let seqs: Vec<u64> = log.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=last).collect::<Vec<_>>());
+    store.close().await;
+    drop((a, b));
+    db.drop_now().await;
+}
