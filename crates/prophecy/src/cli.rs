@@ -51,6 +51,9 @@ pub enum Command {
     /// Copy the web table's database, even while it is serving: a consistent copy of every
     /// table, seat and action, to keep or to serve with `prophecy serve --db COPY`.
     Backup(BackupArgs),
+    /// The web table's databases: copy the tables of a SQLite file into PostgreSQL.
+    #[command(subcommand)]
+    Db(DbCommand),
     /// Roll a Prophecy check: N six-sided dice, every 6 adds a die, 4–6 is a hit.
     Roll(RollArgs),
     /// Exact odds of a Prophecy check: a table, one row, one column or one value.
@@ -254,6 +257,33 @@ pub struct BackupArgs {
     /// The copy: a new file (it must not exist yet) in a folder that exists.
     #[arg(value_name = "OUT", value_parser = parse_db())]
     pub out: PathBuf,
+}
+
+/// `prophecy db …`.
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Copy every table, seat and event of a SQLite file into a PostgreSQL database, to serve
+    /// them from there. Safe to run again: what is there already is skipped.
+    Copy(DbCopyArgs),
+}
+
+/// `prophecy db copy`.
+#[derive(Debug, Args)]
+pub struct DbCopyArgs {
+    /// The SQLite file (the --db of `prophecy serve`; it may be serving).
+    #[arg(long, value_parser = parse_db())]
+    pub from: PathBuf,
+    /// The PostgreSQL database: postgres://USER@HOST:PORT/DB (its tables are made if missing).
+    #[arg(long, value_parser = parse_postgres)]
+    pub to: String,
+}
+
+fn parse_postgres(text: &str) -> Result<String, String> {
+    if is_postgres(text) {
+        Ok(text.to_owned())
+    } else {
+        Err("not a PostgreSQL address; give one such as postgres://prophecy@127.0.0.1:5432/prophecy".to_owned())
+    }
 }
 
 /// `prophecy roll`.

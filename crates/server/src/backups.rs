@@ -24,6 +24,25 @@ pub fn backup(db: &Path, out: &Path) -> Result<(), ServeError> {
         })
 }
 
+/// Copies the tables of the SQLite file `from` into the PostgreSQL database `to` (for the
+/// `prophecy db copy` command), on a runtime of its own.
+pub fn copy_to_postgres(from: &Path, to: &str) -> Result<store::Copied, ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError::Runtime(format!("cannot start: {e}")))?;
+    runtime.block_on(async {
+        let usage = |e: store::StoreError| match e {
+            store::StoreError::Database(_) => ServeError::Runtime(e.to_string()),
+            _ => ServeError::Usage(e.to_string()),
+        };
+        let pg = store::PgStore::open(to).await.map_err(usage)?;
+        let copied = store::copy(from, &pg).await.map_err(usage);
+        pg.close().await;
+        copied
+    })
+}
+
 /// Every `backups.every`, writes a copy of `db` into `backups.dir` (created if missing) and
 /// removes the oldest so that `backups.keep` remain, until `shutdown` turns true. A copy in
 /// progress is finished before it returns. A failed copy is logged and never stops the server.

@@ -19,7 +19,7 @@ mod room;
 mod text;
 mod ws;
 
-pub use backups::backup;
+pub use backups::{backup, copy_to_postgres};
 use room::RoomHandle;
 use std::collections::HashMap;
 use std::net::SocketAddr;

@@ -7,13 +7,16 @@
 //! Appending names the sequence number it expects to follow, so a second writer for the same
 //! table is detected as a [`StoreError::Conflict`] instead of forking the log.
 //!
-//! [`backup`] copies a database that a server is using, without stopping it.
+//! [`backup`] copies a database that a server is using, without stopping it; [`copy`] moves
+//! a SQLite file's tables into PostgreSQL.
 //!
 //! The store knows nothing of games: event bodies are opaque text (JSON written by the game).
 
+mod copy;
 pub mod postgres;
 mod sqlite;
 
+pub use copy::{Copied, copy};
 pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, backup};
 

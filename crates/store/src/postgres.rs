@@ -86,6 +86,11 @@ impl PgStore {
         })
     }
 
+    /// The connections, for the copy from a SQLite file.
+    pub(crate) fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
     /// Stops listening and closes every connection; later calls fail.
     pub async fn close(&self) {
         if let Some(listening) = self.listening.lock().await.take() {

@@ -1,8 +1,9 @@
-//! `prophecy backup`: a consistent copy of the web table's database, taken while it serves.
+//! `prophecy backup`: a consistent copy of the web table's database, taken while it serves;
+//! `prophecy db copy`: its tables moved into PostgreSQL.
 
 use super::serve_failure;
 use crate::Failure;
-use crate::cli::BackupArgs;
+use crate::cli::{BackupArgs, DbCopyArgs};
 
 /// Copies `--db` to `OUT`; says where the copy is and how to serve it.
 pub fn run(args: BackupArgs) -> Result<String, Failure> {
@@ -12,4 +13,31 @@ pub fn run(args: BackupArgs) -> Result<String, Failure> {
     Ok(format!(
         "Copied {db} to {out}; to serve the copy: prophecy serve --db {out}\n"
     ))
+}
+
+/// Copies `--from` into `--to`; says what was copied and what was there already.
+pub fn copy(args: DbCopyArgs) -> Result<String, Failure> {
+    let copied = server::copy_to_postgres(&args.from, &args.to).map_err(serve_failure)?;
+    let from = story::views::one_line(&args.from.display().to_string());
+    let to = server::Database::Postgres(args.to).to_string();
+    let mut out = format!(
+        "Copied {} ({} and {}) from {from} to {to}",
+        super::count(copied.tables, "new table", "new tables"),
+        super::count(copied.seats, "seat", "seats"),
+        super::count(copied.events, "event", "events"),
+    );
+    if copied.unchanged > 0 {
+        out.push_str(&format!(
+            "; {} already there",
+            super::count(copied.unchanged, "table was", "tables were")
+        ));
+    }
+    out.push_str(".\n");
+    if copied.diverged > 0 {
+        out.push_str(&format!(
+            "Left as they are: {} played on in both places since an earlier copy.\n",
+            super::count(copied.diverged, "table", "tables")
+        ));
+    }
+    Ok(out)
 }

@@ -13,7 +13,7 @@ mod story;
 
 use crate::Failure;
 use crate::cli::{
-    BattleCommand, BoardCommand, ChallengeCommand, Command, OutlineCommand, ServeArgs,
+    BattleCommand, BoardCommand, ChallengeCommand, Command, DbCommand, OutlineCommand, ServeArgs,
 };
 use dice::Seed;
 use serde::Serialize;
@@ -25,6 +25,7 @@ pub fn run(command: Command) -> Result<String, Failure> {
             .map(|()| String::new())
             .map_err(serve_failure),
         Command::Backup(args) => backup::run(args),
+        Command::Db(DbCommand::Copy(args)) => backup::copy(args),
         Command::Roll(args) => roll::run(args),
         Command::Odds(args) => Ok(odds::run(args)),
         Command::Simulate(args) => simulate::run(args),

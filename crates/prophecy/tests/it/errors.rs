@@ -157,7 +157,7 @@ fn missing_commands_and_values() {
     check(
         "",
         expect![
-            "error: prophecy needs a command: serve, backup, roll, odds, simulate, challenge, battle, d66, outline, worlds, modules, catastrophe, board, export (prophecy --help says what each does)"
+            "error: prophecy needs a command: serve, backup, db, roll, odds, simulate, challenge, battle, d66, outline, worlds, modules, catastrophe, board, export (prophecy --help says what each does)"
         ],
     );
     check(

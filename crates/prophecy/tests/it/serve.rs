@@ -488,3 +488,75 @@ fn psql_count(database: &str, sql: &str) -> i64 {
         .unwrap();
     String::from_utf8_lossy(&run.stdout).trim().parse().unwrap()
 }
+
+#[test]
+fn db_copy_moves_a_files_tables_into_postgresql_and_is_safe_to_run_again() {
+    let dir = TempDir::new("db-copy");
+    let file = dir.0.join("tables.db");
+    let server = Served::start(&file);
+    let (status, body) = server.http("POST", "/tables", r#"{"name": "Ada", "ruleset": "1.0"}"#);
+    assert_eq!(status, 200, "{body}");
+    let token = body.split("\"token\":\"").nth(1).unwrap()[..32].to_owned();
+    let invite = body.split("\"join\":\"").nth(1).unwrap()[..32].to_owned();
+    let db = PgDb::create("copy");
+    // While the file is being served.
+    let run = prophecy(&format!(
+        "db copy --from {} --to {}",
+        file.display(),
+        db.url
+    ));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stdout);
+    assert_eq!(
+        run.stdout,
+        format!(
+            "Copied 1 new table (1 seat and 2 events) from {} to postgres://{}:5432/{}.\n",
+            file.display(),
+            pg_host(),
+            db.name
+        )
+    );
+    let run = prophecy(&format!(
+        "db copy --from {} --to {}",
+        file.display(),
+        db.url
+    ));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("Copied 0 new tables (0 seats and 0 events)"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("; 1 table was already there."),
+        "{}",
+        run.stdout
+    );
+    assert!(server.stop().success());
+    // Served from PostgreSQL, the table and its invitation are there.
+    let moved = Served::start(Path::new(&db.url));
+    let (status, body) = moved.http("GET", &format!("/t/{token}/me?join={invite}"), "");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"joining\":\"open\""), "{body}");
+    assert!(moved.stop().success());
+    // Bad input: one line, status 2.
+    for (args, says) in [
+        (
+            format!(
+                "db copy --from {} --to {}",
+                dir.0.join("none.db").display(),
+                db.url
+            ),
+            "there is no database file",
+        ),
+        (
+            format!("db copy --from {} --to mysql://x", file.display()),
+            "not a PostgreSQL address",
+        ),
+    ] {
+        let run = prophecy(&args);
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+    }
+}

@@ -241,3 +241,103 @@ async fn an_unreachable_or_malformed_address_is_a_clear_error() {
         "{malformed:?}"
     );
 }
+
+#[tokio::test]
+async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_is_new() {
+    let file = crate::fresh_db();
+    let sqlite = store::SqliteStore::open(&file).await.unwrap();
+    let mut tables = Vec::new();
+    for t in 0..3 {
+        let table = sqlite
+            .create_table(&format!("tok{t}"), "story", 100 + t, &format!("code{t}"))
+            .await
+            .unwrap();
+        sqlite
+            .append(table, 0, joining(1, "Ada", 10 + t as u8))
+            .await
+            .unwrap();
+        sqlite
+            .append(table, 1, joining(2, "Bo", 20 + t as u8))
+            .await
+            .unwrap();
+        tables.push(table);
+    }
+    let db = TestDb::create().await;
+    let pg = PgStore::open(&db.url()).await.unwrap();
+    let first = store::copy(&file, &pg).await.unwrap();
+    assert_eq!((first.tables, first.seats, first.events), (3, 6, 6));
+    // Again: nothing to add.
+    let again = store::copy(&file, &pg).await.unwrap();
+    assert_eq!(
+        (again.tables, again.seats, again.events, again.unchanged),
+        (0, 0, 0, 3)
+    );
+    // Played on in the file: only the new event and the removal go over.
+    let removal = Append {
+        events: vec![event(9, Some(1), "Bo was removed")],
+        new_seat: None,
+        remove_seat: Some(2),
+    };
+    sqlite.append(tables[1], 2, removal).await.unwrap();
+    let later = store::copy(&file, &pg).await.unwrap();
+    assert_eq!(
+        (later.tables, later.seats, later.events, later.unchanged),
+        (0, 1, 1, 2)
+    );
+    // Every table, seat and event is there, as the file has them.
+    for (t, table) in tables.iter().enumerate() {
+        let copied = pg
+            .table_by_token(&format!("tok{t}"))
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(copied.invite.as_deref(), Some(format!("code{t}").as_str()));
+        assert_eq!(
+            pg.seats(copied.id).await.unwrap(),
+            sqlite.seats(*table).await.unwrap()
+        );
+        let theirs = sqlite.events_after(*table, 0).await.unwrap();
+        assert_eq!(pg.events_after(copied.id, 0).await.unwrap(), theirs);
+        let secret = [10 + t as u8; 32];
+        assert_eq!(
+            pg.seat_by_secret(copied.id, &secret)
+                .await
+                .unwrap()
+                .unwrap()
+                .name,
+            "Ada"
+        );
+    }
+    // A table played on at the destination since is left alone.
+    let moved = pg.table_by_token("tok0").await.unwrap().unwrap().id;
+    pg.append(
+        moved,
+        2,
+        Append {
+            events: vec![event(12, Some(1), "played on")],
+            ..Append::default()
+        },
+    )
+    .await
+    .unwrap();
+    sqlite
+        .append(
+            tables[0],
+            2,
+            Append {
+                events: vec![event(12, Some(1), "elsewhere")],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    let diverged = store::copy(&file, &pg).await.unwrap();
+    assert_eq!((diverged.diverged, diverged.events), (1, 0));
+    assert_eq!(
+        pg.events_after(moved, 2).await.unwrap()[0].body,
+        "played on"
+    );
+    sqlite.close().await;
+    pg.close().await;
+    db.drop_now().await;
+}

@@ -1,0 +1,185 @@
+//! Moving tables from a SQLite file to PostgreSQL (`prophecy db copy`).
+
+use crate::{PgStore, Result, StoreError};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteRow};
+use sqlx::{Connection, Row, SqliteConnection};
+use std::path::Path;
+use std::time::Duration;
+
+/// What a copy did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Copied {
+    /// Tables new to the destination.
+    pub tables: u64,
+    /// Seats written (new tables' and new players').
+    pub seats: u64,
+    /// Events written.
+    pub events: u64,
+    /// Tables already there in full.
+    pub unchanged: u64,
+    /// Tables whose log at the destination is not the start of the file's (both were played
+    /// on after a copy): left as they are.
+    pub diverged: u64,
+}
+
+/// One table as the file has it.
+struct Table {
+    id: i64,
+    token: String,
+    game: String,
+    created_at: i64,
+    invite: Option<String>,
+}
+
+/// Copies every table, seat and event of the SQLite file `from` into `to`, table by table in
+/// transactions of their own. Safe to run again: a table already there gets only the seats
+/// and events it lacks; one whose log has gone another way is counted, not touched. `from` is
+/// read over a read-only connection, so a server may go on serving it (the copy is then of
+/// the moment each table is read).
+pub async fn copy(from: &Path, to: &PgStore) -> Result<Copied> {
+    let shown = from.display();
+    if !from.is_file() {
+        return Err(StoreError::Open(format!(
+            "there is no database file {shown}; give the --db file a server uses"
+        )));
+    }
+    let unreadable = |e: sqlx::Error| {
+        StoreError::Open(format!(
+            "cannot read {shown}: {}",
+            e.to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        ))
+    };
+    let options = SqliteConnectOptions::new()
+        .filename(from)
+        .read_only(true)
+        .busy_timeout(Duration::from_secs(5));
+    let mut file = SqliteConnection::connect_with(&options)
+        .await
+        .map_err(unreadable)?;
+    let tables: Vec<Table> =
+        sqlx::query("SELECT id, token, game, created_at, invite FROM tables ORDER BY id")
+            .fetch_all(&mut file)
+            .await
+            .map_err(|_| {
+                StoreError::Damaged(format!(
+                    "{shown} is not a Prophecy database (it has no tables); give the --db file a server uses"
+                ))
+            })?
+            .iter()
+            .map(|r: &SqliteRow| {
+                Ok(Table {
+                    id: r.try_get(0)?,
+                    token: r.try_get(1)?,
+                    game: r.try_get(2)?,
+                    created_at: r.try_get(3)?,
+                    invite: r.try_get(4)?,
+                })
+            })
+            .collect::<std::result::Result<_, sqlx::Error>>()
+            .map_err(unreadable)?;
+    let mut copied = Copied::default();
+    for table in tables {
+        copy_table(&mut file, &table, to, &mut copied)
+            .await
+            .map_err(|e| match e {
+                StoreError::Database(e) => unreadable(e),
+                other => other,
+            })?;
+    }
+    let _ = file.close().await;
+    Ok(copied)
+}
+
+async fn copy_table(
+    file: &mut SqliteConnection,
+    table: &Table,
+    to: &PgStore,
+    copied: &mut Copied,
+) -> Result<()> {
+    let mut tx = to.pool().begin().await?;
+    // The destination's id for this token, and whether the table is new there.
+    let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM tables WHERE token = $1")
+        .bind(&table.token)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let (id, new) = match existing {
+        Some(id) => (id, false),
+        None => {
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO tables (token, game, created_at, invite) VALUES ($1, $2, $3, $4) RETURNING id",
+            )
+            .bind(&table.token)
+            .bind(&table.game)
+            .bind(table.created_at)
+            .bind(&table.invite)
+            .fetch_one(&mut *tx)
+            .await?;
+            (id, true)
+        }
+    };
+    let there: Vec<(i64, String)> =
+        sqlx::query_as("SELECT seq, body FROM events WHERE table_id = $1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(&mut *tx)
+            .await?;
+    let events: Vec<(i64, i64, Option<i64>, String)> =
+        sqlx::query_as("SELECT seq, at, player, body FROM events WHERE table_id = ? ORDER BY seq")
+            .bind(table.id)
+            .fetch_all(&mut *file)
+            .await?;
+    let same_start = there.len() <= events.len()
+        && there
+            .iter()
+            .zip(&events)
+            .all(|((seq, body), (s, _, _, b))| seq == s && body == b);
+    if !same_start {
+        copied.diverged += 1;
+        return Ok(());
+    }
+    let seats: Vec<(i64, String, Vec<u8>, bool, bool)> = sqlx::query_as(
+        "SELECT player, name, secret_hash, creator, removed FROM seats WHERE table_id = ? ORDER BY player",
+    )
+    .bind(table.id)
+    .fetch_all(&mut *file)
+    .await?;
+    for (player, name, secret_hash, creator, removed) in &seats {
+        let written = sqlx::query(
+            "INSERT INTO seats (table_id, player, name, secret_hash, creator, removed) VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (table_id, player) DO UPDATE SET removed = EXCLUDED.removed \
+             WHERE seats.removed IS DISTINCT FROM EXCLUDED.removed",
+        )
+        .bind(id)
+        .bind(player)
+        .bind(name)
+        .bind(secret_hash)
+        .bind(creator)
+        .bind(removed)
+        .execute(&mut *tx)
+        .await?;
+        copied.seats += written.rows_affected();
+    }
+    let missing = &events[there.len()..];
+    for (seq, at, player, body) in missing {
+        sqlx::query(
+            "INSERT INTO events (table_id, seq, at, player, body) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(seq)
+        .bind(at)
+        .bind(player)
+        .bind(body)
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    copied.events += missing.len() as u64;
+    if new {
+        copied.tables += 1;
+    } else if missing.is_empty() {
+        copied.unchanged += 1;
+    }
+    Ok(())
+}
