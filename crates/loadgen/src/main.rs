@@ -99,6 +99,14 @@ struct Args {
     /// The running server's process id, for its CPU and memory (with --addr).
     #[arg(long, requires = "addr")]
     server_pid: Option<u32>,
+    /// The database of the servers it starts: a PostgreSQL address (postgres://…; best an
+    /// empty database) instead of a fresh SQLite file.
+    #[arg(long, conflicts_with = "addr")]
+    db: Option<String>,
+    /// How many servers to start on that database (1 to 8; more than one needs --db): the four
+    /// players of each table are spread over them, and the report sums their CPU and memory.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8), conflicts_with = "addr")]
+    servers: u64,
     /// Worker threads of the generator [default: one per core].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
@@ -122,8 +130,12 @@ fn players(text: &str) -> Result<usize, String> {
 /// Which server to load.
 #[derive(Debug, Clone)]
 enum Target {
-    /// Start this binary for each run.
-    Spawn(PathBuf),
+    /// Start this binary for each run: `servers` of them, on `db` (a fresh SQLite file if none).
+    Spawn {
+        bin: PathBuf,
+        db: Option<String>,
+        servers: usize,
+    },
     /// One already running.
     Existing(SocketAddr, Option<u32>),
 }
@@ -156,9 +168,19 @@ fn resolve(args: Args) -> Result<Settings, String> {
             return Err(format!("--addr {addr}: only 127.0.0.1 is loaded"));
         }
         Some(addr) => Target::Existing(addr, args.server_pid),
-        None => Target::Spawn(args.server_bin.unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release/prophecy")
-        })),
+        None if args.servers > 1 && args.db.is_none() => {
+            return Err(format!(
+                "--servers {}: servers share a database only on PostgreSQL; give --db postgres://…",
+                args.servers
+            ));
+        }
+        None => Target::Spawn {
+            bin: args.server_bin.unwrap_or_else(|| {
+                PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release/prophecy")
+            }),
+            db: args.db,
+            servers: args.servers as usize,
+        },
     };
     if !(0.0..=1.0).contains(&args.jitter) {
         return Err(format!(
@@ -346,10 +368,16 @@ struct Snapshot {
     bytes: u64,
 }
 
-fn snapshot(pid: Option<u32>, traffic: &client::Traffic) -> Snapshot {
+/// `pids`: the servers' processes (their CPU is summed; none when unknown).
+fn snapshot(pids: &[u32], traffic: &client::Traffic) -> Snapshot {
+    let server = if pids.is_empty() {
+        None
+    } else {
+        pids.iter().map(|&pid| server::cpu_ticks(pid)).sum()
+    };
     Snapshot {
         at: Instant::now(),
-        server: pid.and_then(server::cpu_ticks),
+        server,
         generator: server::cpu_ticks(std::process::id()),
         machine: server::machine_ticks(),
         messages: traffic.messages.load(Ordering::Relaxed),
@@ -360,19 +388,22 @@ fn snapshot(pid: Option<u32>, traffic: &client::Traffic) -> Snapshot {
 /// Starts (or reaches) the server, loads it with `players`, and stops it.
 async fn measure(settings: &Settings, players: usize) -> Result<Report, String> {
     let target = settings.target.clone();
-    let mut server = tokio::task::spawn_blocking(move || match target {
-        Target::Spawn(bin) => Server::spawn(&bin),
-        Target::Existing(addr, pid) => Server::existing(addr, pid),
+    let mut servers = tokio::task::spawn_blocking(move || match target {
+        Target::Spawn { bin, db, servers } => (0..servers)
+            .map(|_| Server::spawn(&bin, db.as_deref()))
+            .collect::<Result<Vec<_>, _>>(),
+        Target::Existing(addr, pid) => Server::existing(addr, pid).map(|s| vec![s]),
     })
     .await
     .map_err(|e| e.to_string())??;
-    let result = load(settings, &server, players).await;
-    if result.is_err() && !server.alive() {
+    let result = load(settings, &servers, players).await;
+    if result.is_err()
+        && let Some(dead) = servers.iter_mut().find_map(|s| (!s.alive()).then_some(s))
+    {
         return Err(format!(
-            "{}; the server died (its log: {})",
+            "{}; a server died (its log: {})",
             result.err().unwrap_or_default(),
-            server
-                .log_path()
+            dead.log_path()
                 .map_or_else(String::new, |p| p.display().to_string())
         ));
     }
@@ -380,23 +411,34 @@ async fn measure(settings: &Settings, players: usize) -> Result<Report, String> 
     result
 }
 
-async fn load(settings: &Settings, server: &Server, players: usize) -> Result<Report, String> {
+async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result<Report, String> {
     let tables = players / SEATS;
     let plan = settings.plan(players);
     let traffic = Arc::new(client::Traffic::default());
+    let addrs: Vec<SocketAddr> = servers.iter().map(|s| s.addr).collect();
+    let pids: Vec<u32> = servers.iter().filter_map(|s| s.pid).collect();
+    let pids = if pids.len() == servers.len() {
+        pids
+    } else {
+        Vec::new()
+    };
+    let shown: Vec<String> = addrs.iter().map(ToString::to_string).collect();
     eprintln!(
         "N = {players}: setting up {tables} tables on {} ({} scenes each)…",
-        server.addr, plan.scenes
+        shown.join(", "),
+        plan.scenes
     );
     let setup_started = Instant::now();
     let permits = Arc::new(tokio::sync::Semaphore::new(settings.setup_concurrency));
     let mut setups = tokio::task::JoinSet::new();
     for number in 0..tables {
-        let (permits, plan, traffic, addr) =
-            (permits.clone(), plan.clone(), traffic.clone(), server.addr);
+        // A table's four players on as many different servers as there are.
+        let homes: [SocketAddr; SEATS] =
+            std::array::from_fn(|player| addrs[(number + player) % addrs.len()]);
+        let (permits, plan, traffic) = (permits.clone(), plan.clone(), traffic.clone());
         setups.spawn(async move {
             let _permit = permits.acquire_owned().await;
-            Table::set_up(addr, number, &plan, traffic).await
+            Table::set_up(homes, number, &plan, traffic).await
         });
     }
     let mut ready = Vec::with_capacity(tables);
@@ -465,10 +507,21 @@ async fn load(settings: &Settings, server: &Server, players: usize) -> Result<Re
         players_tasks.spawn(table.play(plan.clone(), window, Jitter::new()));
     }
     tokio::time::sleep_until(window.from.into()).await;
-    let before = snapshot(server.pid, &traffic);
+    let before = snapshot(&pids, &traffic);
     tokio::time::sleep_until(window.until.into()).await;
-    let after = snapshot(server.pid, &traffic);
-    let memory = server.pid.map(server::memory_mib);
+    let after = snapshot(&pids, &traffic);
+    // The servers' memory, summed.
+    let memory = (!pids.is_empty()).then(|| {
+        pids.iter().map(|&pid| server::memory_mib(pid)).fold(
+            (Some(0.0), Some(0.0)),
+            |(rss, peak), (r, p)| {
+                (
+                    rss.zip(r).map(|(a, b)| a + b),
+                    peak.zip(p).map(|(a, b)| a + b),
+                )
+            },
+        )
+    });
     let generator_memory = server::memory_mib(std::process::id());
 
     // A scene under way when the window closes finishes (its roll may have been measured);
@@ -505,9 +558,9 @@ async fn load(settings: &Settings, server: &Server, players: usize) -> Result<Re
             peak_rss_mib: memory.1,
         })
     };
-    let server_use = server
-        .pid
-        .and_then(|pid| usage(pid, before.server, after.server, memory.unwrap_or_default()));
+    let server_use = pids
+        .first()
+        .and_then(|&pid| usage(pid, before.server, after.server, memory.unwrap_or_default()));
     let generator_use = usage(
         std::process::id(),
         before.generator,

@@ -19,9 +19,9 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `bin serve` on a free port of 127.0.0.1 with a new database in a fresh folder, and
-    /// waits until it accepts connections.
-    pub fn spawn(bin: &Path) -> Result<Server, String> {
+    /// Starts `bin serve` on a free port of 127.0.0.1 with `db` (or a new SQLite file in a fresh
+    /// folder, which also holds its log), and waits until it accepts connections.
+    pub fn spawn(bin: &Path, db: Option<&str>) -> Result<Server, String> {
         if !bin.is_file() {
             return Err(format!(
                 "no server binary at {}: build it with `cargo build --release -p prophecy`, or pass --server-bin",
@@ -38,7 +38,7 @@ impl Server {
             .arg("--addr")
             .arg(addr.to_string())
             .arg("--db")
-            .arg(dir.join("tables.db"))
+            .arg(db.map_or_else(|| dir.join("tables.db").into_os_string(), Into::into))
             // Every player comes from 127.0.0.1: lift the per-address budgets.
             .args([
                 "--tables-per-minute",

@@ -227,17 +227,19 @@ impl Table {
     /// Creates a 1.0 table, seats four players, opens their sockets, and plays the setup
     /// until the story phase with an outline of `plan.scenes` scenes. On failure, the error
     /// and the counts of what went wrong.
+    /// `homes`: the server each player uses (the creator's first).
     pub async fn set_up(
-        addr: SocketAddr,
+        homes: [SocketAddr; SEATS],
         number: usize,
         plan: &Plan,
         traffic: Arc<Traffic>,
     ) -> Result<Table, (String, Errors)> {
-        let (token, creator, invite) = client::create_table(addr, "1.0", &format!("T{number} Ada"))
-            .await
-            .map_err(|e| (e, Errors::default()))?;
+        let (token, creator, invite) =
+            client::create_table(homes[0], "1.0", &format!("T{number} Ada"))
+                .await
+                .map_err(|e| (e, Errors::default()))?;
         let mut cookies = vec![creator];
-        for name in ["Bo", "Cy", "Di"] {
+        for (name, &addr) in ["Bo", "Cy", "Di"].into_iter().zip(&homes[1..]) {
             let cookie = client::join(addr, &token, &invite, &format!("T{number} {name}"))
                 .await
                 .map_err(|e| (e, Errors::default()))?;
@@ -245,7 +247,7 @@ impl Table {
         }
         let (tx, heard) = mpsc::unbounded_channel();
         let mut senders = Vec::with_capacity(SEATS);
-        for (socket, cookie) in cookies.iter().enumerate() {
+        for (socket, (cookie, &addr)) in cookies.iter().zip(&homes).enumerate() {
             let sender =
                 client::open_socket(addr, &token, cookie, socket, tx.clone(), traffic.clone())
                     .await

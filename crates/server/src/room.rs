@@ -480,6 +480,7 @@ impl<G: Game, S: Store> Room<G, S> {
 
     async fn act(&mut self, player: u32, action: &Value) -> Result<u64, Rejection> {
         let mut retries = 0;
+        let mut rechecked = false;
         loop {
             match self.try_act(player, action).await {
                 Err(Failed::Conflict) if retries < CONFLICT_RETRIES => {
@@ -488,6 +489,17 @@ impl<G: Game, S: Store> Room<G, S> {
                     self.reload().await?;
                 }
                 Err(Failed::Conflict) => return Err(not_saved()),
+                // Refused on a table another server may have changed since its last notice
+                // (a proposal made there, not heard here yet): decided again on the log's
+                // latest events, if there are any.
+                Err(Failed::Rejected(rejection @ Rejection::Refused { .. })) if !rechecked => {
+                    rechecked = true;
+                    let seen = self.seq;
+                    self.reload().await?;
+                    if self.seq == seen {
+                        return Err(rejection);
+                    }
+                }
                 Err(Failed::Rejected(rejection)) => return Err(rejection),
                 Ok(seq) => return Ok(seq),
             }
