@@ -17,15 +17,20 @@ step() {
   fi
 }
 
+# Installs a Debian package that provides the command $1 when the command is missing.
+needs() {
+  local command=$1 package=$2
+  command -v "$command" >/dev/null 2>&1 && return 0
+  echo "Installing $package (Debian package) for the tests..."
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq || return 1
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >/dev/null
+}
+
 browser_tests() {
   # Debian's Chromium, driven by playwright-core (which downloads no browser).
-  if ! command -v chromium >/dev/null 2>&1; then
-    echo "Installing Chromium (Debian package) for the browser tests..."
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq || return 1
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null || return 1
-  fi
+  needs chromium chromium || return 1
   (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
   cargo build -p prophecy --locked || return 1
   PROPHECY_BIN="$PWD/target/debug/prophecy" npm --prefix e2e test
@@ -34,13 +39,7 @@ browser_tests() {
 postgres_ready() {
   # The PostgreSQL store's tests use this machine's server on 127.0.0.1:5432 (user postgres,
   # each test in a database of its own) and psql. Start the server if it has stopped.
-  if ! command -v psql >/dev/null 2>&1; then
-    echo "Installing psql (Debian package postgresql-client)..."
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq || return 1
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql-client >/dev/null || return 1
-  fi
+  needs psql postgresql-client || return 1
   pg_isready -q -h 127.0.0.1 -p 5432 && return 0
   if command -v pg_ctlcluster >/dev/null 2>&1; then
     pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || true
