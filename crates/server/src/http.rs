@@ -1059,8 +1059,11 @@ async fn change_invite<S: Store>(
             "The invitation could not be changed; nothing changed, try again.",
         );
     }
-    // Every page showing the old link fetches the new one.
-    if let Ok(Some(room)) = state.room(&token).await {
+    // Every page showing the old link fetches the new one. (A store several servers share
+    // tells every server, this one included, and the notice comes from there.)
+    if state.store.changes().is_none()
+        && let Ok(Some(room)) = state.room(&token).await
+    {
         room.send(Request::Notice {
             message: json!({ "type": "invite" }),
         })

@@ -305,6 +305,21 @@ impl<S: Store> AppState<S> {
                     .filter(|loaded| loaded.table == table)
                     .map(|loaded| (loaded.room.clone(), Some(seq)))
                     .collect(),
+                store::Change::Invited { table } => {
+                    let invited: Vec<RoomHandle> = rooms
+                        .values()
+                        .filter(|loaded| loaded.table == table)
+                        .map(|loaded| loaded.room.clone())
+                        .collect();
+                    drop(rooms);
+                    for room in invited {
+                        room.send(room::Request::Notice {
+                            message: serde_json::json!({ "type": "invite" }),
+                        })
+                        .await;
+                    }
+                    return;
+                }
                 store::Change::Missed => rooms
                     .values()
                     .map(|loaded| (loaded.room.clone(), None))

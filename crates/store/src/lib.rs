@@ -149,6 +149,11 @@ pub enum Change {
         /// Its last event.
         seq: u64,
     },
+    /// The table's invitation changed (renewed, closed or opened).
+    Invited {
+        /// The table.
+        table: TableId,
+    },
     /// Notices may have been lost (the connection they come on dropped): any table may have
     /// changed.
     Missed,

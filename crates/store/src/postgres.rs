@@ -25,8 +25,8 @@ pub struct PgStore {
     listening: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
 }
 
-/// The channel of the appends' notices; a notice's payload is `TABLE:SEQ`, only numbers: the
-/// events themselves are read from the log.
+/// The channel of the appends' notices; a notice's payload is `TABLE:SEQ`, only numbers (the
+/// events themselves are read from the log), or `TABLE:invite` when an invitation changed.
 const CHANNEL: &str = "prophecy_events";
 
 /// Notices kept for a slow receiver before it hears [`Change::Missed`].
@@ -106,10 +106,14 @@ async fn listen(mut listener: PgListener, changes: broadcast::Sender<Change>) {
     loop {
         match listener.try_recv().await {
             Ok(Some(notice)) => {
-                let parsed = notice.payload().split_once(':').and_then(|(table, seq)| {
-                    Some(Change::Appended {
-                        table: TableId(table.parse().ok()?),
-                        seq: seq.parse().ok()?,
+                let parsed = notice.payload().split_once(':').and_then(|(table, what)| {
+                    let table = TableId(table.parse().ok()?);
+                    Some(match what {
+                        "invite" => Change::Invited { table },
+                        seq => Change::Appended {
+                            table,
+                            seq: seq.parse().ok()?,
+                        },
                     })
                 });
                 match parsed {
@@ -200,11 +204,19 @@ impl Store for PgStore {
     }
 
     async fn set_invite(&self, table: TableId, invite: Option<&str>) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE tables SET invite = $1 WHERE id = $2")
             .bind(invite)
             .bind(table.0)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
+        // Pages on every server fetch the new link.
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{}:invite", table.0))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
         Ok(())
     }
 

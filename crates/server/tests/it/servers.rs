@@ -174,6 +174,20 @@ async fn players_on_three_servers_share_one_table_and_a_killed_server_loses_noth
         "the four pages on three servers have one view"
     );
 
+    // The creator renews the invitation on A: pages on B and C hear it, to fetch the new link.
+    let (status, _, body) = http(
+        a.addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        Some(&cookies[0]),
+        Some(json!({"action": "renew"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    for page in &mut pages[1..3] {
+        page.until(|m| m["type"] == "invite").await;
+    }
+
     // A burst: every player writes at once; C is killed in the middle of it.
     const EACH: usize = 12;
     for (i, page) in pages.iter_mut().enumerate() {
