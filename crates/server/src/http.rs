@@ -1061,7 +1061,7 @@ async fn change_invite<S: Store>(
     }
     // Every page showing the old link fetches the new one. (A store several servers share
     // tells every server, this one included, and the notice comes from there.)
-    if state.store.changes().is_none()
+    if !state.shared_store
         && let Ok(Some(room)) = state.room(&token).await
     {
         room.send(Request::Notice {

@@ -190,6 +190,8 @@ pub mod limits {
 /// Shared by every handler.
 pub struct AppState<S: Store> {
     store: S,
+    /// Other servers write to the same store (it tells of their changes: PostgreSQL).
+    shared_store: bool,
     rooms: Mutex<HashMap<String, Loaded>>,
     /// Turns true when the server is shutting down, so sockets close and the server can stop.
     shutdown: watch::Receiver<bool>,
@@ -233,6 +235,7 @@ impl<S: Store> AppState<S> {
     pub fn new(store: S, shutdown: watch::Receiver<bool>, options: Options) -> Arc<AppState<S>> {
         let limits = options.limits;
         Arc::new(AppState {
+            shared_store: store.changes().is_some(),
             store,
             rooms: Mutex::new(HashMap::new()),
             shutdown,
@@ -267,6 +270,7 @@ impl<S: Store> AppState<S> {
             metrics: self.metrics.clone(),
             table_events: self.limits.table_events,
             table_bytes: self.limits.table_bytes,
+            shared_store: self.shared_store,
         };
         let started = games::start(&table.game, self.store.clone(), table.id, settings).await;
         let room = if let Some(started) = started {

@@ -155,6 +155,8 @@ pub struct RoomSettings {
     pub table_events: u64,
     /// Bytes of events the table may hold.
     pub table_bytes: u64,
+    /// Other servers append to the same store: the room's state may be behind the log.
+    pub shared_store: bool,
 }
 
 /// Why a room could not be loaded.
@@ -492,7 +494,9 @@ impl<G: Game, S: Store> Room<G, S> {
                 // Refused on a table another server may have changed since its last notice
                 // (a proposal made there, not heard here yet): decided again on the log's
                 // latest events, if there are any.
-                Err(Failed::Rejected(rejection @ Rejection::Refused { .. })) if !rechecked => {
+                Err(Failed::Rejected(rejection @ Rejection::Refused { .. }))
+                    if self.settings.shared_store && !rechecked =>
+                {
                     rechecked = true;
                     let seen = self.seq;
                     self.reload().await?;
@@ -710,11 +714,32 @@ impl<G: Game, S: Store> Room<G, S> {
 
     fn publish(&mut self, first: u64) {
         let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
+        /// The `update` message, serialized from borrowed parts (no copy of the view).
+        #[derive(serde::Serialize)]
+        struct Update<'a> {
+            r#type: &'static str,
+            seq: u64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            base: Option<u64>,
+            now: i64,
+            log: &'a [&'a LogEntry],
+            #[serde(skip_serializing_if = "Option::is_none")]
+            view: Option<&'a Value>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            patch: Option<&'a [Value]>,
+        }
         let view = G::view(&self.state, self.creator);
-        let now = now();
-        let whole = |view: &Value| {
-            json!({"type": "update", "seq": self.seq, "now": now, "log": log, "view": view})
-                .to_string()
+        let message = |base, view, patch| {
+            serde_json::to_string(&Update {
+                r#type: "update",
+                seq: self.seq,
+                base,
+                now: now(),
+                log: &log,
+                view,
+                patch,
+            })
+            .unwrap_or_default()
         };
         // Pages hold the view at `base`: send what changed since, unless the whole view is
         // shorter (a new phase) or nobody was sent the view before this change.
@@ -722,17 +747,9 @@ impl<G: Game, S: Store> Room<G, S> {
             Some((base, shown)) if base + 1 == first => {
                 let mut patch = Vec::new();
                 diff(&shown, &view, &mut String::new(), &mut patch);
-                let patched = json!({
-                    "type": "update",
-                    "seq": self.seq,
-                    "base": base,
-                    "now": now,
-                    "log": log,
-                    "patch": patch,
-                })
-                .to_string();
+                let patched = message(Some(base), None, Some(&patch));
                 if patched.len() > PATCH_CHECKED {
-                    let full = whole(&view);
+                    let full = message(None, Some(&view), None);
                     if full.len() < patched.len() {
                         full
                     } else {
@@ -742,7 +759,7 @@ impl<G: Game, S: Store> Room<G, S> {
                     patched
                 }
             }
-            _ => whole(&view),
+            _ => message(None, Some(&view), None),
         };
         self.shown = Some((self.seq, view));
         // Only the players with a page open get theirs; a page that opens later has it in
