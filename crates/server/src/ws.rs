@@ -103,17 +103,17 @@ enum Incoming {
 
 /// Reads a page's message, or says in the protocol's words what is wrong with it.
 fn understand(text: &str) -> Result<Incoming, (Value, String)> {
-    let Ok(message) = serde_json::from_str::<Value>(text) else {
+    let Ok(mut message) = serde_json::from_str::<Value>(text) else {
         return Err((Value::Null, "That message is not JSON.".to_owned()));
     };
-    let req = message.get("req").cloned().unwrap_or(Value::Null);
+    let req = message.get_mut("req").map_or(Value::Null, Value::take);
     let Some(kind) = message.get("type") else {
         return Err((
             req,
             "A message needs a type: hello, act or ping.".to_owned(),
         ));
     };
-    match kind.as_str() {
+    match kind.as_str().map(str::to_owned).as_deref() {
         Some("hello") => match message.get("since") {
             None | Some(Value::Null) => Ok(Incoming::Hello { since: 0 }),
             Some(since) => since
@@ -125,10 +125,11 @@ fn understand(text: &str) -> Result<Incoming, (Value, String)> {
                 )),
         },
         Some("ping") => Ok(Incoming::Ping),
-        Some("act") => match message.get("action") {
+        // The action is moved out of the message, not copied.
+        Some("act") => match message.get_mut("action") {
             Some(action) => Ok(Incoming::Act {
                 req,
-                action: action.clone(),
+                action: action.take(),
             }),
             None => Err((req, "An act message needs an action.".to_owned())),
         },
