@@ -121,7 +121,7 @@ export async function launchBrowser() {
  * page error collected so that tests can assert there were none.
  */
 export async function player(browser, options = {}) {
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 }, reducedMotion: options.reducedMotion ?? 'reduce' });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 }, reducedMotion: options.reducedMotion ?? 'reduce', storageState: options.storageState });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });

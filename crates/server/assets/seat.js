@@ -9,6 +9,7 @@
 
 import { h } from './dom.js';
 import { Connection } from './net.js';
+import { rememberTable } from './your-tables.js';
 
 const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
 /** The table's token, from the address (`null` when the address is not a table's). */
@@ -82,6 +83,7 @@ export function seat(page) {
       if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
       state.me = { player: body.player, name };
       state.joinPending = false;
+      rememberTable(token);
       // The seat is in the cookie now: the invitation code need not stay in the address bar.
       history.replaceState(null, '', `/t/${token}`);
       state.screen = 'loading';
@@ -161,6 +163,7 @@ export function seat(page) {
           // A server may also say "no seat" with 200 and no player (no 401 in the console).
           if (me && me.player !== null && me.player !== undefined) {
             state.me = me;
+            rememberTable(token);
             connect();
           } else {
             state.joinRefusal = (me && me.message) || '';

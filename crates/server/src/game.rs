@@ -93,8 +93,12 @@ pub trait Game: Send + Sync + 'static {
     ) -> Result<Vec<Self::Event>, Rejection> {
         Err(Rejection::Malformed("this game has no bots".into()))
     }
-    /// The story so far as Markdown, and its title.
+    /// The story so far: its title, and the story as Markdown.
     fn markdown(state: &Self::State) -> (String, String);
+    /// Where the game stands, in a few words, for the list of a player's tables on the home
+    /// page ("Tell the Story: 2 of 5 scenes played", "Turn 12: Ana's turn"). Nothing any
+    /// player at the table may not know.
+    fn progress(state: &Self::State) -> String;
     /// The log as a seated player may download it (the game file that `prophecy export` reads):
     /// every text a player may not see (flagged) left out.
     fn for_players(log: Vec<Self::Event>) -> Vec<Self::Event>;

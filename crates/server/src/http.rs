@@ -46,6 +46,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
         .route("/tables", post(create::<S>))
         .route("/t/{token}", get(table_page::<S>))
         .route("/t/{token}/me", get(me::<S>))
+        .route("/t/{token}/summary", get(summary::<S>))
         .route("/t/{token}/join", post(join::<S>))
         .route("/t/{token}/ws", get(crate::ws::upgrade::<S>))
         .route(
@@ -705,6 +706,34 @@ async fn me<S: Store>(
     }
 }
 
+/// The table in a few words, for the list of tables on the home page of a browser seated
+/// there: only to a seated player (401 otherwise, so a list never learns of other tables).
+async fn summary<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let why = "You have no seat at this table.";
+    let seat = match require_seat(&state, &token, &headers, true, why).await {
+        Ok(seat) => seat,
+        Err(response) => return response,
+    };
+    match ask_seated(&state, &token, true, |reply| Request::Summary { reply }).await {
+        Ok(summary) => no_store(
+            Json(json!({
+                "game": summary.game,
+                "title": summary.title,
+                "progress": summary.progress,
+                "players": summary.players,
+                "last_activity": summary.last_activity,
+                "you": {"player": seat.player, "name": seat.name},
+            }))
+            .into_response(),
+        ),
+        Err(response) => response,
+    }
+}
+
 /// The table at this link, or the response that says there is none (JSON).
 async fn table<S: Store>(state: &AppState<S>, token: &str) -> Result<store::TableRecord, Response> {
     let gone = || {
@@ -824,21 +853,31 @@ async fn ask_room<S: Store, T>(
     request: impl FnOnce(oneshot::Sender<T>) -> Request,
 ) -> Result<T, Response> {
     require_seat(state, token, headers, false, why).await?;
+    ask_seated(state, token, false, request).await
+}
+
+/// [`ask_room`] for a player already known to be seated; errors as JSON when `as_json`.
+async fn ask_seated<S: Store, T>(
+    state: &AppState<S>,
+    token: &str,
+    as_json: bool,
+    request: impl FnOnce(oneshot::Sender<T>) -> Request,
+) -> Result<T, Response> {
     let room = match state.room(token).await {
         Ok(Some(room)) => room,
         Ok(None) => {
             return Err(failure(
                 StatusCode::NOT_FOUND,
-                false,
+                as_json,
                 "There is no table at this link.",
             ));
         }
-        Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, false, &e)),
+        Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, as_json, &e)),
     };
     let closing = || {
         failure(
             StatusCode::SERVICE_UNAVAILABLE,
-            false,
+            as_json,
             "The table is closing; try again.",
         )
     };

@@ -25,6 +25,21 @@ pub struct LogEntry {
     pub text: String,
 }
 
+/// A table in a few words, for the list of tables on a player's home page.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Summary {
+    /// The game ([`Game::KIND`]).
+    pub game: &'static str,
+    /// The title of its story (as the export's).
+    pub title: String,
+    /// Where the game stands ([`Game::progress`]).
+    pub progress: String,
+    /// The names of the players seated, in seat order.
+    pub players: Vec<String>,
+    /// When the last thing happened (milliseconds since the Unix epoch; 0 before anything).
+    pub last_activity: i64,
+}
+
 /// What the room tells every socket at the table after a change.
 #[derive(Debug)]
 pub struct Published {
@@ -87,6 +102,11 @@ pub enum Request {
     Export {
         /// The answer.
         reply: oneshot::Sender<(String, String)>,
+    },
+    /// The table in a few words, for a player's list of tables.
+    Summary {
+        /// The answer.
+        reply: oneshot::Sender<Summary>,
     },
     /// The game file (one stored event per line), as players may download it.
     GameFile {
@@ -380,8 +400,18 @@ impl<G: Game, S: Store> Room<G, S> {
             Request::Export { reply } => {
                 // Texts are balanced as they arrive; tables older than that are balanced here,
                 // line by line, so no direction control reaches past its line in the export.
-                let (markdown, title) = G::markdown(&self.state);
-                let _ = reply.send((crate::text::text(&markdown), crate::text::text(&title)));
+                let (title, markdown) = G::markdown(&self.state);
+                let _ = reply.send((crate::text::text(&title), crate::text::text(&markdown)));
+            }
+            Request::Summary { reply } => {
+                let (title, _) = G::markdown(&self.state);
+                let _ = reply.send(Summary {
+                    game: G::KIND,
+                    title: crate::text::text(&title),
+                    progress: crate::text::text(&G::progress(&self.state)),
+                    players: self.names.values().cloned().collect(),
+                    last_activity: self.log.last().map_or(0, |e| e.at),
+                });
             }
             Request::GameFile { reply } => {
                 let _ = reply.send(self.game_file().await);

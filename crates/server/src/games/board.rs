@@ -507,6 +507,22 @@ impl Game for BoardGame {
         markdown(table)
     }
 
+    fn progress(table: &Table) -> String {
+        match &table.game.phase {
+            Phase::NotSetUp => match table.seats.len() {
+                1 => "Waiting to begin: 1 adventurer seated".to_owned(),
+                n => format!("Waiting to begin: {n} adventurers seated"),
+            },
+            Phase::Playing(turn) => {
+                format!("Turn {}: {}’s turn", table.turns, table.name(turn.player))
+            }
+            Phase::Won { winner, .. } => {
+                format!("{} won after {} turns", table.name(*winner), table.turns)
+            }
+            Phase::Ended { .. } => format!("Every adventurer died after {} turns", table.turns),
+        }
+    }
+
     fn for_players(log: Vec<Event>) -> Vec<Event> {
         let over = log.iter().any(|e| {
             matches!(

@@ -118,6 +118,31 @@ impl Game for ChallengeGame {
         // Nothing at this table is secret.
         log
     }
+
+    fn progress(state: &State) -> String {
+        let gm = state
+            .gm
+            .map_or_else(|| "no game master".to_owned(), |gm| player_name(state, gm));
+        let rolled = state
+            .challenges
+            .iter()
+            .filter(|c| matches!(c.status, ChallengeStatus::Rolled(_)))
+            .count();
+        let open = state
+            .challenges
+            .iter()
+            .any(|c| c.status == ChallengeStatus::Open);
+        let challenges = match rolled {
+            1 => "1 challenge rolled".to_owned(),
+            n => format!("{n} challenges rolled"),
+        };
+        let open = if open {
+            ", one waiting for its roll"
+        } else {
+            ""
+        };
+        format!("Game master: {gm}; {challenges}{open}")
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -248,6 +248,26 @@ impl Game for StoryGame {
     fn for_players(log: Vec<Event>) -> Vec<Event> {
         story::redact::for_players(&log)
     }
+
+    fn progress(state: &State) -> String {
+        let phase = state.phase.name_in(state.ruleset);
+        let mut line = match state.phase {
+            Phase::Story => {
+                let played = state.scenes.values().filter(|s| s.performed).count();
+                let total = state.scenes.len();
+                if state.in_progress.is_some() {
+                    format!("{phase}: a scene is being played ({played} of {total} played)")
+                } else {
+                    format!("{phase}: {played} of {total} scenes played")
+                }
+            }
+            _ => phase.to_owned(),
+        };
+        if !state.flags.is_empty() || state.x_card.is_some() {
+            line.push_str(" (paused)");
+        }
+        line
+    }
 }
 
 /// A text, or `None` when it is flagged (flagged text never leaves the server).
