@@ -10,6 +10,7 @@ import {
   withTable, seatPlayers, rollProphecy, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, placeObject, selectScene, startScene, proposePair, panel,
   sameSeq, accepted, aspectId, tid, consoleErrors, othersAgree, proposalId, shot, seq, view, CHARS,
+  logLine,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -51,7 +52,7 @@ test('a proposal carries only when every player agrees; Not yet drops it', { tim
     await accepted(cy, 'say not yet', () => bar(cy).getByTestId('proposal-stop').click());
     for (const p of players) {
       await bar(p).waitFor({ state: 'detached' });
-      await p.page.getByTestId('log-entry').filter({ hasText: 'Cy said not yet: the proposal is dropped.' }).waitFor();
+      await logLine(p, 'Cy said not yet: the proposal is dropped.');
       assert.equal(await phase(p), 'prophecy');
     }
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, panel, sameSeq, accepted, aspectId, tid,
   consoleErrors, makeCheck, shownRoll, view, shot,
+  logLine, reveal,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -21,8 +22,8 @@ test('a check rolled with real dice: the faces are typed in, in order', { timeou
     // The table setting: real dice.
     await accepted(ada, 'choose real dice', () => ada.page.getByTestId('dice-physical').click());
     for (const p of players) {
-      await p.page.locator(tid('dice-setting', { physical: 'true' })).waitFor();
-      await p.page.getByTestId('log-entry').filter({ hasText: 'the table rolls real dice' }).waitFor();
+      await reveal(p, p.page.locator(tid('dice-setting', { physical: 'true' })));
+      await logLine(p, 'the table rolls real dice');
     }
 
     await startScene(ada, precursor);
@@ -68,7 +69,7 @@ test('a check rolled with real dice: the faces are typed in, in order', { timeou
       assert.equal(roll.hits, 2);
       assert.equal(roll.outcome, 'failure');
       await panel(p).getByTestId('roll-source').waitFor();
-      await p.page.getByTestId('log-entry').filter({ hasText: '3 real dice rolled, 2 hits against 3: failure' }).waitFor();
+      await logLine(p, '3 real dice rolled, 2 hits against 3: failure');
     }
     await panel(bo).getByTestId('check-result').scrollIntoViewIfNeeded();
     await shot(bo, 'phone-real-dice-result');

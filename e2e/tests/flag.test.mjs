@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, narrate, finishScene, panel, sameSeq, accepted,
   aspectId, objectId, cardOf, selectScene, tid, consoleErrors, makeCheck,
+  logLine,
 } from './table.mjs';
 
 /**
@@ -45,8 +46,7 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
     await assertHidden(players, flag, 'Archivist');
     // The flag is anonymous: the log says a text was flagged, not by whom.
     for (const p of players) {
-      const entry = p.page.getByTestId('log-entry').filter({ hasText: 'A text was flagged' });
-      await entry.waitFor();
+      const entry = await logLine(p, 'A text was flagged');
       assert.ok(!/Ada|Bo|Cy/.test(await entry.textContent()));
     }
     // Nothing of it is left anywhere, the log included, not even for a page that loads now.

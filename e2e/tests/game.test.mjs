@@ -8,6 +8,7 @@ import {
   createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
   finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
   objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT,
+  logLine,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 800 };
@@ -53,7 +54,7 @@ async function assertSameRoll(players, scene, pool, difficulty) {
   assert.equal(r.outcome, r.hits >= difficulty ? 'success' : 'failure');
   assert.match(r.text, new RegExp(`^${r.hits} hits? against difficulty ${difficulty}.*${r.outcome === 'success' ? 'Success' : 'Failure'}$`));
   for (const p of players) {
-    await p.page.getByTestId('log-entry').filter({ hasText: `${r.faces.length} ${r.faces.length === 1 ? 'die' : 'dice'} rolled, ${r.hits} hits against ${difficulty}: ${r.outcome}` }).waitFor();
+    await logLine(p, `${r.faces.length} ${r.faces.length === 1 ? 'die' : 'dice'} rolled, ${r.hits} ${r.hits === 1 ? 'hit' : 'hits'} against ${difficulty}: ${r.outcome}`);
   }
   return r;
 }
@@ -85,7 +86,7 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     }
     assert.ok(d66[0].every((d) => d >= 1 && d <= 6), `d66 ${d66[0]}`);
     assert.ok(prophecies[0].trim().length > 10);
-    await cy.page.getByTestId('log-entry').filter({ hasText: `The dice gave ${d66[0].join('')} on the catastrophe table` }).waitFor();
+    await logLine(cy, `The dice gave ${d66[0].join('')} on the catastrophe table`);
 
     // Create the characters: five aspects each, a Relationship naming another character.
     await advance(bo, 'characters');

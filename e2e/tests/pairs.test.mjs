@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, panel, sameSeq, accepted, aspectId, tid,
   consoleErrors, othersAgree, makeCheck, exactOdds, percent, shownRoll, view, shot,
+  logLine,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -88,7 +89,7 @@ test('an objected pair does not count, and the check waits until the objector ac
     await accepted(cy, 'object to Bo’s pair', () => pairOf(cy, bos).getByTestId('object-pair').click());
     for (const p of players) {
       await bar(p).waitFor({ state: 'detached' });
-      await p.page.getByTestId('log-entry').filter({ hasText: 'Cy said not yet' }).waitFor();
+      await logLine(p, 'Cy said not yet');
       assert.equal(await panel(p).getByTestId('roll').count(), 0);
     }
     await assertPool(players, 1);

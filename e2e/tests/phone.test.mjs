@@ -9,7 +9,7 @@ import {
   withTable, createTable, joinTable, rollProphecy, advance, makeCharacters, sketchFinale,
   sketchPrecursor, selectScene, createObject, attachAspect, cardOf, placeObject, startScene, proposePair,
   panel, myCard, aspectId, sameSeq, accepted, narrate, finishScene, tid, consoleErrors, CHARS,
-  seated, makeCheck, othersAgree, shot,
+  seated, makeCheck, othersAgree, shot, reveal,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -39,6 +39,7 @@ async function assertUsable(p, where, locators) {
   await assertFitsWidth(p, where);
   for (const [name, locator] of Object.entries(locators)) {
     const l = locator.first();
+    await reveal(p, l);
     await l.waitFor();
     await l.scrollIntoViewIfNeeded();
     const box = await l.boundingBox();

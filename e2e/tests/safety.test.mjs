@@ -11,6 +11,7 @@ import { applyPatch } from '../../crates/server/assets/net.js';
 import {
   withTable, seatPlayers, rollProphecy, advance, createCharacter, cardOf, objectId, sameSeq,
   accepted, tid, consoleErrors, view, shot,
+  logLine,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -84,7 +85,7 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     for (const p of players) {
       await lineOf(p, 'spiders').waitFor({ state: 'detached' });
       await lineOf(p, 'drowning').waitFor();
-      await p.page.getByTestId('log-entry').filter({ hasText: 'A line was lifted.' }).waitFor();
+      await logLine(p, 'A line was lifted.');
     }
 
     // A flagged character name: Bo flags Wren's (Ada's character); Cy, who does not own it,
@@ -111,8 +112,7 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     await accepted(cy, 'use the X-card', () => cy.page.getByTestId('x-card').click());
     for (const p of players) {
       await p.page.locator(tid('paused-banner', { 'x-card': 'true' })).getByTestId('x-card-paused').waitFor();
-      const entry = p.page.getByTestId('log-entry').filter({ hasText: 'Someone used the X-card' });
-      await entry.waitFor();
+      const entry = await logLine(p, 'Someone used the X-card');
       assert.ok(!/Ada|Bo|Cy/.test(await entry.textContent()), 'the log names nobody');
       assert.equal(await p.page.getByTestId('x-card').count(), 0, 'no second X-card while paused');
     }
@@ -128,7 +128,7 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     await accepted(cy, 'resume', () => cy.page.getByTestId('resume').click());
     for (const p of players) {
       await p.page.getByTestId('paused-banner').waitFor({ state: 'detached' });
-      await p.page.getByTestId('log-entry').filter({ hasText: 'Play resumes.' }).waitFor();
+      await logLine(p, 'Play resumes.');
     }
     await sameSeq(players);
 

@@ -140,6 +140,45 @@ export async function shot(p, name, { fullPage = false } = {}) {
   return file;
 }
 
+// ---------------------------------------------------------------- views on a phone
+
+/**
+ * On a phone the table shows one view at a time (the tab bar at the bottom): taps the view
+ * that holds `locator`'s first element when another one is shown, as a player would. Does
+ * nothing on a wide screen, where every view shows. Returns that element's locator.
+ */
+export async function reveal(p, locator) {
+  const l = locator.first();
+  await l.waitFor({ state: 'attached' });
+  const tab = await l.evaluate((el) => {
+    const bar = document.querySelector('[data-testid="tabbar"]');
+    const layout = el.closest('[data-tab]');
+    const box = el.closest('[data-tabs]');
+    if (!bar || getComputedStyle(bar).display === 'none' || !layout || !box) return null;
+    const tabs = box.getAttribute('data-tabs').split(' ');
+    return tabs.includes(layout.getAttribute('data-tab')) ? null : tabs[0];
+  });
+  if (tab) {
+    await p.page.getByTestId(`tab-${tab}`).click();
+    await l.waitFor();
+  }
+  return l;
+}
+
+/** The log's line holding `text`, on screen (on a phone, in the Table view). */
+export async function logLine(p, text) {
+  await reveal(p, p.page.getByTestId('log'));
+  const line = p.page.getByTestId('log-entry').filter({ hasText: text });
+  await line.first().waitFor();
+  return line;
+}
+
+/** Taps view `tab` on a phone (nothing on a wide screen). */
+export async function showTab(p, tab) {
+  const button = p.page.getByTestId(`tab-${tab}`);
+  if (await button.isVisible()) await button.click();
+}
+
 // ---------------------------------------------------------------- waiting
 
 export const seq = (p) => p.page.evaluate(() => window.prophecy.seq());
@@ -246,22 +285,23 @@ export async function proposeAndAgree(p, what, propose) {
 
 /** Moving on to the phase `to`: proposed by `p`, agreed by all; every page shows it. */
 export async function advance(p, to) {
-  await proposeAndAgree(p, `move on to ${to}`, () => p.page.locator(tid('advance', { to })).click());
+  await proposeAndAgree(p, `move on to ${to}`, async () => (await reveal(p, p.page.locator(tid('advance', { to })))).click());
   for (const q of p.peers || [p]) await q.page.locator(tid('phase', { phase: to })).waitFor();
 }
 
 /** The check of the scene being performed: proposed by `p`, agreed by all. */
 export async function makeCheck(p) {
-  await proposeAndAgree(p, 'make the check', () => panel(p).getByTestId('make-check').click());
+  await proposeAndAgree(p, 'make the check', async () => (await reveal(p, panel(p).getByTestId('make-check'))).click());
 }
 
 /** Ending the game: proposed by `p`, agreed by all; every page shows the end. */
 export async function endGame(p) {
-  await proposeAndAgree(p, 'end the game', () => p.page.getByTestId('end-game').click());
+  await proposeAndAgree(p, 'end the game', async () => (await reveal(p, p.page.getByTestId('end-game'))).click());
   for (const q of p.peers || [p]) await q.page.locator(tid('phase', { phase: 'ended' })).waitFor();
 }
 
 export async function createCharacter(p, name) {
+  await reveal(p, p.page.getByTestId('character-name'));
   await accepted(p, 'create a character', async () => {
     await p.page.getByTestId('character-name').fill(name);
     await p.page.getByTestId('create-character').click();
@@ -274,6 +314,7 @@ export const cardOf = (p, objectId) => p.page.locator(tid('object-card', { 'obje
 
 /** Adds an aspect on a card (a character's: with its category, and whom a Relationship names). */
 export async function attachAspect(p, card, text, category, withName) {
+  await reveal(p, card);
   await accepted(p, `attach "${text}"`, async () => {
     await card.getByTestId('aspect-text').fill(text);
     if (category) await card.getByTestId('aspect-category').selectOption(category);
@@ -326,6 +367,7 @@ export async function sceneId(p, objective) {
 // ---------------------------------------------------------------- the outline
 
 export async function sketchFinale(p, objective) {
+  await reveal(p, p.page.getByTestId('finale-objective'));
   await accepted(p, 'sketch the Finale', async () => {
     await p.page.getByTestId('finale-objective').fill(objective);
     await p.page.getByTestId('sketch-finale').click();
@@ -336,6 +378,7 @@ export async function sketchFinale(p, objective) {
 /** Shows the scene's details (selects its node in the outline unless it is already shown). */
 export async function selectScene(p, id) {
   const detail = p.page.locator(tid('scene-detail', { 'scene-id': id }));
+  await reveal(p, p.page.locator(tid('outline-node', { 'scene-id': id })));
   if (!(await detail.isVisible())) await p.page.locator(tid('outline-node', { 'scene-id': id })).click();
   await detail.waitFor();
   return detail;
@@ -356,6 +399,7 @@ export async function sketchPrecursor(p, parent, objective) {
 export async function createObject(p, name, kind) {
   await accepted(p, `create ${name}`, async () => {
     const form = p.page.locator('[data-form="create-object"]');
+    await reveal(p, form);
     await form.getByTestId('object-name').fill(name);
     await form.getByTestId('object-kind').selectOption(kind);
     await form.getByTestId('create-object').click();
@@ -391,6 +435,7 @@ export const panel = (p) => p.page.getByTestId('scene-panel');
 
 /** Chooses an available scene and starts it; the scene panel shows for everyone. */
 export async function startScene(p, scene) {
+  await reveal(p, p.page.locator(tid('available-scene', { 'scene-id': scene })));
   await p.page.locator(tid('available-scene', { 'scene-id': scene })).click();
   const detail = p.page.locator(tid('scene-detail', { 'scene-id': scene }));
   await accepted(p, 'start the scene', () => detail.getByTestId('start-scene').click());
@@ -398,7 +443,7 @@ export async function startScene(p, scene) {
 }
 
 export async function proposePair(p, characterAspect, environmentAspect, justification) {
-  const sp = panel(p);
+  const sp = await reveal(p, panel(p));
   await accepted(p, 'propose a pair', async () => {
     await sp.getByTestId('pair-character-aspect').selectOption(String(characterAspect));
     await sp.getByTestId('pair-environment-aspect').selectOption(String(environmentAspect));
@@ -409,7 +454,7 @@ export async function proposePair(p, characterAspect, environmentAspect, justifi
 }
 
 export async function narrate(p, text) {
-  const sp = panel(p);
+  const sp = await reveal(p, panel(p));
   await accepted(p, 'narrate', async () => {
     await sp.getByTestId('narration').fill(text);
     await sp.getByTestId('narrate').click();
@@ -418,6 +463,7 @@ export async function narrate(p, text) {
 }
 
 export async function finishScene(p, scene) {
+  await reveal(p, panel(p));
   await accepted(p, 'finish the scene', () => panel(p).getByTestId('finish-scene').click());
   await p.page.locator(tid('scene-panel', { 'scene-id': scene })).waitFor({ state: 'detached' });
 }

@@ -32,6 +32,10 @@ test('the home page lists your tables and reopens one as you, after the browser 
     const storyLink = await createTable(ada, table.server, 'Ada');
     const story = tokenOf(storyLink);
     let bo = await table.open('Bo', { viewport: PHONE });
+    // The join page says which table, game and players the link leads to.
+    await bo.page.goto(storyLink);
+    assert.equal(await bo.page.getByTestId('join-title').textContent(), 'Join “Ada’s table”');
+    assert.equal(await bo.page.getByTestId('join-about').textContent(), 'Prophecy, the story game · at the table: Ada');
     await joinTable(bo, storyLink, 'Bo');
     await sameSeq([ada, bo]);
 

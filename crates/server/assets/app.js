@@ -123,7 +123,12 @@ const ui = {
   centerOutline: true, // scroll a wide outline to the selected scene (or the Finale) once
   faces: new Map(), // scene id → the faces typed so far (real dice)
   question: '', // the moderator's chosen question
+  tab: 'now', // the view a phone shows (view.js: tabsOf)
+  attention: new Set(), // views with something new since the player last looked
+  seenLogSeq: 0, // the last log entry shown to the player
+  scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
 };
+const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
 
 const reqs = new Map(); // req → {key, opts}
 let animTimer = null;
@@ -186,6 +191,20 @@ const ctx = {
     ui.toasts = ui.toasts.filter((t) => t.id !== id);
     render();
   },
+  /** A phone switches to view `tab`, from its top. */
+  showTab: (tab) => {
+    ui.tab = tab;
+    ui.attention.delete(tab);
+    ui.scrollTo = 'top';
+    render();
+  },
+  /** The scene being played comes into view (on a phone, its view first). */
+  showScene: () => {
+    ui.tab = 'now';
+    ui.attention.delete('now');
+    ui.scrollTo = 'scene';
+    render();
+  },
 };
 
 function render() {
@@ -208,6 +227,8 @@ function render() {
   const logEl = document.getElementById('log');
   const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
   const focusPath = keyPath(document.activeElement);
+  // The log is in sight on a wide screen, and in the Table view on a phone.
+  if (wide.matches || ui.tab === 'table') ui.seenLogSeq = state.lastLogSeq || 0;
   patch(root, renderTable(ctx));
   document.title = `${tableTitle(state.view)} — Prophecy`;
   if (focusPath && (!document.activeElement || document.activeElement === document.body)) refocus(focusPath);
@@ -279,6 +300,17 @@ function afterRender(logAtBottom) {
         const b = box.getBoundingClientRect();
         box.scrollLeft += n.left + n.width / 2 - (b.left + b.width / 2);
       }
+    }
+  }
+  if (ui.scrollTo === 'top') {
+    ui.scrollTo = null;
+    window.scrollTo({ top: 0, behavior: 'auto' });
+  } else if (ui.scrollTo === 'scene') {
+    // The panel comes with the update, which may follow the answer: wait for it.
+    const panel = root.querySelector('[data-testid="scene-panel"]');
+    if (panel) {
+      ui.scrollTo = null;
+      panel.scrollIntoView({ block: 'start', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
     }
   }
   if (ui.scrollToDetail) {
@@ -409,6 +441,8 @@ function onSync(msg) {
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   state.view = personalize(msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
   applyLog(msg.log);
+  // Arriving at the table, nothing in the log is "new" yet.
+  if (!ui.seenLogSeq) ui.seenLogSeq = state.lastLogSeq || 0;
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   setOwn(msg.own);
@@ -445,8 +479,14 @@ function onUpdate(msg) {
       render();
     }, 1200);
   }
-  // Answers about the last phase no longer apply.
-  if (prev && prev.phase && state.view.phase && prev.phase.id !== state.view.phase.id) ui.msgs.clear();
+  // Answers about the last phase no longer apply, and a phone goes to the new phase's work.
+  if (prev && prev.phase && state.view.phase && prev.phase.id !== state.view.phase.id) {
+    ui.msgs.clear();
+    if (ui.tab !== 'now') ctx.showTab('now');
+  } else if (prev && prev.in_progress !== state.view.in_progress && ui.tab !== 'now') {
+    // A scene began or ended while this player looked elsewhere.
+    ui.attention.add('now');
+  }
   afterView();
   render();
 }

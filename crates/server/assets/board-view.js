@@ -3,7 +3,7 @@
 // offers: nothing here decides what the rules allow), the board, the adventurers' cards, the
 // last Chance card and battle, the decks, the end and the log.
 
-import { h } from './dom.js';
+import { h, themeMenu } from './dom.js';
 import { msg, pips } from './ui.js';
 import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
 import { boardSection, spaceDetail, moveLabel } from './board-map.js';
@@ -53,7 +53,7 @@ export function renderBoardTable(ctx) {
         logSection(ctx),
       ),
     ),
-    h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table')),
+    h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table'), ' · ', themeMenu()),
     toasts(ctx),
   ];
 }
@@ -81,7 +81,7 @@ function header(ctx) {
     h(
       'nav',
       { class: 'exports', 'aria-label': 'Export the game' },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy-board.md', testid: 'export-md' }, 'Markdown'),
+      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
       h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
       h('a', { href: `/t/${ctx.token}/game.jsonl`, download: 'prophecy-board.jsonl', testid: 'export-game', title: 'The whole game, one event per line (the decks’ order is left out until the game is over).' }, 'Game file'),
     ),
@@ -781,7 +781,7 @@ function theEnd(ctx) {
         ),
       ),
     ),
-    h('p', null, 'Keep the game: ', h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy-board.md' }, 'download it as Markdown'), ', or ', h('a', { href: '/' }, 'start another table'), '.'),
+    h('p', null, 'Keep the game: ', h('a', { href: `/t/${ctx.token}/export.md`, download: true }, 'download it as Markdown'), ', or ', h('a', { href: '/' }, 'start another table'), '.'),
   );
 }
 

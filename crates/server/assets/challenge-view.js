@@ -3,7 +3,7 @@
 // character sheets and their form, the fights, the players and the log. What the rules allow is
 // the server's to say: the page shows the choices and refusals the view carries.
 
-import { h } from './dom.js';
+import { h, themeMenu } from './dom.js';
 import { msg, form, submit, select, labelled } from './ui.js';
 import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
 
@@ -135,7 +135,7 @@ export function renderChallengeTable(ctx) {
       ),
     ),
     h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', testid: 'announce', 'data-key': 'announce' }, ctx.ui.announce),
-    h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table')),
+    h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table'), ' · ', themeMenu()),
     toasts(ctx),
   ];
 }
@@ -166,7 +166,7 @@ function header(ctx) {
     h(
       'nav',
       { class: 'exports', 'aria-label': 'Export the session' },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy-challenge.md', testid: 'export-md' }, 'Markdown'),
+      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
       h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
       h('a', { href: `/t/${ctx.token}/game.jsonl`, download: 'prophecy-challenge.jsonl', testid: 'export-game', title: 'The whole session, one event per line.' }, 'Game file'),
     ),

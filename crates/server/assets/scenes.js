@@ -320,7 +320,7 @@ export function sceneDetail(ctx, s) {
       : null,
     phase === 'outline' && !precursors.length && !mod ? removeSceneControl(ctx, s, removeKey) : null,
     phase === 'story' && s.status === 'available'
-      ? h('div', { class: 'row' }, actionButton(ctx, startKey, 'Start scene', { action: 'start_scene', scene: s.id }, { class: 'primary', testid: 'start-scene' }))
+      ? h('div', { class: 'row' }, actionButton(ctx, startKey, 'Start scene', { action: 'start_scene', scene: s.id }, { class: 'primary', testid: 'start-scene', onDone: () => ctx.showScene() }))
       : null,
     phase === 'story' && s.status === 'sketched'
       ? h('p', { class: 'small muted' }, temporal ? 'Perform the scenes below it first.' : 'Perform its precursors first.')
@@ -427,7 +427,7 @@ export function scenePanel(ctx, s) {
           { class: 'interpret' },
           h('h3', null, '4. Interpret'),
           narrationBlock(ctx, s, true),
-          h('div', { class: 'row' }, actionButton(ctx, `finish:${s.id}`, 'Finish scene', { action: 'finish_scene', scene: s.id }, { class: 'primary', testid: 'finish-scene' })),
+          h('div', { class: 'row' }, actionButton(ctx, `finish:${s.id}`, 'Finish scene', { action: 'finish_scene', scene: s.id }, { class: 'primary', testid: 'finish-scene', onDone: () => ctx.showTab('now') })),
         )
       : null,
   );

@@ -4,7 +4,7 @@
 // object and rendering; this module reads and writes the fields named below on that object.
 //
 // state fields: screen (loading | join | table | removed | gone), me, view, seq, online,
-// connected, everTried, removedMessage, goneMessage, joinError, joinPending, joinRefusal,
+// connected, everTried, removedMessage, goneMessage, joinError, joinPending, joinRefusal, joinAbout,
 // invite. ui fields: copied, confirm.
 
 import { h } from './dom.js';
@@ -16,6 +16,9 @@ const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
 export const token = match ? match[1] : null;
 /** A newcomer's link carries the table's invitation code: /t/{token}?join=CODE. */
 export const joinCode = new URLSearchParams(location.search).get('join');
+
+/** The games by their name in views and summaries. */
+const GAMES = { story: 'Prophecy, the story game', board: 'Prophecy, the board game', challenge: 'The Challenge rules' };
 
 /** A network error for people: the server's message, or that it could not be reached. */
 export function reachError(e) {
@@ -33,13 +36,22 @@ export function seat(page) {
   let conn = null;
 
   function joinScreen() {
+    const about = state.joinAbout;
     return h(
       'main',
       { class: 'center-screen join', id: 'main' },
       h('p', { class: 'brand' }, 'Prophecy'),
-      h('h1', null, state.joinRefusal ? 'This link cannot seat you' : 'Join this table'),
+      h('h1', { testid: 'join-title' }, state.joinRefusal ? 'This link cannot seat you' : about ? `Join “${about.title}”` : 'Join this table'),
       state.joinRefusal ? h('p', { class: 'message error', role: 'alert', testid: 'join-refusal' }, state.joinRefusal) : null,
       state.joinRefusal ? h('p', null, h('a', { href: '/' }, 'Start a new table')) : null,
+      about && !state.joinRefusal
+        ? h(
+            'p',
+            { class: 'join-about', testid: 'join-about' },
+            h('strong', null, GAMES[about.game] || about.game),
+            about.players && about.players.length ? ` · at the table: ${about.players.join(', ')}` : ' · nobody is seated yet',
+          )
+        : null,
       state.joinRefusal ? null : h('p', null, page.intro),
       state.joinRefusal
         ? null
@@ -167,6 +179,7 @@ export function seat(page) {
             connect();
           } else {
             state.joinRefusal = (me && me.message) || '';
+            state.joinAbout = (me && me.table) || null;
             state.screen = 'join';
             render();
           }

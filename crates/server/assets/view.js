@@ -1,7 +1,7 @@
 // The table page: header, banners, players, safety, the prophecy, and the sections of each
 // phase. Renders the server's view as it is; nothing here decides what the rules allow.
 
-import { h, paragraphs } from './dom.js';
+import { h, paragraphs, themeMenu } from './dom.js';
 import {
   form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
   button, actionButton, objectName, objectById, sceneById, playerById, flagKey,
@@ -29,27 +29,96 @@ export function tableTitle(view) {
 export function renderTable(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
+  const tab = currentTab(ctx);
   return [
-    header(ctx),
+    header(ctx, tab),
     banners(ctx),
     h(
       'div',
-      { class: 'layout', 'data-key': 'layout' },
-      h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, warnings(view), questionCard(ctx), moderatorPanel(ctx), phaseContent(ctx, phase)),
-      h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, playersSection(ctx), safetySection(ctx), logSection(ctx)),
+      { class: 'layout', 'data-key': 'layout', 'data-tab': tab, testid: 'layout' },
+      h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, tagged([warnings(view), questionCard(ctx), moderatorPanel(ctx)], 'now'), phaseContent(ctx, phase)),
+      h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, tagged([playersSection(ctx), safetySection(ctx), logSection(ctx)], 'table')),
     ),
     footer(ctx),
+    tabBar(ctx, tab),
     toasts(ctx),
   ];
 }
 
-function header(ctx) {
+// ---------------------------------------------------------------- views on a phone
+
+/**
+ * On a narrow screen the table is a few views a thumb switches between, from a bar at the
+ * bottom: what the table does now (the phase's work: the scene being played in the story), the
+ * outline, the characters, and the table itself (players, safety, log, the prophecy). Every
+ * section carries the views it belongs to (`data-tabs`); the stylesheet shows those of the
+ * chosen view on a narrow screen only, so a wide one keeps everything on one page.
+ */
+const NOW_LABELS = { prophecy: 'Prophecy', characters: 'Characters', outline: 'Outline', story: 'Scene', ended: 'The end' };
+
+/** The views this phase has: the phase's own work is "now", so no other view repeats it. */
+export function tabsOf(view) {
+  const phase = phaseId(view);
+  const outlineWord = isTemporal(view) ? 'Story tree' : 'Outline';
+  const now = { id: 'now', label: phase === 'outline' ? outlineWord : NOW_LABELS[phase] || 'Now' };
+  switch (phase) {
+    case 'prophecy':
+    case 'characters':
+      return [now, { id: 'table', label: 'Table' }];
+    case 'outline':
+      return [now, { id: 'characters', label: 'Characters' }, { id: 'table', label: 'Table' }];
+    default:
+      return [now, { id: 'outline', label: outlineWord }, { id: 'characters', label: 'Characters' }, { id: 'table', label: 'Table' }];
+  }
+}
+
+function currentTab(ctx) {
+  const tabs = tabsOf(ctx.view);
+  return tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'now';
+}
+
+/** Marks `nodes` (a node, or a list with nulls) as belonging to the views `tabs`. */
+function tagged(nodes, tabs) {
+  for (const n of [nodes].flat(Infinity)) if (n && n.setAttribute) n.setAttribute('data-tabs', tabs);
+  return nodes;
+}
+
+function tabBar(ctx, tab) {
+  const { ui } = ctx;
+  const newLog = (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length;
+  return h(
+    'nav',
+    { class: 'tabbar', 'aria-label': 'Views of the table', testid: 'tabbar', 'data-key': 'tabbar' },
+    tabsOf(ctx.view).map((t) => {
+      const attention = t.id !== tab && (ui.attention.has(t.id) || (t.id === 'table' && newLog > 0));
+      return h(
+        'button',
+        {
+          type: 'button',
+          class: ['tab', t.id === tab ? 'current' : null],
+          'aria-pressed': String(t.id === tab),
+          testid: 'tab-' + t.id,
+          'data-attention': attention ? 'true' : null,
+          'data-key': 'tab:' + t.id,
+          onclick: () => ctx.showTab(t.id),
+        },
+        h('span', { class: 'tab-label' }, t.label),
+        attention ? h('span', { class: 'tab-dot', role: 'img', 'aria-label': t.id === 'table' && newLog > 0 ? `${newLog} new in the log` : 'something new' }, t.id === 'table' && newLog > 0 ? String(Math.min(newLog, 99)) : '') : null,
+      );
+    }),
+  );
+}
+
+function header(ctx, tab) {
   const { view, ui } = ctx;
   const r = view.ruleset || {};
   const p = view.phase || {};
+  // On a phone the invitation and the exports wait in the Table view, except while the table
+  // receives its prophecy (when the others are still being invited).
+  const compact = tab !== 'table' && p.id !== 'prophecy';
   return h(
     'header',
-    { class: 'topbar', 'data-key': 'topbar' },
+    { class: ['topbar', compact ? 'compact' : null], 'data-key': 'topbar' },
     h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
     h(
       'div',
@@ -68,7 +137,7 @@ function header(ctx) {
     h(
       'nav',
       { class: 'exports', 'aria-label': 'Export the story' },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy.md', testid: 'export-md' }, 'Markdown'),
+      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
       h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
       h(
         'a',
@@ -182,6 +251,8 @@ function footer(ctx) {
     h('a', { href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-link' }, 'Rulings'),
     ' · ',
     h('span', null, 'Safety tools at every table: lines, a flag on every text, and the X-card.'),
+    ' · ',
+    themeMenu(),
   );
 }
 
@@ -223,28 +294,34 @@ function phaseContent(ctx, phase) {
   const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
   const finaleDone = finale && finale.status === 'performed';
   // Temporal Mechanics needs no warning: once past Choose a World, a table without one shows none.
-  const warning = temporal && !view.prophecy ? null : prophecySection(ctx);
+  const warning = temporal && !view.prophecy ? null : tagged(prophecySection(ctx), 'table');
+  const now = (...nodes) => tagged(nodes, 'now');
+  const cast = (tabs) => tagged([charactersSection(ctx), objectsSection(ctx)], tabs);
   switch (phase) {
     case 'prophecy':
-      return [phaseIntro(view), prophecySection(ctx), advanceBar(ctx)];
+      return [now(phaseIntro(view), prophecySection(ctx), advanceBar(ctx))];
     case 'characters':
-      return [phaseIntro(view), charactersSection(ctx), objectsSection(ctx), advanceBar(ctx), warning];
+      return [now(phaseIntro(view)), cast('now'), now(advanceBar(ctx)), warning];
     case 'outline':
-      return [phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx), charactersSection(ctx), objectsSection(ctx), warning];
+      return [now(phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx)), cast('characters'), warning];
     case 'story':
       return [
-        phaseIntro(view),
-        inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx),
-        finaleDone ? longTermSection(ctx) : null,
-        outlineSection(ctx),
-        returnBar(ctx),
-        charactersSection(ctx),
-        objectsSection(ctx),
+        now(phaseIntro(view), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), finaleDone ? longTermSection(ctx) : null),
+        tagged(outlineSection(ctx), 'outline'),
+        tagged(returnBar(ctx), 'now outline'),
+        cast('characters'),
         warning,
-        temporal ? flashbackSection(ctx) : null,
+        temporal ? tagged(flashbackSection(ctx), 'table') : null,
       ];
     case 'ended':
-      return [theEnd(ctx), warning, temporal ? flashbackSection(ctx) : null, outlineSection(ctx), storySoFar(ctx), longTermSection(ctx), charactersSection(ctx), objectsSection(ctx)];
+      return [
+        now(theEnd(ctx)),
+        warning,
+        temporal ? tagged(flashbackSection(ctx), 'now') : null,
+        tagged(outlineSection(ctx), 'outline'),
+        now(storySoFar(ctx), longTermSection(ctx)),
+        cast('characters'),
+      ];
     default:
       return [warning];
   }
@@ -309,6 +386,8 @@ function nextSceneHint(ctx) {
                     ui.selected = s.id;
                     ui.scrollToDetail = true;
                     ui.centerOutline = true;
+                    // On a phone the scene's detail (and its Start button) is in the outline.
+                    ui.tab = 'outline';
                     ctx.rerender();
                   },
                 },
@@ -680,7 +759,7 @@ function theEnd(ctx) {
     'section',
     { class: 'panel the-end', 'data-key': 'the-end', testid: 'the-end' },
     h('h2', null, 'The story is told'),
-    h('p', null, 'Read it back below, or keep it: ', h('a', { href: `/t/${ctx.token}/export.md`, download: 'prophecy.md' }, 'download it as Markdown'), ' or open the ', h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener' }, 'printable page'), '.'),
+    h('p', null, 'Read it back below, or keep it: ', h('a', { href: `/t/${ctx.token}/export.md`, download: true }, 'download it as Markdown'), ' or open the ', h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener' }, 'printable page'), '.'),
   );
 }
 
@@ -702,7 +781,7 @@ function storySoFar(ctx) {
               'li',
               { 'data-key': 's' + s.id },
               h('h3', null, `${s.level || 'Scene'}: `, s.objective_flagged ? '(flagged objective)' : s.objective),
-              s.check ? h('p', { class: ['outcome', s.check.outcome] }, `${s.check.hits} hits against difficulty ${s.check.difficulty}: ${s.check.outcome}`) : null,
+              s.check ? h('p', { class: ['outcome', s.check.outcome] }, `${s.check.hits} ${s.check.hits === 1 ? 'hit' : 'hits'} against difficulty ${s.check.difficulty}: ${s.check.outcome}`) : null,
               s.narration ? h('blockquote', null, paragraphs(s.narration)) : s.narration_flagged ? h('p', { class: 'flagged' }, 'flagged — hidden until replaced') : null,
             ),
           ),

@@ -95,6 +95,11 @@ pub trait Game: Send + Sync + 'static {
     }
     /// The story so far: its title, and the story as Markdown.
     fn markdown(state: &Self::State) -> (String, String);
+    /// The table's name as its page shows it (`creator` made the table); by default the
+    /// story's title.
+    fn title(state: &Self::State, _creator: u32) -> String {
+        Self::markdown(state).0
+    }
     /// Where the game stands, in a few words, for the list of a player's tables on the home
     /// page ("Tell the Story: 2 of 5 scenes played", "Turn 12: Ana's turn"). Nothing any
     /// player at the table may not know.

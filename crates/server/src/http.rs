@@ -695,8 +695,20 @@ async fn me<S: Store>(
         Ok(None) => match table(&state, &token).await {
             Ok(table) => {
                 let joining = Joining::of(&table, invitation.join.as_deref());
+                // Someone invited (the right code, joining open) sees which table, game and
+                // players they are joining; anyone else learns nothing about it.
+                let about =
+                    match joining {
+                        Joining::Open => ask_seated(&state, &token, true, |reply| {
+                            Request::Summary { reply }
+                        })
+                        .await
+                        .ok()
+                        .map(|s| json!({"game": s.game, "title": s.title, "players": s.players})),
+                        _ => None,
+                    };
                 no_store(
-                    Json(json!({ "player": null, "joining": joining.name(), "message": joining.refusal() }))
+                    Json(json!({ "player": null, "joining": joining.name(), "message": joining.refusal(), "table": about }))
                         .into_response(),
                 )
             }
@@ -907,7 +919,7 @@ async fn export<S: Store>(
     headers: HeaderMap,
 ) -> Response {
     match story_so_far(&state, &token, &headers).await {
-        Ok((_, markdown)) => no_store(
+        Ok((title, markdown)) => no_store(
             (
                 [
                     (
@@ -916,7 +928,10 @@ async fn export<S: Store>(
                     ),
                     (
                         header::CONTENT_DISPOSITION,
-                        "attachment; filename=\"prophecy.md\"".to_owned(),
+                        format!(
+                            "attachment; filename=\"{}.md\"",
+                            crate::text::file_name(&title)
+                        ),
                     ),
                 ],
                 markdown,

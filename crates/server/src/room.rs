@@ -30,7 +30,7 @@ pub struct LogEntry {
 pub struct Summary {
     /// The game ([`Game::KIND`]).
     pub game: &'static str,
-    /// The title of its story (as the export's).
+    /// The table's name, as its page shows it ([`Game::title`]).
     pub title: String,
     /// Where the game stands ([`Game::progress`]).
     pub progress: String,
@@ -404,10 +404,9 @@ impl<G: Game, S: Store> Room<G, S> {
                 let _ = reply.send((crate::text::text(&title), crate::text::text(&markdown)));
             }
             Request::Summary { reply } => {
-                let (title, _) = G::markdown(&self.state);
                 let _ = reply.send(Summary {
                     game: G::KIND,
-                    title: crate::text::text(&title),
+                    title: crate::text::text(&G::title(&self.state, self.creator)),
                     progress: crate::text::text(&G::progress(&self.state)),
                     players: self.names.values().cloned().collect(),
                     last_activity: self.log.last().map_or(0, |e| e.at),

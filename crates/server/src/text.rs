@@ -9,6 +9,7 @@
 
 use serde_json::Value;
 use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 /// Embeddings and overrides nest no deeper than this in our texts; the Unicode algorithm
 /// allows 125, no name or sentence needs more than a few.
@@ -173,9 +174,46 @@ fn visible(c: char) -> bool {
     !is_invisible(c)
 }
 
+/// A file name for a download from a story's title: ASCII letters and digits in lower case,
+/// words joined by hyphens, accents dropped ("Ünder the Bell" → "under-the-bell"), at most 60
+/// characters; "prophecy" when nothing is left.
+pub fn file_name(title: &str) -> String {
+    let mut name = String::new();
+    for c in title.nfkd().filter(|c| !is_combining_mark(*c)) {
+        if c.is_ascii_alphanumeric() {
+            if name.len() >= 60 {
+                break;
+            }
+            name.push(c.to_ascii_lowercase());
+        } else if !name.is_empty() && !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    let name = name.trim_end_matches('-');
+    if name.is_empty() {
+        "prophecy".to_owned()
+    } else {
+        name.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_names_come_from_titles() {
+        assert_eq!(
+            file_name("A prophecy of The Brasswork Crown"),
+            "a-prophecy-of-the-brasswork-crown"
+        );
+        assert_eq!(
+            file_name("Ünder the Bell: part 2!"),
+            "under-the-bell-part-2"
+        );
+        assert_eq!(file_name("«»  —"), "prophecy");
+        assert_eq!(file_name(&"a".repeat(100)).len(), 60);
+    }
     use serde_json::json;
 
     #[test]

@@ -249,6 +249,10 @@ impl Game for StoryGame {
         story::redact::for_players(&log)
     }
 
+    fn title(state: &State, creator: u32) -> String {
+        title(state, creator)
+    }
+
     fn progress(state: &State) -> String {
         let phase = state.phase.name_in(state.ruleset);
         let mut line = match state.phase {
@@ -294,6 +298,8 @@ fn object_name(state: &State, object: ObjectId) -> String {
         Some(ObjectKind::Character { player: Some(p) }) => {
             format!("{}\u{2019}s character", player_name(state, p))
         }
+        // "an NPC": the article goes by the sound of the label.
+        Some(ObjectKind::Npc) => "an NPC".to_owned(),
         Some(kind) => format!("a {}", kind.label()),
         None => "an object".to_owned(),
     }
@@ -480,7 +486,7 @@ fn describe(before: &State, event: &Event) -> String {
             format!("{} left {}.", object_name(s, *object), objective(s, *scene))
         }
         Event::SceneStarted { scene, .. } => {
-            format!("The scene {} began; the timer runs.", objective(s, *scene))
+            format!("{} began; the timer runs.", capitalized(&objective(s, *scene)))
         }
         Event::PairProposed { by, .. } => format!(
             "{} proposed a pair of matching aspects.",
@@ -490,12 +496,13 @@ fn describe(before: &State, event: &Event) -> String {
         Event::JustificationEdited { .. } => "A pair's justification changed.".into(),
         Event::CheckMade { scene, check } => {
             let dice = check.roll.dice.len();
+            let hits = check.roll.hits();
             format!(
-                "The check of {}: {dice} {}{} rolled, {} hits against {}: {}.",
+                "The check of {}: {dice} {}{} rolled, {hits} {} against {}: {}.",
                 objective(s, *scene),
                 if check.physical { "real " } else { "" },
                 if dice == 1 { "die" } else { "dice" },
-                check.roll.hits(),
+                if hits == 1 { "hit" } else { "hits" },
                 check.difficulty,
                 check.outcome
             )
@@ -505,7 +512,7 @@ fn describe(before: &State, event: &Event) -> String {
             objective(s, *scene)
         ),
         Event::SceneFinished { scene } => {
-            format!("The scene {} is performed.", objective(s, *scene))
+            format!("{} is performed.", capitalized(&objective(s, *scene)))
         }
         Event::LongTermEffectsNarrated { .. } if s.ruleset.is_temporal() => {
             "The flashforward was told.".into()

@@ -170,7 +170,7 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     assert_eq!(gm.view["gm"], bo_id);
     assert_eq!(gm.view["fights"].as_array().unwrap().len(), 1);
 
-    let (status, _, markdown) = http(
+    let (status, headers, markdown) = http(
         server.addr,
         "GET",
         &format!("/t/{token}/export.md"),
@@ -179,6 +179,11 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     )
     .await;
     assert_eq!(status, 200);
+    // The file is named after the story's title, not "prophecy.md" for every table.
+    assert!(
+        headers.contains("filename=\"a-session-of-the-challenge-rules.md\""),
+        "{headers}"
+    );
     assert!(markdown.contains("Row across the flood"), "{markdown}");
     assert!(markdown.contains("Bandits at the ford"), "{markdown}");
 
