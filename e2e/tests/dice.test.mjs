@@ -71,7 +71,7 @@ test('a check rolled with real dice: the faces are typed in, in order', { timeou
       await panel(p).getByTestId('roll-source').waitFor();
       await logLine(p, '3 real dice rolled, 2 hits against 3: failure');
     }
-    await panel(bo).getByTestId('check-result').scrollIntoViewIfNeeded();
+    await (await reveal(bo, panel(bo).getByTestId('check-result'))).scrollIntoViewIfNeeded();
     await shot(bo, 'phone-real-dice-result');
 
     for (const p of players) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);

@@ -8,6 +8,7 @@ import {
   withTable, gameToStory, startScene, proposePair, narrate, finishScene, panel, sameSeq, accepted,
   aspectId, objectId, cardOf, selectScene, tid, consoleErrors, makeCheck,
   logLine,
+  reveal,
 } from './table.mjs';
 
 /**
@@ -17,8 +18,9 @@ import {
 async function assertHidden(players, flag, text, where) {
   for (const p of players) {
     await p.page.getByTestId('paused-banner').waitFor();
-    if (where && where(p)) await where(p).locator(tid('flagged', { flag })).first().waitFor();
-    const shown = await p.page.locator('#main').evaluate((el, t) => el.innerText.includes(t), text);
+    if (where && where(p)) await reveal(p, where(p).locator(tid('flagged', { flag })));
+    // Anywhere in the page, shown or in a view a phone is not showing now.
+    const shown = await p.page.locator('#main').evaluate((el, t) => el.textContent.includes(t), text);
     assert.equal(shown, false, `${p.name} still shows "${text}"`);
   }
 }
@@ -26,6 +28,7 @@ async function assertHidden(players, flag, text, where) {
 async function assertResumed(players, text, where = (p) => p.page.locator('#main')) {
   for (const p of players) {
     await p.page.getByTestId('paused-banner').waitFor({ state: 'detached' });
+    await reveal(p, where(p).getByText(text));
     await where(p).getByText(text).first().waitFor();
   }
 }
@@ -64,7 +67,7 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
     await panel(ada).getByTestId('refusal').filter({ hasText: 'Safety tools' }).waitFor();
     // Anyone may replace a flagged aspect (an absent owner would keep the table paused): Cy
     // does, though the character is Bo's.
-    for (const p of players) await cardOf(p, ash).locator(tid('replace', { flag })).waitFor();
+    for (const p of players) await reveal(p, cardOf(p, ash).locator(tid('replace', { flag })));
     await cardOf(cy, ash).locator(tid('replace', { flag })).click();
     await accepted(cy, 'replace the aspect', async () => {
       await cardOf(cy, ash).getByTestId('aspect-edit-text').fill('Librarian');
@@ -74,9 +77,9 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
 
     // The prophecy, long after it was settled: Cy flags it and replaces it.
     const prophecy = await ada.page.getByTestId('prophecy-text').textContent();
-    await accepted(cy, 'flag the prophecy', () => cy.page.locator(tid('flag', { flag: 'prophecy' })).click());
+    await accepted(cy, 'flag the prophecy', async () => (await reveal(cy, cy.page.locator(tid('flag', { flag: 'prophecy' })))).click());
     await assertHidden(players, 'prophecy', prophecy.trim().slice(0, 30), (p) => p.page.locator('#prophecy'));
-    await cy.page.locator(tid('replace', { flag: 'prophecy' })).click();
+    await (await reveal(cy, cy.page.locator(tid('replace', { flag: 'prophecy' })))).click();
     await accepted(cy, 'replace the prophecy', async () => {
       await cy.page.getByTestId('prophecy-edit').fill('The bell will ring thirteen times, and the river will rise.');
       await cy.page.getByTestId('save-prophecy').click();
@@ -88,9 +91,9 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
     await sameSeq(players);
     const pair = await panel(bo).getByTestId('pair').first().getAttribute('data-pair-id');
     const jflag = `justification:${pair}`;
-    await accepted(bo, 'flag the justification', () => panel(bo).locator(tid('flag', { flag: jflag })).click());
+    await accepted(bo, 'flag the justification', async () => (await reveal(bo, panel(bo).locator(tid('flag', { flag: jflag })))).click());
     await assertHidden(players, jflag, 'He reads the shelf marks', panel);
-    await panel(ada).locator(tid('replace', { flag: jflag })).click();
+    await (await reveal(ada, panel(ada).locator(tid('replace', { flag: jflag })))).click();
     await accepted(ada, 'replace the justification', async () => {
       await panel(ada).getByTestId('justification-edit').fill('He knows the old catalogue');
       await panel(ada).getByTestId('save-justification').click();

@@ -7,7 +7,7 @@ import {
   withTable, seatPlayers, rollProphecy, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
   finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
-  objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT,
+  objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT, shot,
   logLine,
 } from './table.mjs';
 
@@ -39,6 +39,14 @@ async function assertOdds(players, dice, difficulty) {
     const text = await line.textContent();
     assert.ok(text.includes(`(exactly ${odds.exact})`), `${p.name} shows "${text}", expected exactly ${odds.exact}`);
     assert.ok(text.startsWith(`${percent(odds.p_success)} chance of success`), `${p.name} shows "${text}"`);
+    // One more matching pair, exactly as `prophecy odds` says; the chart marks this pool.
+    const next = exactOdds(dice + 1, difficulty);
+    const nextText = await panel(p).getByTestId('odds-next').textContent();
+    assert.equal(nextText, `One more matching pair: ${percent(next.p_success)} (exactly ${next.exact})`);
+    const chart = panel(p).getByTestId('chance-chart');
+    assert.equal(await chart.locator('rect.bar.current').getAttribute('data-dice'), String(dice));
+    const bars = await chart.locator('rect.bar').count();
+    assert.ok(bars >= Math.max(11, dice + 4), `${bars} bars charted`);
   }
 }
 
@@ -224,6 +232,11 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     const outcomeText = last.outcome === 'success' ? 'The Finale succeeded' : 'The Finale failed';
     for (const p of players) {
       await p.page.getByTestId('finale-outcome').filter({ hasText: outcomeText }).waitFor();
+      // The Finale's moment: its outcome in large type, and the road that led there.
+      const moment = p.page.locator(tid('finale-moment', { outcome: last.outcome }));
+      await moment.waitFor();
+      await moment.getByTestId('recap').filter({ hasText: 'Steal the bell-keeper’s chart' }).waitFor();
+      assert.match(await moment.locator('h2').textContent(), last.outcome === 'success' ? /defy the prophecy/ : /comes to pass/);
       // In 1.0 the long-term effects are the table's choice.
       await p.page.locator('#long-term-effects-h').filter({ hasText: 'Long-term effects (optional)' }).waitFor();
       // The rules help and the footer link to the rulings.
@@ -239,6 +252,8 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     for (const p of players) {
       await p.page.locator(tid('phase', { phase: 'ended' })).waitFor();
       await p.page.getByTestId('the-end').waitFor();
+      await p.page.getByTestId('finale-moment').waitFor();
+      await shot(p, `game-end-${p.name}`);
       assert.equal((await p.page.getByTestId('finale-outcome').textContent()).trim(), (await ada.page.getByTestId('finale-outcome').textContent()).trim());
       await p.page.getByTestId('long-term-effects-text').filter({ hasText: 'forgot the bell' }).waitFor();
     }

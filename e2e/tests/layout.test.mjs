@@ -77,6 +77,12 @@ test('a phone switches between views; a started scene comes into view; a finishe
     await showTab(bo, 'now');
     assert.ok(await onScreen(bo, panel(bo), PHONE.height), 'the Scene view shows the scene being played');
     assert.equal(await bo.page.locator(tid('tab-now', { attention: 'true' })).count(), 0, 'looking clears the mark');
+    // What this scene does to the Finale: its success makes the Finale likelier than its failure.
+    const whatIf = panel(bo).getByTestId('what-if');
+    await whatIf.waitFor();
+    const [up, down] = await Promise.all([whatIf.getAttribute('data-success'), whatIf.getAttribute('data-failure')]);
+    assert.ok(Number(up) > Number(down), `the Finale's chance: ${up} after a success, ${down} after a failure`);
+    assert.match(await whatIf.textContent(), /^The Finale’s chance, now [<>]?\d+(\.\d)?%: [<>]?\d+(\.\d)?% if this scene succeeds, [<>]?\d+(\.\d)?% if it fails\.$/);
     await shot(bo, 'layout-phone-scene');
 
     // Bo plays the scene through on the phone and finishes it: the phone is at the top of the
@@ -86,7 +92,17 @@ test('a phone switches between views; a started scene comes into view; a finishe
     await proposePair(bo, character, environment, 'She reads the flooded shelves by touch.');
     await makeCheck(bo);
     await panel(bo).getByTestId('check-result').waitFor();
+    // Ada starts writing a narration on her laptop; Bo records his first. Ada's draft stays,
+    // with his narration above it and a word about what happened.
+    const draft = 'Ash slipped the chart into her sleeve.';
+    await panel(ada).getByTestId('narration').fill(draft);
     await narrate(bo, 'The chart was where the water kept it.');
+    await panel(ada).getByTestId('narration-meanwhile').waitFor();
+    assert.equal(await panel(ada).getByTestId('narration').inputValue(), draft, 'Ada’s draft is kept');
+    await panel(ada).getByTestId('narration-text').filter({ hasText: 'The chart was where the water kept it.' }).waitFor();
+    await shot(ada, 'layout-narration-kept');
+    await panel(ada).getByTestId('discard-narration').click();
+    await panel(ada).getByTestId('narration').waitFor({ state: 'detached' });
     await finishScene(bo, precursor);
     await sameSeq(players);
     const after = await tabs(bo);

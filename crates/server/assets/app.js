@@ -123,6 +123,7 @@ const ui = {
   centerOutline: true, // scroll a wide outline to the selected scene (or the Finale) once
   faces: new Map(), // scene id → the faces typed so far (real dice)
   question: '', // the moderator's chosen question
+  drafts: new Map(), // form key → text typed and not saved (narrations)
   tab: 'now', // the view a phone shows (view.js: tabsOf)
   attention: new Set(), // views with something new since the player last looked
   seenLogSeq: 0, // the last log entry shown to the player
@@ -286,6 +287,11 @@ function afterRender(logAtBottom) {
     ui.focusNext = null;
     const field = f && f.querySelector('input:not([type=hidden]), textarea, select');
     if (field) field.focus();
+  }
+  // The hint under a tree wider than its box (a phone).
+  for (const box of root.querySelectorAll('.outline-scroll')) {
+    const overflows = String(box.scrollWidth > box.clientWidth + 2);
+    if (box.getAttribute('data-overflows') !== overflows) box.setAttribute('data-overflows', overflows);
   }
   if (ui.centerOutline) {
     const box = root.querySelector('.outline-scroll');
@@ -479,6 +485,9 @@ function onUpdate(msg) {
       render();
     }, 1200);
   }
+  // A refusal answered the table as it was: once the table has changed (after a moment to
+  // read it), it may no longer hold, and an old one must not stay beside a control that works.
+  for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused' && Date.now() - m.at > 2000) ui.msgs.delete(key);
   // Answers about the last phase no longer apply, and a phone goes to the new phase's work.
   if (prev && prev.phase && state.view.phase && prev.phase.id !== state.view.phase.id) {
     ui.msgs.clear();
@@ -585,7 +594,15 @@ function goToFlag(f) {
   }
   render();
   const id = 'flagged-' + f.key.replace(':', '-');
-  const el = document.getElementById(id);
+  let el = document.getElementById(id);
+  // On a phone the flagged text may be in another view: show that one.
+  const box = el && el.closest('[data-tabs]');
+  const tabs = box ? box.getAttribute('data-tabs').split(' ') : [];
+  if (tabs.length && !tabs.includes(ui.tab) && !wide.matches) {
+    ui.tab = tabs[0];
+    render();
+    el = document.getElementById(id);
+  }
   if (el) {
     el.scrollIntoView({ block: 'center', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
     const b = el.querySelector('button');

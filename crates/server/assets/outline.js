@@ -152,7 +152,10 @@ export function outlineTree(view, ui, onSelect) {
   const label = temporal
     ? `The story tree: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the climactic scene on top. Select a scene to see it and act on it.`
     : `The outline: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the Finale on top. Select a scene to see it and act on it.`;
-  return h(
+  // A phone shows part of a wide outline: the hint under it (shown by app.js when the tree
+  // overflows its box) says there is more sideways.
+  const hint = h('p', { class: 'scroll-hint small muted', testid: 'outline-scroll-hint', 'data-key': 'outline-hint', 'aria-hidden': 'true' }, '← Swipe sideways to see the whole outline →');
+  return h('div', { class: 'outline-wrap', 'data-key': 'outline-wrap' }, h(
     'div',
     { class: 'outline-scroll paper', testid: 'outline', 'data-key': 'outline-tree' },
     h(
@@ -168,14 +171,18 @@ export function outlineTree(view, ui, onSelect) {
       h('svg:g', { class: 'edges', 'aria-hidden': 'true' }, edges),
       h('svg:g', { class: 'nodes' }, nodes),
     ),
-  );
+  ), hint);
 }
 
-/** "PRIMARY · DIFFICULTY 3", shortened when the level's name is long ("QUATERNARY · DIFF. 1"). */
-function bandLabel(level, difficulty) {
+/**
+ * "PRIMARY · DIFFICULTY 3", shortened to leave room for the reward dice at the band's right end
+ * ("QUATERNARY · DIFF. 1", then "DIFF. 1"): at 11px bold capitals a letter takes about 8px.
+ */
+function bandLabel(level, difficulty, rewards = 0) {
   const name = level === 'Finale' ? 'FINALE' : level.replace(/ scene$/i, '').toUpperCase();
-  const full = `${name} · DIFFICULTY ${difficulty}`;
-  return full.length > 24 ? `${name} · DIFF. ${difficulty}` : full;
+  const room = rewards ? Math.floor((W - 24 - 17 * (rewards - 1) - 10) / 8) : 24;
+  const options = [`${name} · DIFFICULTY ${difficulty}`, `${name} · DIFF. ${difficulty}`, `DIFF. ${difficulty}`];
+  return options.find((o) => o.length <= room) || options[options.length - 1];
 }
 
 function node(view, ui, s, p, byId, onSelect) {
@@ -226,7 +233,7 @@ function node(view, ui, s, p, byId, onSelect) {
     h('svg:rect', { class: 'node-card', width: W, height: H, rx: 5 }),
     h('svg:rect', { class: 'node-band', width: W, height: 24, rx: 5 }),
     h('svg:rect', { class: 'node-band', y: 12, width: W, height: 12 }),
-    h('svg:text', { class: 'node-level', x: 10, y: 16 }, bandLabel(level, s.difficulty)),
+    h('svg:text', { class: 'node-level', x: 10, y: 16 }, bandLabel(level, s.difficulty, rewards.length)),
     rewards.map((k, i) =>
       h(
         'svg:g',

@@ -246,18 +246,98 @@ function oddsLine(view, s) {
   if (s.odds) {
     const o = s.odds;
     return h(
-      'p',
-      { class: 'odds', testid: 'scene-odds', 'data-p': o.p_success },
-      h('strong', null, percent(o.p_success)),
-      ` chance of success: ${o.dice} ${o.dice === 1 ? 'die' : 'dice'} against difficulty ${s.difficulty}`,
-      o.exact ? h('span', { class: 'exact' }, ` (exactly ${o.exact})`) : null,
+      'div',
+      { class: 'odds-block' },
+      h(
+        'p',
+        { class: 'odds', testid: 'scene-odds', 'data-p': o.p_success },
+        h('strong', null, percent(o.p_success)),
+        ` chance of success: ${o.dice} ${o.dice === 1 ? 'die' : 'dice'} against difficulty ${s.difficulty}`,
+        o.exact ? h('span', { class: 'exact' }, ` (exactly ${o.exact})`) : null,
+      ),
+      o.p_next !== undefined
+        ? h('p', { class: 'odds-next small', testid: 'odds-next', 'data-p': o.p_next }, 'One more matching pair: ', h('strong', null, percent(o.p_next)), o.exact_next ? h('span', { class: 'exact' }, ` (exactly ${o.exact_next})`) : null)
+        : null,
+      Array.isArray(o.curve) ? chanceChart(o.curve, o.dice, s.difficulty) : null,
+      whatIf(view, s),
     );
   }
   const p = view.outline_odds && view.outline_odds[String(s.id)];
   if (p !== undefined && p !== null && s.status !== 'performed') {
-    return h('p', { class: 'odds', testid: 'outline-odds' }, h('strong', null, percent(p)), ' chance of success with the pairs proposed so far (a plan, not a promise)');
+    return h('div', { class: 'odds-block' }, h('p', { class: 'odds', testid: 'outline-odds' }, h('strong', null, percent(p)), ' chance of success with the pairs proposed so far (a plan, not a promise)'), whatIf(view, s));
   }
   return null;
+}
+
+/** What this scene's outcome would make of the Finale's chance (as planned). */
+function whatIf(view, s) {
+  const w = view.finale_if && view.finale_if[String(s.id)];
+  const now = view.outline_odds && view.finale !== null && view.finale !== undefined ? view.outline_odds[String(view.finale)] : undefined;
+  if (!w || now === undefined) return null;
+  return h(
+    'p',
+    { class: 'what-if small', testid: 'what-if', 'data-success': w[0], 'data-failure': w[1] },
+    'The Finale’s chance, now ',
+    h('strong', null, percent(now)),
+    ': ',
+    h('strong', { class: 'up' }, percent(w[0])),
+    ' if this scene succeeds, ',
+    h('strong', { class: 'down' }, percent(w[1])),
+    ' if it fails.',
+  );
+}
+
+/**
+ * The chance of success against the number of dice, at this scene's difficulty: a bar per pool
+ * size, this pool's marked. An SVG picture; the same numbers are in its table for screen readers.
+ */
+function chanceChart(curve, dice, difficulty) {
+  const W = 300;
+  const H = 120;
+  const left = 30;
+  const bottom = 20;
+  const top = 6;
+  const n = curve.length;
+  const step = (W - left - 4) / n;
+  const y = (p) => top + (H - top - bottom) * (1 - p);
+  const bars = curve.map((p, k) =>
+    h('svg:rect', {
+      x: (left + k * step + step * 0.15).toFixed(1),
+      y: y(p).toFixed(1),
+      width: (step * 0.7).toFixed(1),
+      height: Math.max(0, H - bottom - y(p)).toFixed(1),
+      class: k === dice ? 'bar current' : 'bar',
+      'data-dice': k,
+    }),
+  );
+  const labels = curve
+    .map((_, k) => k)
+    .filter((k) => k === dice || k % Math.max(1, Math.ceil(n / 8)) === 0)
+    .map((k) => h('svg:text', { x: (left + k * step + step / 2).toFixed(1), y: H - 6, class: k === dice ? 'tick current' : 'tick', 'text-anchor': 'middle' }, String(k)));
+  const grid = [0, 0.5, 1].map((p) =>
+    [
+      h('svg:line', { x1: left, x2: W - 4, y1: y(p).toFixed(1), y2: y(p).toFixed(1), class: 'grid' }),
+      h('svg:text', { x: left - 4, y: (y(p) + 4).toFixed(1), 'text-anchor': 'end', class: 'tick' }, `${p * 100}%`),
+    ],
+  );
+  return h(
+    'figure',
+    { class: 'chance-chart', testid: 'chance-chart' },
+    h(
+      'svg:svg',
+      { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `Chance of success by number of dice against difficulty ${difficulty}; this scene has ${dice}.` },
+      grid,
+      bars,
+      labels,
+    ),
+    h('figcaption', { class: 'small muted' }, `Chance of success by number of dice, against difficulty ${difficulty}. This scene: ${dice}.`),
+    h(
+      'table',
+      { class: 'visually-hidden' },
+      h('tr', null, h('th', null, 'Dice'), h('th', null, 'Chance')),
+      curve.map((p, k) => h('tr', null, h('td', null, String(k)), h('td', null, percent(p)))),
+    ),
+  );
 }
 
 /** The selected scene: everything about it, and the actions of the current phase. */
@@ -706,22 +786,49 @@ function narrationBlock(ctx, s, open) {
       : null;
   if (!open && !(canWrite && editing(ctx, key))) return show ? h('div', { class: 'narration' }, h('h4', null, 'What happened'), show) : null;
   if (mod) return h('div', { class: 'narration' }, show, h('p', { class: 'muted small' }, 'The players narrate; the moderator asks questions.'));
-  // Nothing told yet: the box is open. Told (or flagged): open on request.
-  const editorOpen = (!has && !isFlagged) || editing(ctx, key);
+  // What this player has typed and not saved: several players may write at once, and one
+  // recording theirs must not close the box on another's draft.
+  const draft = ctx.ui.drafts.get(key);
+  const drafting = !!draft && !!draft.trim() && draft !== (s.narration || '');
+  const forget = () => ctx.ui.drafts.delete(key);
+  // Nothing told yet: the box is open. Told (or flagged): open on request, or while a draft waits.
+  const editorOpen = (!has && !isFlagged) || editing(ctx, key) || drafting;
+  const meanwhile = drafting && has && !editing(ctx, key);
   return h(
     'div',
     { class: 'narration' },
-    editorOpen && !isFlagged ? null : show,
+    editorOpen && !isFlagged && !meanwhile ? null : show,
+    meanwhile ? h('p', { class: 'message info', role: 'status', testid: 'narration-meanwhile' }, 'Another player recorded the narration above while you wrote yours. Your draft is kept below: save it to replace theirs, or discard it.') : null,
     editorOpen
       ? form(
           ctx,
           key,
           {
             class: 'narrate-form',
-            onsubmit: (f) => ctx.act(key, { action: 'narrate', scene: s.id, text: f.elements.text.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+            onsubmit: (f) =>
+              ctx.act(key, { action: 'narrate', scene: s.id, text: f.elements.text.value }, {
+                onDone: () => {
+                  forget();
+                  toggleEditor(ctx, key, false);
+                },
+              }),
           },
-          labelled(`narration-${s.id}`, s.check && s.check.outcome === 'success' ? 'Tell how the characters succeed' : 'Tell how the characters fail', textarea(`narration-${s.id}`, 'text', s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000 })),
-          h('div', { class: 'row' }, submit(ctx, key, has || isFlagged ? 'Save narration' : 'Record narration', 'narrate'), has || isFlagged ? button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' }) : null),
+          labelled(
+            `narration-${s.id}`,
+            s.check && s.check.outcome === 'success' ? 'Tell how the characters succeed' : 'Tell how the characters fail',
+            textarea(`narration-${s.id}`, 'text', drafting ? draft : s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000, oninput: (e) => ctx.ui.drafts.set(key, e.target.value) }),
+          ),
+          h(
+            'div',
+            { class: 'row' },
+            submit(ctx, key, has || isFlagged ? 'Save narration' : 'Record narration', 'narrate'),
+            has || isFlagged
+              ? button(meanwhile ? 'Discard my draft' : 'Cancel', () => {
+                  forget();
+                  toggleEditor(ctx, key, false);
+                }, { class: 'ghost', testid: 'discard-narration' })
+              : null,
+          ),
         )
       : has
         ? button('Edit the narration', () => toggleEditor(ctx, key, true), { class: 'ghost small', testid: 'edit-narration' })

@@ -4,7 +4,7 @@
 import { h, paragraphs, themeMenu } from './dom.js';
 import {
   form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
-  button, actionButton, objectName, objectById, sceneById, playerById, flagKey,
+  button, actionButton, objectName, objectById, sceneById, playerById, flagKey, objective,
 } from './ui.js';
 import { d66 } from './dice.js';
 import { charactersSection, objectsSection } from './cards.js';
@@ -306,7 +306,7 @@ function phaseContent(ctx, phase) {
       return [now(phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx)), cast('characters'), warning];
     case 'story':
       return [
-        now(phaseIntro(view), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), finaleDone ? longTermSection(ctx) : null),
+        now(finaleMoment(ctx), phaseIntro(view), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), finaleDone ? longTermSection(ctx) : null),
         tagged(outlineSection(ctx), 'outline'),
         tagged(returnBar(ctx), 'now outline'),
         cast('characters'),
@@ -315,7 +315,7 @@ function phaseContent(ctx, phase) {
       ];
     case 'ended':
       return [
-        now(theEnd(ctx)),
+        now(finaleMoment(ctx), theEnd(ctx)),
         warning,
         temporal ? tagged(flashbackSection(ctx), 'now') : null,
         tagged(outlineSection(ctx), 'outline'),
@@ -760,6 +760,42 @@ function theEnd(ctx) {
     { class: 'panel the-end', 'data-key': 'the-end', testid: 'the-end' },
     h('h2', null, 'The story is told'),
     h('p', null, 'Read it back below, or keep it: ', h('a', { href: `/t/${ctx.token}/export.md`, download: true }, 'download it as Markdown'), ' or open the ', h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener' }, 'printable page'), '.'),
+  );
+}
+
+/**
+ * The moment the Finale is decided: its outcome in large type, what it means, and a recap of
+ * the scenes that led there (shown from the Finale's check to the end of the game).
+ */
+function finaleMoment(ctx) {
+  const { view } = ctx;
+  const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
+  if (!finale || !finale.check) return null;
+  const won = finale.check.outcome === 'success';
+  const temporal = isTemporal(view);
+  const performed = (view.scenes || []).filter((s) => s.status === 'performed' && s.check && s.id !== finale.id);
+  performed.sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0) || a.id - b.id);
+  const succeeded = performed.filter((s) => s.check.outcome === 'success').length;
+  const hits = finale.check.hits;
+  return h(
+    'section',
+    { class: ['panel', 'finale-moment', won ? 'success' : 'failure'], testid: 'finale-moment', 'data-outcome': finale.check.outcome, 'data-key': 'finale-moment', 'aria-labelledby': 'finale-moment-h' },
+    h('p', { class: 'eyebrow' }, temporal ? 'The climactic scene' : 'The Finale'),
+    h('h2', { id: 'finale-moment-h' }, won ? (temporal ? 'The future is saved' : 'The heroes defy the prophecy') : temporal ? 'The future is lost' : 'The prophecy comes to pass'),
+    h('p', { class: 'finale-objective' }, objective(finale)),
+    h('p', { class: 'finale-roll' }, `${hits} ${hits === 1 ? 'hit' : 'hits'} against difficulty ${finale.check.difficulty}: ${won ? 'success' : 'failure'}.`),
+    performed.length
+      ? h(
+          'div',
+          { class: 'recap', testid: 'recap' },
+          h('h3', null, `The road here: ${succeeded} of ${performed.length} ${performed.length === 1 ? 'scene' : 'scenes'} succeeded`),
+          h(
+            'ol',
+            null,
+            performed.map((s) => h('li', { class: s.check.outcome, 'data-key': 'r' + s.id }, h('span', { class: 'recap-mark', 'aria-hidden': 'true' }, s.check.outcome === 'success' ? '✓' : '✗'), ` ${objective(s)} — ${s.check.outcome}`)),
+          ),
+        )
+      : null,
   );
 }
 

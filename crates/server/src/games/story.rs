@@ -575,11 +575,40 @@ fn cause(cause: Cause) -> Value {
     }
 }
 
-/// Each unperformed scene's chance with the pairs proposed so far, as a plan.
-fn outline_odds(state: &State) -> Value {
+/// Pools up to this many dice are charted beside a scene's chance (at least three past its own).
+const CURVE_DICE: u32 = 10;
+/// The longest chart: a huge pool is charted around itself no further.
+const CURVE_MAX: u32 = 40;
+
+/// A scene's exact chance with its pool now, with one more matching pair, and the chance of
+/// every pool size from none up, for the page's chart.
+fn scene_odds(dice: u32, difficulty: u32) -> Value {
+    let p = dice::check_odds::success_probability(dice, difficulty);
+    let next = dice::check_odds::success_probability(dice + 1, difficulty);
+    let top = CURVE_DICE.max(dice + 3).min(CURVE_MAX.max(dice + 1));
+    let curve: Vec<f64> = (0..=top)
+        .map(|n| dice::check_odds::success_probability_f64(n, difficulty))
+        .collect();
+    json!({
+        "dice": dice,
+        "p_success": p.to_f64(),
+        "exact": p.to_string(),
+        "p_next": next.to_f64(),
+        "exact_next": next.to_string(),
+        "curve": curve,
+    })
+}
+
+/// Outlines with more unperformed scenes than this get no "what if" for each scene (each one
+/// solves the outline twice more).
+const WHAT_IF_SCENES: usize = 60;
+
+/// The outline as the odds solver plans it: the scenes' ids, and each scene with its parent
+/// (by index), the pairs proposed so far and its outcome once performed.
+fn planned(state: &State) -> (Vec<SceneId>, Vec<PlannedScene>) {
     let ids: Vec<SceneId> = state.scenes.keys().copied().collect();
     let index: HashMap<SceneId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let planned: Vec<PlannedScene> = ids
+    let planned = ids
         .iter()
         .map(|id| {
             let scene = &state.scenes[id];
@@ -590,6 +619,12 @@ fn outline_odds(state: &State) -> Value {
             }
         })
         .collect();
+    (ids, planned)
+}
+
+/// Each unperformed scene's chance with the pairs proposed so far, as a plan.
+fn outline_odds(state: &State) -> Value {
+    let (ids, planned) = planned(state);
     match outline_odds_f64(state.ruleset, &planned) {
         Ok(odds) => ids
             .iter()
@@ -600,6 +635,39 @@ fn outline_odds(state: &State) -> Value {
             .into(),
         Err(_) => json!({}),
     }
+}
+
+/// For each unperformed scene but the Finale: the Finale's chance (as a plan, with the pairs
+/// proposed so far) if that scene succeeds, and if it fails: `{"7": [0.61, 0.38]}`. Empty for
+/// outlines past [`WHAT_IF_SCENES`] unperformed scenes or without a Finale.
+fn finale_if(state: &State) -> Value {
+    let Some(finale) = state.finale else {
+        return json!({});
+    };
+    let (ids, planned) = planned(state);
+    let open: Vec<usize> = (0..ids.len())
+        .filter(|&i| ids[i] != finale && planned[i].outcome.is_none())
+        .collect();
+    if open.len() > WHAT_IF_SCENES {
+        return json!({});
+    }
+    let Some(at) = ids.iter().position(|id| *id == finale) else {
+        return json!({});
+    };
+    let mut out = serde_json::Map::new();
+    for i in open {
+        let chance = |outcome| {
+            let mut what_if = planned.clone();
+            what_if[i].outcome = Some(outcome);
+            outline_odds_f64(state.ruleset, &what_if)
+                .ok()
+                .and_then(|odds| odds.get(at).copied())
+        };
+        if let (Some(won), Some(lost)) = (chance(Outcome::Success), chance(Outcome::Failure)) {
+            out.insert(ids[i].0.to_string(), json!([won, lost]));
+        }
+    }
+    out.into()
 }
 
 fn view(state: &State, creator: u32) -> Value {
@@ -672,10 +740,8 @@ fn view(state: &State, creator: u32) -> Value {
             };
             let pool = s.pool(*id);
             let pool_json: Vec<Value> = pool.iter().map(|e| cause(Cause::Pool(*e))).collect();
-            let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none()).then(|| {
-                let p = dice::check_odds::success_probability(pool.len() as u32, scene.difficulty);
-                json!({"dice": pool.len(), "p_success": p.to_f64(), "exact": p.to_string()})
-            });
+            let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none())
+                .then(|| scene_odds(pool.len() as u32, scene.difficulty));
             let pairs: Vec<Value> = scene
                 .pairs
                 .iter()
@@ -838,5 +904,6 @@ fn view(state: &State, creator: u32) -> Value {
         "long_term_effects_flagged": s.is_flagged(TextRef::LongTermEffects),
         "warnings": s.warnings().iter().map(ToString::to_string).collect::<Vec<_>>(),
         "outline_odds": outline_odds(s),
+        "finale_if": finale_if(s),
     })
 }

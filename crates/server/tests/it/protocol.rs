@@ -678,3 +678,52 @@ async fn the_rulings_are_served_for_the_page_to_link() {
     }
     server.stop().await;
 }
+
+/// The scene being played carries its exact chance, the chance with one more matching pair,
+/// the chance of every pool size for the page's chart, and what its outcome would make of the
+/// Finale's chance (each checked against the dice crate and the outline solver's own answers).
+#[tokio::test]
+async fn a_scene_s_odds_come_with_one_more_pair_a_curve_and_the_finale_s_what_if() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (_, pages, _) = story_table(&server).await;
+    let view = &pages[0].view;
+    let scene_id = view["in_progress"].as_u64().unwrap();
+    let scene = view["scenes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["id"] == scene_id)
+        .unwrap();
+    let odds = &scene["odds"];
+    let dice = odds["dice"].as_u64().unwrap() as u32;
+    let difficulty = scene["difficulty"].as_u64().unwrap() as u32;
+    let next = dice::check_odds::success_probability(dice + 1, difficulty);
+    assert_eq!(odds["exact_next"], next.to_string());
+    assert_eq!(odds["p_next"].as_f64().unwrap(), next.to_f64());
+    let curve = odds["curve"].as_array().unwrap();
+    assert!(
+        curve.len() >= 11 && curve.len() as u32 > dice + 3,
+        "{curve:?}"
+    );
+    for (n, p) in curve.iter().enumerate() {
+        let exact = dice::check_odds::success_probability(n as u32, difficulty).to_f64();
+        assert!(
+            (p.as_f64().unwrap() - exact).abs() < 1e-12,
+            "{n} dice: {p} vs {exact}"
+        );
+    }
+    // More dice never lower the chance.
+    assert!(curve.windows(2).all(|w| w[0].as_f64() <= w[1].as_f64()));
+
+    // The Finale with this scene succeeding (a reward die) is likelier than with it failing;
+    // the Finale itself has no what-if.
+    let finale = view["finale"].as_u64().unwrap();
+    let what_if = view["finale_if"][scene_id.to_string()].as_array().unwrap();
+    let (won, lost) = (what_if[0].as_f64().unwrap(), what_if[1].as_f64().unwrap());
+    assert!(won > lost, "{won} vs {lost}");
+    let now = view["outline_odds"][finale.to_string()].as_f64().unwrap();
+    assert!(lost <= now && now <= won, "{lost} ≤ {now} ≤ {won}");
+    assert!(view["finale_if"].get(finale.to_string()).is_none());
+    server.stop().await;
+}

@@ -200,6 +200,9 @@ async fn the_creator_renews_the_invitation_or_closes_joining() {
     )
     .await;
     assert_eq!(field(&body, "joining"), json!("wrong_link"));
+    // A stale link learns nothing about the table; the current one names it and its players.
+    assert_eq!(field(&body, "table"), Value::Null);
+    assert!(!body.contains("Ada"), "{body}");
     let (_, _, body) = http(
         addr,
         "GET",
@@ -209,6 +212,14 @@ async fn the_creator_renews_the_invitation_or_closes_joining() {
     )
     .await;
     assert_eq!(field(&body, "joining"), json!("open"));
+    assert_eq!(field(&body, "table")["game"], json!("story"));
+    assert!(
+        field(&body, "table")["players"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("Ada")),
+        "{body}"
+    );
     let (status, _, _) = try_join(addr, &token, &new, "Cy").await;
     assert_eq!(status, 200);
     // Seated players keep their seats.
