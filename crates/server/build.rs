@@ -1,5 +1,6 @@
 //! Embeds every file of `assets/` (the page's HTML, CSS and JavaScript) in the binary: writes
-//! `$OUT_DIR/assets.rs`, a table of (name, content type, contents).
+//! `$OUT_DIR/assets.rs`, a table of (name, content type, contents), and the fonts of
+//! `assets/fonts/` in `$OUT_DIR/fonts.rs`, a table of (name, bytes).
 
 use std::fmt::Write;
 
@@ -32,6 +33,28 @@ fn main() {
         .unwrap();
     }
     table.push(']');
-    let out = std::path::Path::new(&std::env::var("OUT_DIR").unwrap()).join("assets.rs");
-    std::fs::write(out, table).unwrap();
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    std::fs::write(out.join("assets.rs"), table).unwrap();
+
+    // The fonts: binary files, a table of (name, bytes).
+    let fonts = dir.join("fonts");
+    println!("cargo:rerun-if-changed={}", fonts.display());
+    let mut names: Vec<String> = std::fs::read_dir(&fonts)
+        .expect("crates/server/assets/fonts exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".woff2"))
+        .collect();
+    names.sort();
+    let mut table = String::from("&[\n");
+    for name in names {
+        writeln!(
+            table,
+            "    ({name:?}, include_bytes!({:?})),",
+            fonts.join(&name).display().to_string()
+        )
+        .unwrap();
+    }
+    table.push(']');
+    std::fs::write(out.join("fonts.rs"), table).unwrap();
 }

@@ -7,7 +7,7 @@ import {
   withTable, seatPlayers, rollProphecy, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
   finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
-  objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT, shot,
+  objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT, shot, showTab,
   logLine,
 } from './table.mjs';
 
@@ -277,7 +277,8 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     const print = await cy.context.request.get(new URL(printHref, base).href);
     assert.equal(print.status(), 200);
     assert.match(print.headers()['content-type'], /text\/html/);
-    // The link opens the printable page in a new tab.
+    // The link opens the printable page in a new tab (on a phone, from the Table view).
+    await showTab(cy, 'table');
     const [printed] = await Promise.all([cy.context.waitForEvent('page'), cy.page.getByTestId('export-print').click()]);
     const printErrors = [];
     printed.on('console', (m) => { if (m.type() === 'error') printErrors.push(m.text()); });
@@ -286,6 +287,31 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     for (const s of ['Silence the drowned bell', 'The bell rang once more', 'Moss']) assert.ok(printText.includes(s), `the printable page has "${s}"`);
     assert.deepEqual(printErrors, []);
     await printed.close();
+
+    // The group publishes the story: a read-only page anyone with its link can read, which
+    // gives no seat; every page at the table shows the link; any player can withdraw it.
+    await showTab(cy, 'now');
+    await cy.page.getByTestId('publish-story').click();
+    for (const p of players) await p.page.getByTestId('share-link').waitFor();
+    const shared = await ada.page.getByTestId('share-link').inputValue();
+    assert.match(shared, /\/s\/[0-9a-f]{32}$/);
+    assert.equal(await bo.page.getByTestId('share-link').inputValue(), shared, 'the same link on every page');
+    const stranger = await table.open('Stranger');
+    const seen = await stranger.page.goto(shared);
+    assert.equal(seen.status(), 200);
+    assert.equal(seen.headers()['x-robots-tag'], 'noindex');
+    const sharedText = await stranger.page.locator('body').textContent();
+    for (const s of ['Silence the drowned bell', 'The bell rang once more', 'published by its players']) assert.ok(sharedText.includes(s), `the published page has "${s}"`);
+    assert.equal(await stranger.page.locator(`a[href*="/t/"]`).count(), 0, 'no way to the table from it');
+    assert.deepEqual((await stranger.context.cookies()).filter((c) => c.name === 'seat'), [], 'no seat');
+    const tableToken = new URL(cy.page.url()).pathname.split('/')[2];
+    const me = await stranger.page.evaluate(async (t) => (await fetch(`/t/${t}/me`)).json(), tableToken);
+    assert.equal(me.player, null, 'reading the story seats nobody');
+    await shot(stranger, 'shared-story');
+    await bo.page.getByTestId('withdraw-story').click();
+    await bo.page.getByTestId('confirm-withdraw-story').click();
+    for (const p of players) await p.page.getByTestId('publish-story').waitFor();
+    assert.equal((await stranger.page.goto(shared)).status(), 404, 'a withdrawn story is gone');
 
     for (const p of players) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);
   });

@@ -7,11 +7,12 @@ import assert from 'node:assert/strict';
 import {
   withTable, seatPlayers, rollProphecy, advance, createCharacter, attachAspect, createObject,
   myCard, cardOf, sameSeq, seq, logOf, contiguous, accepted, tid, consoleErrors,
+  reveal,
 } from './table.mjs';
 
 async function addLine(p, text) {
   await accepted(p, `add the line ${text}`, async () => {
-    await p.page.getByTestId('line-text').fill(text);
+    await (await reveal(p, p.page.getByTestId('line-text'))).fill(text);
     await p.page.getByTestId('add-line').click();
   });
 }
@@ -34,7 +35,7 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     await cy.page.getByTestId('reconnecting-banner').waitFor();
     assert.equal(await cy.page.evaluate(() => window.prophecy.connected()), false);
     // What Cy tries now is not sent, and the page says so.
-    await cy.page.getByTestId('line-text').fill('drowning');
+    await (await reveal(cy, cy.page.getByTestId('line-text'))).fill('drowning');
     await cy.page.getByTestId('add-line').click();
     await cy.page.getByTestId('request-error').filter({ hasText: 'Not connected' }).waitFor();
 
@@ -60,8 +61,8 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     assert.deepEqual(logs[2], logs[0], 'Cy shows the same log as Ada');
     assert.ok(contiguous(logs[2]), `every seq once, none missing: ${logs[2].map(([s]) => s)}`);
     assert.equal(new Set(logs[2].map(([s]) => s)).size, logs[2].length);
-    await cardOf(cy, await cardOf(cy, archive).getAttribute('data-object-id')).getByText('Flooded stacks').waitFor();
-    await cy.page.locator(tid('object-card', { kind: 'character' })).filter({ hasText: 'Wren' }).getByText('Smuggler').waitFor();
+    await reveal(cy, cardOf(cy, await cardOf(cy, archive).getAttribute('data-object-id')).getByText('Flooded stacks'));
+    await reveal(cy, cy.page.locator(tid('object-card', { kind: 'character' })).filter({ hasText: 'Wren' }).getByText('Smuggler'));
     assert.deepEqual(await cy.page.getByTestId('line').locator('.line-text').allTextContents(), ['no harm to animals']);
     assert.equal(await cy.page.getByText('Smuggler', { exact: true }).count(), 1, 'shown once');
     assert.equal(await cy.page.getByTestId('log-entry').filter({ hasText: 'gained an aspect' }).count(), 3, 'each missed aspect logged once');

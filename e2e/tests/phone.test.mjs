@@ -80,7 +80,8 @@ test('on a phone every phase fits the screen and its controls can be used', { ti
     await assertUsable(ada, 'prophecy received', { advance: g('advance'), 'the dice': g('d66-roll'), 'x-card': g('x-card') });
     // Bo has scrolled down to the safety tools when Ada proposes to move on: the proposal shows
     // at the top of his screen all the same.
-    await bo.page.getByTestId('line-text').scrollIntoViewIfNeeded();
+    await reveal(bo, bo.page.getByTestId('line-text'));
+    await bo.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await accepted(ada, 'propose moving on', () => g('advance').click());
     await assertProposalOnScreen(bo, 'proposal, scrolled down');
     await shot(bo, 'phone-proposal');

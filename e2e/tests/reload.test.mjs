@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, panel, sameSeq, seq, view, logOf,
   aspectId, myCard, tid, consoleErrors, makeCheck,
+  glance,
 } from './table.mjs';
 
 /** What a player sees of the table that must survive a reload. */
@@ -41,7 +42,7 @@ test('a player who reloads mid-scene comes back as themselves with nothing lost'
     assert.match(after.players[1], /^Bo\s*you\s*Ash$/i, 'the players list says which one is you');
     await panel(bo).getByTestId('justification').filter({ hasText: 'He reads the shelf marks' }).waitFor();
     // The others see Bo online again.
-    for (const p of [ada, cy]) await p.page.locator(tid('player', { 'player-id': 2, online: 'true' })).waitFor();
+    for (const p of [ada, cy]) await glance(p, p.page.locator(tid('player', { 'player-id': 2, online: 'true' })));
 
     // He can act at once: another pair, and the check; everyone sees both.
     await proposePair(bo, await aspectId(bo, 'Stubborn'), await aspectId(bo, 'Unguarded at dawn'), 'He waits for dawn');

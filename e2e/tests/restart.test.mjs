@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, narrate, panel, sameSeq, seq, view, logOf,
   contiguous, accepted, aspectId, tid, consoleErrors, makeCheck, WAIT,
+  reveal,
 } from './table.mjs';
 
 const snapshot = async (p) => ({ seq: await seq(p), view: await view(p), log: await logOf(p) });
@@ -26,7 +27,7 @@ async function allReconnected(players) {
 async function addLines(p, prefix, stop) {
   for (let i = 1; i <= 8 && !stop.now; i++) {
     try {
-      await p.page.getByTestId('line-text').fill(`${prefix} ${i}`, { timeout: 5000 });
+      await (await reveal(p, p.page.getByTestId('line-text'))).fill(`${prefix} ${i}`, { timeout: 5000 });
       await p.page.getByTestId('add-line').click({ timeout: 5000 });
       await p.page.waitForFunction(() => !document.querySelector('[data-form="add-line"][aria-busy="true"]'), null, { timeout: 5000 });
     } catch {

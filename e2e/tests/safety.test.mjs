@@ -12,13 +12,14 @@ import {
   withTable, seatPlayers, rollProphecy, advance, createCharacter, cardOf, objectId, sameSeq,
   accepted, tid, consoleErrors, view, shot,
   logLine,
+  reveal,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 
 async function addLine(p, text) {
   await accepted(p, `draw the line ${text}`, async () => {
-    await p.page.getByTestId('line-text').fill(text);
+    await (await reveal(p, p.page.getByTestId('line-text'))).fill(text);
     await p.page.getByTestId('add-line').click();
   });
 }
@@ -73,8 +74,8 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     const spiders = lines.find((l) => l.text === 'spiders').id;
     const drowning = lines.find((l) => l.text === 'drowning').id;
     for (const l of lines) assert.deepEqual(Object.keys(l).sort(), ['id', 'text'], 'a line in the view carries no author');
-    await lineOf(ada, 'spiders').getByTestId('remove-line').waitFor();
-    await lineOf(bo, 'drowning').getByTestId('remove-line').waitFor();
+    await reveal(ada, lineOf(ada, 'spiders').getByTestId('remove-line'));
+    await reveal(bo, lineOf(bo, 'drowning').getByTestId('remove-line'));
     assert.equal(await lineOf(ada, 'drowning').getByTestId('remove-line').count(), 0, 'Ada can lift Bo’s line');
     assert.equal(await lineOf(bo, 'spiders').getByTestId('remove-line').count(), 0, 'Bo can lift Ada’s line');
     assert.equal(await cy.page.getByTestId('remove-line').count(), 0, 'Cy can lift a line she did not draw');
@@ -84,7 +85,7 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     await accepted(ada, 'lift her line', () => lineOf(ada, 'spiders').getByTestId('remove-line').click());
     for (const p of players) {
       await lineOf(p, 'spiders').waitFor({ state: 'detached' });
-      await lineOf(p, 'drowning').waitFor();
+      await reveal(p, lineOf(p, 'drowning'));
       await logLine(p, 'A line was lifted.');
     }
 
@@ -96,7 +97,7 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     await accepted(bo, 'flag a name', () => cardOf(bo, wren).locator(tid('flag', { flag })).click());
     for (const p of players) {
       await p.page.getByTestId('paused-banner').waitFor();
-      await cardOf(p, wren).locator(tid('replace', { flag })).waitFor();
+      await reveal(p, cardOf(p, wren).locator(tid('replace', { flag })));
     }
     await cardOf(cy, wren).locator(tid('replace', { flag })).click();
     await accepted(cy, 'replace the name', async () => {
@@ -105,7 +106,7 @@ test('lines are lifted by their authors only; names are replaced by anyone; the 
     });
     for (const p of players) {
       await p.page.getByTestId('paused-banner').waitFor({ state: 'detached' });
-      await cardOf(p, wren).getByTestId('object-name-text').filter({ hasText: 'Kestrel' }).waitFor();
+      await reveal(p, cardOf(p, wren).getByTestId('object-name-text').filter({ hasText: 'Kestrel' }));
     }
 
     // The X-card: Cy pauses play. Every page says so, and nobody is told who.

@@ -165,12 +165,25 @@ export async function reveal(p, locator) {
   return l;
 }
 
-/** The log's line holding `text`, on screen (on a phone, in the Table view). */
+/**
+ * Waits for the log's line holding `text` to be on screen (on a phone, in the Table view, and
+ * then back to the view the player was on, as a player glancing at the log does). Returns it.
+ */
 export async function logLine(p, text) {
-  await reveal(p, p.page.getByTestId('log'));
-  const line = p.page.getByTestId('log-entry').filter({ hasText: text });
-  await line.first().waitFor();
-  return line;
+  return glance(p, p.page.getByTestId('log-entry').filter({ hasText: text }));
+}
+
+/**
+ * Waits for `locator` to show, looking in the view that holds it on a phone, then goes back to
+ * the view the player was on (a glance at the players or the log). Returns the locator.
+ */
+export async function glance(p, locator) {
+  const layout = p.page.getByTestId('layout');
+  const was = (await layout.count()) ? await layout.getAttribute('data-tab') : null;
+  await reveal(p, locator);
+  await locator.first().waitFor();
+  if (was && (await layout.getAttribute('data-tab')) !== was) await showTab(p, was);
+  return locator;
 }
 
 /** Taps view `tab` on a phone (nothing on a wide screen). */
@@ -241,8 +254,8 @@ export function contiguous(log) {
 /** Rolls d66 on `world` (a slug; the first world when not given). */
 export async function rollProphecy(p, world) {
   await accepted(p, 'roll d66', async () => {
-    if (world) await p.page.getByTestId('world-select').selectOption(world);
-    await p.page.getByTestId('roll-d66').click();
+    if (world) await (await reveal(p, p.page.getByTestId('world-select'))).selectOption(world);
+    await (await reveal(p, p.page.getByTestId('roll-d66'))).click();
   });
   await p.page.getByTestId('d66-roll').waitFor();
 }
@@ -517,7 +530,7 @@ export const TEXTS = {
 /** Writes the table's own prophecy. */
 export async function writeProphecy(p, text) {
   await accepted(p, 'write the prophecy', async () => {
-    await p.page.getByTestId('prophecy-input').fill(text);
+    await (await reveal(p, p.page.getByTestId('prophecy-input'))).fill(text);
     await p.page.getByTestId('write-prophecy').click();
   });
   await p.page.getByTestId('prophecy-text').waitFor();

@@ -267,12 +267,33 @@ export function seat(page) {
     }
   }
 
+  /** Publishes the story as a read-only page, or withdraws it (any seated player). */
+  async function changeShare(action) {
+    ui.confirm = null;
+    try {
+      const r = await fetch(`/t/${token}/share`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ action }),
+        credentials: 'same-origin',
+      });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+      state.invite = body;
+      toast('info', action === 'publish' ? 'The story has a page of its own: share its link.' : 'The story’s page is withdrawn: its link leads nowhere now.');
+      render();
+    } catch (e) {
+      toast('error', reachError(e));
+    }
+  }
+
   return {
     joinScreen,
     boot,
     copyLink,
     loadInvite,
     changeInvite,
+    changeShare,
     /** Sends an action; its req, or `null` when not connected. */
     act: (action) => (conn ? conn.act(action) : null),
   };

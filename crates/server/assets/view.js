@@ -760,6 +760,45 @@ function theEnd(ctx) {
     { class: 'panel the-end', 'data-key': 'the-end', testid: 'the-end' },
     h('h2', null, 'The story is told'),
     h('p', null, 'Read it back below, or keep it: ', h('a', { href: `/t/${ctx.token}/export.md`, download: true }, 'download it as Markdown'), ' or open the ', h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener' }, 'printable page'), '.'),
+    shareBlock(ctx),
+  );
+}
+
+/**
+ * Publishing the story: a read-only page at a link of its own, for people who were not at the
+ * table. It gives no seat and no way to act; any player may publish it or withdraw it.
+ */
+function shareBlock(ctx) {
+  const invite = ctx.invite;
+  if (!invite) return null;
+  const link = invite.share;
+  if (!link) {
+    return h(
+      'div',
+      { class: 'share', testid: 'share', 'data-key': 'share' },
+      h('p', { class: 'small' }, 'Share the story with people who were not here: a page of its own, read-only, at a link nobody can guess. Flagged texts stay out; any player can withdraw it later.'),
+      button('Publish a read-only page', () => ctx.changeShare('publish'), { class: 'secondary', testid: 'publish-story' }),
+    );
+  }
+  const confirming = ctx.ui.confirm === 'withdraw-share';
+  return h(
+    'div',
+    { class: 'share', testid: 'share', 'data-key': 'share' },
+    h('label', { for: 'share-link' }, 'The story’s page'),
+    h(
+      'div',
+      { class: 'row' },
+      h('input', { id: 'share-link', type: 'text', readonly: true, value: link, testid: 'share-link', 'data-key': 'share-link', onfocus: (e) => e.target.select() }),
+      h('a', { class: 'btn secondary', href: link, target: '_blank', rel: 'noopener', testid: 'open-shared' }, 'Open'),
+    ),
+    confirming
+      ? h(
+          'span',
+          { class: 'confirm', role: 'group', 'aria-label': 'Confirm withdrawing the page' },
+          button('Withdraw the page', () => ctx.changeShare('withdraw'), { class: 'danger small', testid: 'confirm-withdraw-story' }),
+          button('Keep it', () => { ctx.ui.confirm = null; ctx.rerender(); }, { class: 'ghost small' }),
+        )
+      : button('Withdraw the page', () => { ctx.ui.confirm = 'withdraw-share'; ctx.rerender(); }, { class: 'ghost small', testid: 'withdraw-story' }),
   );
 }
 

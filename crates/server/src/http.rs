@@ -22,6 +22,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 
 /// Every file of `assets/`, embedded: (name, content type, contents). Written by build.rs.
 const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
+/// The fonts (`assets/fonts/*.woff2`), embedded by `build.rs`.
+const FONTS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/fonts.rs"));
 
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -39,6 +41,10 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
             "/assets/{file}",
             get(|Path(file): Path<String>| async move { asset(&file) }),
         )
+        .route(
+            "/assets/fonts/{file}",
+            get(|Path(file): Path<String>| async move { font(&file) }),
+        )
         .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
         .route("/rulings", get(rulings))
         .route("/healthz", get(healthz::<S>))
@@ -53,6 +59,8 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
             "/t/{token}/invite",
             get(invite::<S>).post(change_invite::<S>),
         )
+        .route("/t/{token}/share", post(change_share::<S>))
+        .route("/s/{share}", get(shared_story::<S>))
         .route("/t/{token}/export.md", get(export::<S>))
         .route("/t/{token}/game.jsonl", get(game_file::<S>))
         .route("/t/{token}/print", get(print::<S>))
@@ -151,6 +159,21 @@ fn loggable_path(path: &str) -> String {
             format!("/t/{shown}…{tail}")
         }
         None => path.chars().take(200).collect(),
+    }
+}
+
+/// A font: it changes only with its file name (a new version), so browsers keep it a week.
+fn font(file: &str) -> Response {
+    match FONTS.iter().find(|(name, _)| *name == file) {
+        Some((_, body)) => (
+            [
+                (header::CONTENT_TYPE, "font/woff2"),
+                (header::CACHE_CONTROL, "public, max-age=604800"),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
     }
 }
 
@@ -951,9 +974,22 @@ async fn print<S: Store>(
         Ok(story) => story,
         Err(response) => return response,
     };
+    // A player's private page: no shared cache may keep it.
+    no_store(
+        (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            story_page(&title, &markdown, ""),
+        )
+            .into_response(),
+    )
+}
+
+/// The story as a page of its own (the printable page, and a published story's), with `note`
+/// (HTML) above it.
+fn story_page(title: &str, markdown: &str, note: &str) -> String {
     // The export escapes every player's text, so raw HTML cannot come from them; the parser
     // is told to treat any HTML that remains as text anyway.
-    let parser = pulldown_cmark::Parser::new_ext(&markdown, pulldown_cmark::Options::ENABLE_TABLES)
+    let parser = pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES)
         .map(|event| match event {
             pulldown_cmark::Event::Html(html) | pulldown_cmark::Event::InlineHtml(html) => {
                 pulldown_cmark::Event::Text(html)
@@ -962,12 +998,130 @@ async fn print<S: Store>(
         });
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, parser);
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body><main class=\"story\">{body}</main></body></html>",
-        escape_html(&title)
-    );
-    // A player's private page: no shared cache may keep it.
-    no_store(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response())
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/fonts.css\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body>{note}<main class=\"story\">{body}</main></body></html>",
+        escape_html(title)
+    )
+}
+
+#[derive(Deserialize)]
+struct ShareChange {
+    /// `publish` (the story gets a read-only page at an unguessable link) or `withdraw`.
+    action: String,
+}
+
+/// A seated player publishes the story as a read-only page, or withdraws it. Any player may do
+/// either: publishing can be undone, and withdrawing, like a safety tool, needs nobody's
+/// agreement. Every page at the table hears of it (as of an invitation change).
+async fn change_share<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let why = "Only players at this table can publish its story.";
+    let seat = match require_seat(&state, &token, &headers, true, why).await {
+        Ok(seat) => seat,
+        Err(response) => return response,
+    };
+    let change: ShareChange = match fields(&headers, &body).and_then(|v| {
+        serde_json::from_value(v).map_err(|_| "say what to do: publish or withdraw".to_owned())
+    }) {
+        Ok(change) => change,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
+    };
+    let table = match table(&state, &token).await {
+        Ok(table) => table,
+        Err(response) => return response,
+    };
+    let share = match change.action.as_str() {
+        // Published already: the same link.
+        "publish" if table.share.is_some() => table.share.clone(),
+        "publish" => match random_token() {
+            Ok(code) => Some(code),
+            Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+        },
+        "withdraw" => None,
+        other => {
+            return failure(
+                StatusCode::BAD_REQUEST,
+                true,
+                &format!(
+                    "'{}' is not a change of the published story: publish or withdraw",
+                    other.chars().take(40).collect::<String>()
+                ),
+            );
+        }
+    };
+    if share != table.share {
+        if let Err(e) = state.store.set_share(table.id, share.as_deref()).await {
+            tracing::error!(
+                "cannot publish or withdraw the story of table {}: {e}",
+                table.id.0
+            );
+            return failure(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                true,
+                "The story's page could not be changed; nothing changed, try again.",
+            );
+        }
+        if !state.shared_store
+            && let Ok(Some(room)) = state.room(&token).await
+        {
+            room.send(Request::Notice {
+                message: json!({ "type": "invite" }),
+            })
+            .await;
+        }
+    }
+    invitation_json(&state, &token, peer.as_deref(), &seat).await
+}
+
+/// A published story: read-only, for anyone with its link. It names no seat, carries no
+/// cookie and links nowhere at the table; withdrawn (or never published), it is a 404.
+async fn shared_story<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(share): Path<String>,
+) -> Response {
+    let gone = || {
+        failure(
+            StatusCode::NOT_FOUND,
+            false,
+            "There is no published story at this link: it was withdrawn, or the link is wrong.",
+        )
+    };
+    if !valid_token(&share) {
+        return gone();
+    }
+    let token = match state.store.table_by_share(&share).await {
+        Ok(Some((token, _))) => token,
+        Ok(None) => return gone(),
+        Err(e) => {
+            return failure(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                false,
+                &crate::unreadable(e),
+            );
+        }
+    };
+    let (title, markdown) =
+        match ask_seated(&state, &token, false, |reply| Request::Export { reply }).await {
+            Ok(story) => story,
+            Err(response) => return response,
+        };
+    let note = "<p class=\"shared-note\">A story told at a <strong>Prophecy</strong> table, published by its players. <a href=\"/\">Start a table of your own</a>.</p>";
+    let mut response = (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        story_page(&title, &markdown, note),
+    )
+        .into_response();
+    // Public, but asked again each time (a withdrawn story must go), and kept out of search
+    // engines: the link is the group's to give.
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
+    response
 }
 
 /// The invitation as a seated player sees it.
@@ -985,8 +1139,12 @@ async fn invitation_json<S: Store>(
         .invite
         .as_deref()
         .map(|code| invite_link(state, peer, token, code));
+    let share = table
+        .share
+        .as_deref()
+        .map(|code| format!("{}/s/{code}", public_base(state, peer)));
     no_store(
-        Json(json!({ "open": link.is_some(), "link": link, "creator": seat.creator }))
+        Json(json!({ "open": link.is_some(), "link": link, "creator": seat.creator, "share": share }))
             .into_response(),
     )
 }
@@ -998,14 +1156,17 @@ fn invite_link<S: Store>(
     token: &str,
     code: &str,
 ) -> String {
-    // `--url`, or the server's own address this player reached; never the Host header, which
-    // whoever sends the request writes.
-    let base = match (&state.public_url, peer) {
+    format!("{}/t/{token}?join={code}", public_base(state, peer))
+}
+
+/// Where links to this server start: `--url`, or the server's own address this player
+/// reached; never the Host header, which whoever sends the request writes.
+fn public_base<S: Store>(state: &AppState<S>, peer: Option<&Peer>) -> String {
+    match (&state.public_url, peer) {
         (Some(base), _) => base.trim_end_matches('/').to_owned(),
         (None, Some(peer)) => format!("http://{}", peer.local),
         (None, None) => "http://localhost".to_owned(),
-    };
-    format!("{base}/t/{token}?join={code}")
+    }
 }
 
 /// The seat of a request, or the response that refuses it (JSON).

@@ -29,6 +29,7 @@ struct Table {
     game: String,
     created_at: i64,
     invite: Option<String>,
+    share: Option<String>,
 }
 
 /// Copies every table, seat and event of the SQLite file `from` into `to`, table by table in
@@ -59,8 +60,20 @@ pub async fn copy(from: &Path, to: &PgStore) -> Result<Copied> {
     let mut file = SqliteConnection::connect_with(&options)
         .await
         .map_err(unreadable)?;
+    // A file from before stories could be published has no `share` column: none is published.
+    let has_share: bool = sqlx::query_scalar(
+        "SELECT COUNT(*) > 0 FROM pragma_table_info('tables') WHERE name = 'share'",
+    )
+    .fetch_one(&mut file)
+    .await
+    .unwrap_or(false);
+    let select = if has_share {
+        "SELECT id, token, game, created_at, invite, share FROM tables ORDER BY id"
+    } else {
+        "SELECT id, token, game, created_at, invite, NULL FROM tables ORDER BY id"
+    };
     let tables: Vec<Table> =
-        sqlx::query("SELECT id, token, game, created_at, invite FROM tables ORDER BY id")
+        sqlx::query(select)
             .fetch_all(&mut file)
             .await
             .map_err(|_| {
@@ -76,6 +89,7 @@ pub async fn copy(from: &Path, to: &PgStore) -> Result<Copied> {
                     game: r.try_get(2)?,
                     created_at: r.try_get(3)?,
                     invite: r.try_get(4)?,
+                    share: r.try_get(5)?,
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()
@@ -109,12 +123,13 @@ async fn copy_table(
         Some(id) => (id, false),
         None => {
             let id: i64 = sqlx::query_scalar(
-                "INSERT INTO tables (token, game, created_at, invite) VALUES ($1, $2, $3, $4) RETURNING id",
+                "INSERT INTO tables (token, game, created_at, invite, share) VALUES ($1, $2, $3, $4, $5) RETURNING id",
             )
             .bind(&table.token)
             .bind(&table.game)
             .bind(table.created_at)
             .bind(&table.invite)
+            .bind(&table.share)
             .fetch_one(&mut *tx)
             .await?;
             (id, true)

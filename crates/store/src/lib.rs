@@ -38,6 +38,8 @@ pub struct TableRecord {
     pub created_at: i64,
     /// The invitation code a newcomer's link must carry; `None` when joining is closed.
     pub invite: Option<String>,
+    /// The code of the story's read-only page (`/s/CODE`); `None` unless the players published it.
+    pub share: Option<String>,
 }
 
 /// Someone's seat at a table.
@@ -149,7 +151,8 @@ pub enum Change {
         /// Its last event.
         seq: u64,
     },
-    /// The table's invitation changed (renewed, closed or opened).
+    /// The table's invitation changed (renewed, closed or opened), or its story was published
+    /// or withdrawn.
     Invited {
         /// The table.
         table: TableId,
@@ -180,6 +183,21 @@ pub trait Store: Clone + Send + Sync + 'static {
         table: TableId,
         invite: Option<&str>,
     ) -> impl Future<Output = Result<()>> + Send;
+
+    /// Publishes the table's story at a read-only page with the code `share`, or withdraws it
+    /// (`None`). Told to other servers as an invitation change ([`Change::Invited`]): the pages
+    /// fetch both again.
+    fn set_share(
+        &self,
+        table: TableId,
+        share: Option<&str>,
+    ) -> impl Future<Output = Result<()>> + Send;
+
+    /// The table whose story is published with the code `share`, and its token.
+    fn table_by_share(
+        &self,
+        share: &str,
+    ) -> impl Future<Output = Result<Option<(String, TableRecord)>>> + Send;
 
     /// The table with this token.
     fn table_by_token(

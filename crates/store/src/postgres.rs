@@ -155,6 +155,17 @@ fn one_line(text: &str) -> String {
 }
 
 /// A column of a row, or `Damaged` naming it.
+/// A table's row: id, game, created_at, invite, share (in that order).
+fn table_record(r: &PgRow) -> Result<TableRecord> {
+    Ok(TableRecord {
+        id: TableId(column(r, 0, "table")?),
+        game: column(r, 1, "table")?,
+        created_at: column(r, 2, "table")?,
+        invite: column(r, 3, "table")?,
+        share: column(r, 4, "table")?,
+    })
+}
+
 fn column<'r, T>(row: &'r PgRow, index: usize, what: &str) -> Result<T>
 where
     T: sqlx::Decode<'r, Postgres> + sqlx::Type<Postgres>,
@@ -220,20 +231,41 @@ impl Store for PgStore {
         Ok(())
     }
 
-    async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
-        let row = sqlx::query("SELECT id, game, created_at, invite FROM tables WHERE token = $1")
-            .bind(token)
-            .fetch_optional(&self.pool)
+    async fn set_share(&self, table: TableId, share: Option<&str>) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE tables SET share = $1 WHERE id = $2")
+            .bind(share)
+            .bind(table.0)
+            .execute(&mut *tx)
             .await?;
-        row.map(|r| {
-            Ok(TableRecord {
-                id: TableId(column(&r, 0, "table")?),
-                game: column(&r, 1, "table")?,
-                created_at: column(&r, 2, "table")?,
-                invite: column(&r, 3, "table")?,
-            })
-        })
-        .transpose()
+        // Pages on every server fetch the table's links again.
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{}:invite", table.0))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
+        let row = sqlx::query(
+            "SELECT id, game, created_at, invite, share, token FROM tables WHERE share = $1",
+        )
+        .bind(share)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok((column(&r, 5, "table")?, table_record(&r)?)))
+            .transpose()
+    }
+
+    async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
+        let row =
+            sqlx::query("SELECT id, game, created_at, invite, share FROM tables WHERE token = $1")
+                .bind(token)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|r| table_record(&r)).transpose()
     }
 
     async fn seat_by_secret(&self, table: TableId, secret_hash: &[u8]) -> Result<Option<Seat>> {

@@ -38,6 +38,11 @@ enum Write {
         invite: Option<String>,
         reply: oneshot::Sender<Result<()>>,
     },
+    SetShare {
+        table: TableId,
+        share: Option<String>,
+        reply: oneshot::Sender<Result<()>>,
+    },
     Append {
         table: TableId,
         after: u64,
@@ -341,6 +346,17 @@ where
     })
 }
 
+/// A table's row: id, game, created_at, invite, share (in that order).
+fn table_record(r: &SqliteRow) -> Result<TableRecord> {
+    Ok(TableRecord {
+        id: TableId(column(r, 0, "table")?),
+        game: column(r, 1, "table")?,
+        created_at: column(r, 2, "table")?,
+        invite: column(r, 3, "table")?,
+        share: column(r, 4, "table")?,
+    })
+}
+
 impl Store for SqliteStore {
     async fn create_table(
         &self,
@@ -370,20 +386,34 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
-        let row = sqlx::query("SELECT id, game, created_at, invite FROM tables WHERE token = ?")
-            .bind(token)
-            .fetch_optional(&self.reader)
-            .await?;
-        row.map(|r| {
-            Ok(TableRecord {
-                id: TableId(column(&r, 0, "table")?),
-                game: column(&r, 1, "table")?,
-                created_at: column(&r, 2, "table")?,
-                invite: column(&r, 3, "table")?,
-            })
+    async fn set_share(&self, table: TableId, share: Option<&str>) -> Result<()> {
+        let share = share.map(str::to_owned);
+        self.write(|reply| Write::SetShare {
+            table,
+            share,
+            reply,
         })
-        .transpose()
+        .await
+    }
+
+    async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
+        let row = sqlx::query(
+            "SELECT id, game, created_at, invite, share, token FROM tables WHERE share = ?",
+        )
+        .bind(share)
+        .fetch_optional(&self.reader)
+        .await?;
+        row.map(|r| Ok((column(&r, 5, "table")?, table_record(&r)?)))
+            .transpose()
+    }
+
+    async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
+        let row =
+            sqlx::query("SELECT id, game, created_at, invite, share FROM tables WHERE token = ?")
+                .bind(token)
+                .fetch_optional(&self.reader)
+                .await?;
+        row.map(|r| table_record(&r)).transpose()
     }
 
     async fn seat_by_secret(&self, table: TableId, secret_hash: &[u8]) -> Result<Option<Seat>> {
@@ -474,7 +504,7 @@ async fn write_loop(mut connection: SqliteConnection, mut queue: mpsc::Receiver<
                 Write::CreateTable { reply, .. } => {
                     let _ = reply.send(result.map(TableId));
                 }
-                Write::SetInvite { reply, .. } => {
+                Write::SetInvite { reply, .. } | Write::SetShare { reply, .. } => {
                     let _ = reply.send(result.map(|_| ()));
                 }
                 Write::Append { reply, .. } => {
@@ -541,6 +571,15 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
             Write::SetInvite { table, invite, .. } => {
                 sqlx::query("UPDATE tables SET invite = ? WHERE id = ?")
                     .bind(invite.as_deref())
+                    .bind(table.0)
+                    .execute(&mut *savepoint)
+                    .await
+                    .map(|_| 0)
+                    .map_err(StoreError::from)
+            }
+            Write::SetShare { table, share, .. } => {
+                sqlx::query("UPDATE tables SET share = ? WHERE id = ?")
+                    .bind(share.as_deref())
                     .bind(table.0)
                     .execute(&mut *savepoint)
                     .await

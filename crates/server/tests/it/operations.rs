@@ -1,5 +1,5 @@
 //! What an operator and a browser rely on: the health check, private answers never cached, and
-//! the seat cookie kept off plain HTTP behind TLS.
+//! the seat cookie kept off plain HTTP behind TLS, the fonts served from the binary.
 
 use crate::{Server, create_table, fresh_db, http, scripted};
 
@@ -131,5 +131,47 @@ async fn another_sites_page_cannot_create_a_table_or_take_a_seat() {
     assert_eq!(status, 200, "{response}");
     let (status, response) = post_from(server.addr, &format!("/t/{token}/join"), &own, &join).await;
     assert_eq!(status, 200, "{response}");
+    server.stop().await;
+}
+
+/// The pages' fonts come from the binary: every file `fonts.css` names is served as WOFF2 and
+/// kept by browsers; every page links the stylesheet.
+#[tokio::test]
+async fn the_fonts_are_served_from_the_binary() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (status, _, css) = http(addr, "GET", "/assets/fonts.css", None, None).await;
+    assert_eq!(status, 200);
+    let urls: Vec<&str> = css
+        .split("url('")
+        .skip(1)
+        .map(|rest| rest.split('\'').next().unwrap())
+        .collect();
+    assert_eq!(urls.len(), 10, "{css}");
+    for url in urls {
+        let (status, headers, body) = http(addr, "GET", url, None, None).await;
+        assert_eq!(status, 200, "{url}");
+        assert!(
+            headers.contains("content-type: font/woff2"),
+            "{url}: {headers}"
+        );
+        assert!(
+            headers.contains("cache-control: public"),
+            "{url}: {headers}"
+        );
+        assert!(body.starts_with("wOF2"), "{url} is not a WOFF2 file");
+    }
+    let (status, _, _) = http(addr, "GET", "/assets/fonts/nothing.woff2", None, None).await;
+    assert_eq!(status, 404);
+    for page in [
+        "/assets/index.html",
+        "/assets/table.html",
+        "/assets/board.html",
+        "/assets/challenge.html",
+    ] {
+        let (_, _, body) = http(addr, "GET", page, None, None).await;
+        assert!(body.contains("/assets/fonts.css"), "{page}");
+    }
     server.stop().await;
 }
