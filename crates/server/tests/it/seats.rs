@@ -391,3 +391,91 @@ async fn names_are_normalized_visible_unique_and_closed() {
     assert!(export.contains("\u{202E}Ada\u{202C}"), "{export}");
     server.stop().await;
 }
+
+/// A seated player publishes the story: anyone with the link reads it, without a seat or a
+/// cookie; a page without a seat cannot publish; any player withdraws it and the link is gone.
+#[tokio::test]
+async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let publish = json!({"action": "publish"});
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/share"),
+        None,
+        Some(publish.clone()),
+    )
+    .await;
+    assert_eq!(status, 401, "no seat, no publishing");
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/share"),
+        Some(&bo),
+        Some(json!({"action": "shout"})),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(
+        field(&body, "error")
+            .as_str()
+            .unwrap()
+            .contains("publish or withdraw")
+    );
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/share"),
+        Some(&bo),
+        Some(publish.clone()),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let link = field(&body, "share").as_str().unwrap().to_owned();
+    let path = link
+        .split_once("/s/")
+        .map(|(_, code)| format!("/s/{code}"))
+        .unwrap();
+    // Published twice: the same link; and Ada's invitation answer shows it too.
+    let (_, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/share"),
+        Some(&ada),
+        Some(publish),
+    )
+    .await;
+    assert_eq!(field(&body, "share").as_str(), Some(link.as_str()));
+    let (_, _, body) = http(addr, "GET", &format!("/t/{token}/invite"), Some(&ada), None).await;
+    assert_eq!(field(&body, "share").as_str(), Some(link.as_str()));
+
+    let (status, headers, page) = http(addr, "GET", &path, None, None).await;
+    assert_eq!(status, 200);
+    assert!(page.contains("Ada"), "{page}");
+    assert!(!headers.contains("set-cookie"), "{headers}");
+    assert!(headers.contains("x-robots-tag: noindex"), "{headers}");
+    assert!(
+        !page.contains(&token),
+        "the page leads nowhere at the table"
+    );
+
+    let (status, _, body) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/share"),
+        Some(&ada),
+        Some(json!({"action": "withdraw"})),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(field(&body, "share"), Value::Null);
+    let (status, _, _) = http(addr, "GET", &path, None, None).await;
+    assert_eq!(status, 404);
+    let (status, _, _) = http(addr, "GET", "/s/not-a-code", None, None).await;
+    assert_eq!(status, 404);
+    server.stop().await;
+}

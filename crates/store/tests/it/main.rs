@@ -428,3 +428,25 @@ async fn the_invitation_is_renewed_and_closed() {
     assert_eq!(record.invite, None);
     store.close().await;
 }
+
+#[tokio::test]
+async fn a_story_is_published_found_by_its_code_and_withdrawn() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let table = store.create_table("t", "story", 0, "join").await.unwrap();
+    let other = store.create_table("u", "story", 0, "join2").await.unwrap();
+    assert_eq!(
+        store.table_by_token("t").await.unwrap().unwrap().share,
+        None
+    );
+    store.set_share(table, Some("page")).await.unwrap();
+    let (token, record) = store.table_by_share("page").await.unwrap().unwrap();
+    assert_eq!((token.as_str(), record.id), ("t", table));
+    assert_eq!(record.share.as_deref(), Some("page"));
+    // Two tables never share a code.
+    assert!(store.set_share(other, Some("page")).await.is_err());
+    assert!(store.table_by_share("nope").await.unwrap().is_none());
+    store.set_share(table, None).await.unwrap();
+    assert!(store.table_by_share("page").await.unwrap().is_none());
+    store.close().await;
+}

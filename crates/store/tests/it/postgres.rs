@@ -125,6 +125,12 @@ async fn tables_seats_and_logs_live_in_postgres_across_servers() {
         one.table_by_token("tok").await.unwrap().unwrap().invite,
         None
     );
+    // A published story is found by its code from the other handle, then withdrawn.
+    two.set_share(table, Some("page")).await.unwrap();
+    let (token, record) = one.table_by_share("page").await.unwrap().unwrap();
+    assert_eq!((token.as_str(), record.id), ("tok", table));
+    two.set_share(table, None).await.unwrap();
+    assert!(one.table_by_share("page").await.unwrap().is_none());
     let log = two.events_after(table, 1).await.unwrap();
     assert_eq!(
         log.iter()
