@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Server, launchBrowser, player } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { WAIT, ARTIFACTS, tid, shot, seq, view, logOf, sameSeq, consoleErrors } from './table.mjs';
+import { WAIT, ARTIFACTS, tid, shot, seq, view, logOf, sameSeq, consoleErrors, glance } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -214,7 +214,8 @@ test('one person plays a whole game against two bots on a phone, to a result and
     await click(ada, ada.page.getByTestId('remove-bot').last(), 'removing a bot');
     await ada.page.waitForFunction(() => document.querySelectorAll('[data-testid="seat"][data-bot="true"]').length === 2);
     await click(ada, ada.page.getByTestId('start-game'), 'starting the game');
-    await ada.page.getByTestId('board').waitFor();
+    // On a phone the board is a view of its own (and part of the turn while moving).
+    await glance(ada, ada.page.getByTestId('board'));
     assert.equal(await ada.page.getByTestId('board').getAttribute('data-layout'), 'narrow');
     assert.equal(await ada.page.getByTestId('space').count(), (await content(ada)).board.length);
     assert.equal(await ada.page.getByTestId('piece').count(), 3);
@@ -283,7 +284,7 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     await bo.page.getByTestId('waiting-for-start').waitFor();
     await ada.page.waitForFunction(() => document.querySelectorAll('[data-testid="seat"]').length === 2);
     await click(ada, ada.page.getByTestId('start-game'), 'starting the game');
-    await bo.page.getByTestId('board').waitFor();
+    await glance(bo, bo.page.getByTestId('board'));
     const people = [ada, bo];
     let reloaded = false;
     let shotTaken = false;
@@ -301,13 +302,17 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
       const did = await playStep(who, stats);
       if (!shotTaken && did === 'draw' && who === ada) {
         await ada.page.locator(tid('move')).first().waitFor();
+        // The rules of this step, one tap away.
+        const help = ada.page.locator(tid('rules-help', { help: 'step-move' }));
+        await help.locator('summary').click();
+        await help.getByText('ride a horse two spaces (1 Gold)').waitFor();
         await shot(ada, 'board-laptop', { fullPage: true });
         shotTaken = true;
       }
       if (!reloaded && v.turn.number >= 3) {
         reloaded = true;
         await bo.page.reload();
-        await bo.page.getByTestId('board').waitFor();
+        await glance(bo, bo.page.getByTestId('board'));
         await bo.page.waitForFunction(() => window.prophecy && window.prophecy.connected());
       }
     }

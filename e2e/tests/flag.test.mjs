@@ -117,10 +117,19 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
     });
     await assertResumed(players, 'The chart was in the third drowned stack', detailOf);
 
-    // The same performed scene's objective (in the outline too).
+    // The same performed scene's objective (in the outline too). The log names the scene by
+    // its objective until then, and by its level once it is flagged.
     const oflag = `objective:${precursor}`;
+    const refs = (p) => p.page.locator(`[data-testid="log"] .log-ref[data-scene-id="${precursor}"]`);
+    for (const p of players) assert.ok((await refs(p).count()) >= 3, `${p.name}'s log names the scene by its objective`);
+    assert.equal(await refs(ada).first().textContent(), 'Steal the bell-keeper’s chart');
     await accepted(ada, 'flag the objective', () => detailOf(ada).locator(tid('flag', { flag: oflag })).click());
     await assertHidden(players, oflag, 'Steal the bell-keeper’s chart', (p) => (p === bo ? null : detailOf(p)));
+    for (const p of players) {
+      const log = await p.page.getByTestId('log').textContent();
+      assert.ok(!log.includes('Steal the bell-keeper’s chart'), `${p.name}'s log still quotes the flagged objective`);
+      assert.ok(log.includes('the primary scene (3)'), `${p.name}'s log names the scene by its level`);
+    }
     for (const p of players) await p.page.locator(tid('outline-node', { 'scene-id': precursor })).locator('.node-objective.is-flagged').waitFor();
     await detailOf(cy).locator(tid('replace', { flag: oflag })).click();
     await accepted(cy, 'replace the objective', async () => {

@@ -155,6 +155,10 @@ test('three players play a short game from the prophecy to the end', { timeout: 
       assert.deepEqual(await panel(p).getByTestId('pool-die').evaluateAll((ds) => ds.map((d) => d.dataset.kind)), pairs.map(() => 'matching_pair'));
     }
     await assertOdds(players, pairs.length, 3);
+    // The picture of a table in play (the README's): the scene's pairs, its odds and chart.
+    await panel(ada).getByTestId('pair').first().scrollIntoViewIfNeeded();
+    await ada.page.evaluate(() => window.scrollBy(0, -140));
+    await shot(ada, 'readme-table');
 
     // The check: reduced motion shows the result at once; Bo's animation is skipped.
     await watchRolls(players);

@@ -58,6 +58,10 @@ test('a phone switches between views; a started scene comes into view; a finishe
     assert.equal(t.shown, 'now');
     assert.equal(await bo.page.getByTestId('tab-now').textContent(), 'Scene');
     assert.ok(await bo.page.getByTestId('available-scene').first().isVisible(), 'the next scene to choose shows');
+    // The rules of this phase, one tap away.
+    const help = bo.page.locator(tid('rules-help', { help: 'phase-story' }));
+    await help.locator('summary').click();
+    await help.getByText('A 4, 5 or 6 is a hit; every 6 rolls one more die.').waitFor();
     assert.equal(await bo.page.getByTestId('log').isVisible(), false, 'the log waits in the Table view');
     await showTab(bo, 'table');
     assert.ok(await bo.page.getByTestId('log').isVisible(), 'the Table view shows the log');

@@ -75,6 +75,7 @@ import { timeline } from './dice.js';
 import { sceneById } from './ui.js';
 import { timerText } from './tools.js';
 import { seat, token } from './seat.js';
+import { wide } from './views.js';
 
 const root = document.getElementById('app');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
@@ -129,7 +130,7 @@ const ui = {
   seenLogSeq: 0, // the last log entry shown to the player
   scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
 };
-const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
+
 
 const reqs = new Map(); // req → {key, opts}
 let animTimer = null;

@@ -4,6 +4,8 @@
 // last Chance card and battle, the decks, the end and the log.
 
 import { h, themeMenu } from './dom.js';
+import { rulesHelp, BOARD_HELP } from './rules-help.js';
+import { tagged, showOnly, tabBar } from './views.js';
 import { msg, pips } from './ui.js';
 import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
 import { boardSection, spaceDetail, moveLabel } from './board-map.js';
@@ -25,6 +27,31 @@ export function renderBoardTable(ctx) {
   const { view } = ctx;
   const over = view.phase === 'won' || view.phase === 'ended';
   const lobby = view.phase === 'lobby';
+  // On a phone (views.js), once the game runs: the turn, the board, the adventurers, the log.
+  const tabs = lobby ? null : boardTabs(ctx, over);
+  const tab = tabs && tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'turn';
+  const layout = h(
+    'div',
+    { class: 'layout board-layout', 'data-key': 'layout', testid: 'layout' },
+    h(
+      'main',
+      { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
+      over ? tagged(theEnd(ctx), 'turn') : null,
+      lobby ? lobbySection(ctx) : null,
+      !lobby && !over ? tagged(turnSection(ctx), 'turn') : null,
+      // Choosing a move, the map (where each move takes you) is part of the turn.
+      !lobby ? tagged(boardSection(ctx), movingNow(ctx) ? 'turn board' : 'board') : null,
+      !lobby ? tagged(spaceDetail(ctx), 'turn board') : null,
+    ),
+    h(
+      'aside',
+      { class: 'side-col', 'aria-label': 'The adventurers and the table', 'data-key': 'side' },
+      !lobby ? tagged(adventurersSection(ctx), 'adventurers') : null,
+      !lobby ? tagged(lastCards(ctx), 'turn') : null,
+      !lobby ? tagged(decksSection(ctx), 'adventurers') : null,
+      tagged(logSection(ctx), 'log'),
+    ),
+  );
   return [
     header(ctx),
     h(
@@ -32,30 +59,35 @@ export function renderBoardTable(ctx) {
       { class: 'banners', 'data-key': 'banners' },
       reconnectBanner(ctx),
     ),
-    h(
-      'div',
-      { class: 'layout board-layout', 'data-key': 'layout' },
-      h(
-        'main',
-        { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
-        over ? theEnd(ctx) : null,
-        lobby ? lobbySection(ctx) : null,
-        !lobby && !over ? turnSection(ctx) : null,
-        !lobby ? boardSection(ctx) : null,
-        !lobby ? spaceDetail(ctx) : null,
-      ),
-      h(
-        'aside',
-        { class: 'side-col', 'aria-label': 'The adventurers and the table', 'data-key': 'side' },
-        !lobby ? adventurersSection(ctx) : null,
-        !lobby ? lastCards(ctx) : null,
-        !lobby ? decksSection(ctx) : null,
-        logSection(ctx),
-      ),
-    ),
+    tabs ? showOnly(layout, tab) : layout,
     h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table'), ' · ', themeMenu()),
+    tabs ? tabBar(tabs, tab, boardMarks(ctx), (id) => ctx.showTab(id)) : null,
     toasts(ctx),
   ];
+}
+
+function movingNow(ctx) {
+  const t = ctx.view.turn;
+  return !!t && t.step === 'move' && t.player === ctx.you;
+}
+
+function boardTabs(ctx, over) {
+  const t = ctx.view.turn;
+  const mine = t && t.player === ctx.you;
+  return [
+    { id: 'turn', label: over ? 'The end' : mine ? 'Your turn' : 'Turn' },
+    { id: 'board', label: 'Board' },
+    { id: 'adventurers', label: 'Adventurers' },
+    { id: 'log', label: 'Log' },
+  ];
+}
+
+/** What waits in the views not shown: the player's turn, new log lines. */
+function boardMarks(ctx) {
+  const { view, ui } = ctx;
+  const marks = { log: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
+  if (view.turn && view.turn.player === ctx.you && view.options && view.options.player === ctx.you) marks.turn = true;
+  return marks;
 }
 
 function header(ctx) {
@@ -175,6 +207,7 @@ function turnSection(ctx) {
       t.extra ? h('span', { class: 'tag' }, 'extra turn') : null,
     ),
     h('p', { class: 'turn-status', role: 'status', 'aria-live': 'polite' }, mine ? yourStepText(t.step) : null),
+    rulesHelp(ctx, 'step-' + (BOARD_HELP[t.step] ? t.step : 'moved'), 'How this step works', BOARD_HELP[t.step] || BOARD_HELP.moved),
     mine
       ? turnOptions(ctx, o, t)
       : h('p', { class: 'muted', testid: 'choosing' }, bot ? `${who} (a bot) ${STEP_WORDS[t.step] || 'is playing'}…` : `${who} is choosing… (${STEP_WORDS[t.step] || 'playing'})`),

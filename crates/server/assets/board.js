@@ -35,6 +35,7 @@ import { h, patch, delegate } from './dom.js';
 import { loadContent } from './net.js';
 import { seat, token } from './seat.js';
 import { requests, applyLog as addToLog } from './requests.js';
+import { wide } from './views.js';
 import { renderBoardTable } from './board-view.js';
 
 const root = document.getElementById('app');
@@ -71,6 +72,8 @@ const ui = {
   // The player's choices a card asks for (the direction of a one-space move, the Item lost).
   choice: { clockwise: true, lose_item: null },
   toasts: [],
+  tab: 'turn', // the view a phone shows (board-view.js: boardTabs)
+  seenLogSeq: 0, // the last log entry shown to the player
 };
 
 
@@ -127,6 +130,12 @@ const ctx = {
     if (was !== open) render();
   },
   dismissToast: (id) => sent.dismissToast(id),
+  /** A phone switches to view `tab`, from its top. */
+  showTab: (tab) => {
+    ui.tab = tab;
+    render();
+    window.scrollTo({ top: 0, behavior: 'auto' });
+  },
 };
 
 if (narrow.addEventListener) narrow.addEventListener('change', () => render());
@@ -169,6 +178,8 @@ function render() {
   const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
   const active = document.activeElement;
   const inTurn = active && active !== document.body && active.closest && active.closest('[data-testid="turn"]');
+  // The log is in sight on a wide screen, and in the Log view on a phone.
+  if (wide.matches || ui.tab === 'log') ui.seenLogSeq = state.log.length ? state.log[state.log.length - 1].seq : 0;
   patch(root, renderBoardTable(ctx));
   document.title = `${titleOf()} — Prophecy`;
   const el = document.getElementById('log');
@@ -219,6 +230,8 @@ function onSync(msg) {
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
   addToLog(state, msg.log);
+  // Arriving at the table, nothing in the log is "new" yet.
+  if (!ui.seenLogSeq && state.log.length) ui.seenLogSeq = state.log[state.log.length - 1].seq;
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   state.screen = 'table';

@@ -56,7 +56,7 @@ export function outlineSection(ctx) {
       : null,
     selected && !(selected.status === 'in_progress' && phase === 'story') ? sceneDetail(ctx, selected) : null,
     selected && selected.status === 'in_progress' && phase === 'story'
-      ? h('p', { class: 'muted' }, 'This scene is being performed: see the scene above.')
+      ? h('p', { class: 'muted' }, 'This scene is being played now. ', button('Go to the scene', () => ctx.showScene(), { class: 'ghost small', testid: 'go-to-scene' }))
       : null,
   );
 }

@@ -7,6 +7,8 @@ import {
   button, actionButton, objectName, objectById, sceneById, playerById, flagKey, objective,
 } from './ui.js';
 import { d66 } from './dice.js';
+import { rulesHelp, STORY_HELP, TEMPORAL_HELP } from './rules-help.js';
+import { tagged, showOnly, tabBar } from './views.js';
 import { charactersSection, objectsSection } from './cards.js';
 import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
 import {
@@ -33,14 +35,17 @@ export function renderTable(ctx) {
   return [
     header(ctx, tab),
     banners(ctx),
-    h(
-      'div',
-      { class: 'layout', 'data-key': 'layout', 'data-tab': tab, testid: 'layout' },
-      h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, tagged([warnings(view), questionCard(ctx), moderatorPanel(ctx)], 'now'), phaseContent(ctx, phase)),
-      h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, tagged([playersSection(ctx), safetySection(ctx), logSection(ctx)], 'table')),
+    showOnly(
+      h(
+        'div',
+        { class: 'layout', 'data-key': 'layout', testid: 'layout' },
+        h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, tagged([warnings(view), questionCard(ctx), moderatorPanel(ctx)], 'now'), phaseContent(ctx, phase)),
+        h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, tagged([playersSection(ctx), safetySection(ctx), logSection(ctx)], 'table')),
+      ),
+      tab,
     ),
     footer(ctx),
-    tabBar(ctx, tab),
+    storyTabBar(ctx, tab),
     toasts(ctx),
   ];
 }
@@ -48,11 +53,9 @@ export function renderTable(ctx) {
 // ---------------------------------------------------------------- views on a phone
 
 /**
- * On a narrow screen the table is a few views a thumb switches between, from a bar at the
- * bottom: what the table does now (the phase's work: the scene being played in the story), the
- * outline, the characters, and the table itself (players, safety, log, the prophecy). Every
- * section carries the views it belongs to (`data-tabs`); the stylesheet shows those of the
- * chosen view on a narrow screen only, so a wide one keeps everything on one page.
+ * On a narrow screen (views.js) the story game's views: what the table does now (the phase's
+ * work: the scene being played in the story), the outline, the characters, and the table
+ * itself (players, safety, log, the prophecy).
  */
 const NOW_LABELS = { prophecy: 'Prophecy', characters: 'Characters', outline: 'Outline', story: 'Scene', ended: 'The end' };
 
@@ -77,36 +80,11 @@ function currentTab(ctx) {
   return tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'now';
 }
 
-/** Marks `nodes` (a node, or a list with nulls) as belonging to the views `tabs`. */
-function tagged(nodes, tabs) {
-  for (const n of [nodes].flat(Infinity)) if (n && n.setAttribute) n.setAttribute('data-tabs', tabs);
-  return nodes;
-}
-
-function tabBar(ctx, tab) {
+function storyTabBar(ctx, tab) {
   const { ui } = ctx;
-  const newLog = (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length;
-  return h(
-    'nav',
-    { class: 'tabbar', 'aria-label': 'Views of the table', testid: 'tabbar', 'data-key': 'tabbar' },
-    tabsOf(ctx.view).map((t) => {
-      const attention = t.id !== tab && (ui.attention.has(t.id) || (t.id === 'table' && newLog > 0));
-      return h(
-        'button',
-        {
-          type: 'button',
-          class: ['tab', t.id === tab ? 'current' : null],
-          'aria-pressed': String(t.id === tab),
-          testid: 'tab-' + t.id,
-          'data-attention': attention ? 'true' : null,
-          'data-key': 'tab:' + t.id,
-          onclick: () => ctx.showTab(t.id),
-        },
-        h('span', { class: 'tab-label' }, t.label),
-        attention ? h('span', { class: 'tab-dot', role: 'img', 'aria-label': t.id === 'table' && newLog > 0 ? `${newLog} new in the log` : 'something new' }, t.id === 'table' && newLog > 0 ? String(Math.min(newLog, 99)) : '') : null,
-      );
-    }),
-  );
+  const marks = { table: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
+  for (const id of ui.attention) marks[id] = true;
+  return tabBar(tabsOf(ctx.view), tab, marks, (id) => ctx.showTab(id));
 }
 
 function header(ctx, tab) {
@@ -299,14 +277,16 @@ function phaseContent(ctx, phase) {
   const cast = (tabs) => tagged([charactersSection(ctx), objectsSection(ctx)], tabs);
   switch (phase) {
     case 'prophecy':
-      return [now(phaseIntro(view), prophecySection(ctx), advanceBar(ctx))];
+      return [now(phaseIntro(view, ctx), prophecySection(ctx), advanceBar(ctx))];
     case 'characters':
-      return [now(phaseIntro(view)), cast('now'), now(advanceBar(ctx)), warning];
+      return [now(phaseIntro(view, ctx)), cast('now'), now(advanceBar(ctx)), warning];
     case 'outline':
-      return [now(phaseIntro(view), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx)), cast('characters'), warning];
+      return [now(phaseIntro(view, ctx), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx)), cast('characters'), warning];
     case 'story':
       return [
-        now(finaleMoment(ctx), phaseIntro(view), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), finaleDone ? longTermSection(ctx) : null),
+        // What to do now comes first (the scene being played, or the next to choose): nothing
+        // to scroll past to reach it; the phase's explanation follows.
+        now(finaleMoment(ctx), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), phaseIntro(view, ctx), finaleDone ? longTermSection(ctx) : null),
         tagged(outlineSection(ctx), 'outline'),
         tagged(returnBar(ctx), 'now outline'),
         cast('characters'),
@@ -341,19 +321,19 @@ const TEMPORAL_INTROS = {
   story: 'Confrontation, in the present: play the story scenes — investigate, influence (the check), interpret — the climactic scene last; then the flashforward.',
 };
 
-function phaseIntro(view) {
+function phaseIntro(view, ctx) {
   const t = isTemporal(view) ? TEMPORAL_INTROS : INTROS;
   const resolution = isTemporal(view) && phaseId(view) === 'story' && view.phase.act === 'Resolution';
   const text = resolution
     ? 'Resolution, back in the future: narrate the flashforward — how the timeline has changed — then propose ending the game.'
     : t[phaseId(view)];
+  const help = (isTemporal(view) ? TEMPORAL_HELP : STORY_HELP)[phaseId(view)];
   return text
     ? h(
-        'p',
+        'div',
         { class: 'phase-intro', 'data-key': 'intro' },
-        text,
-        ' ',
-        h('a', { class: 'rulings', href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-help' }, 'Rulings'),
+        h('p', null, text, ' ', h('a', { class: 'rulings', href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-help' }, 'Rulings')),
+        ctx ? rulesHelp(ctx, 'phase-' + phaseId(view), 'How this phase works', help) : null,
       )
     : null;
 }
@@ -721,11 +701,25 @@ function logSection(ctx) {
           { 'data-key': 's' + e.seq, 'data-seq': e.seq, testid: 'log-entry' },
           h('time', { datetime: new Date(e.at).toISOString() }, formatTime(e.at)),
           ' ',
-          h('span', { class: 'log-text' }, e.text),
+          h('span', { class: 'log-text' }, logText(ctx.view, e)),
         ),
       ),
     ),
   );
+}
+
+/**
+ * A log line as it reads now: a scene it names shows by its objective as the view has it
+ * (quoted), so a later flag hides it in the log too; a flagged or removed scene by its level.
+ */
+function logText(view, e) {
+  if (!Array.isArray(e.parts)) return e.text;
+  return e.parts.map((p) => {
+    if (typeof p === 'string') return p;
+    const scene = p && p.scene !== undefined ? sceneById(view, p.scene) : null;
+    const shown = scene && !scene.objective_flagged && scene.objective;
+    return shown ? h('q', { class: 'log-ref', 'data-scene-id': p.scene }, shown) : (p && p.text) || 'a scene';
+  });
 }
 
 export function formatTime(ms) {

@@ -66,6 +66,13 @@ pub trait Game: Send + Sync + 'static {
 
     /// One line for the table's log, from the state before the event.
     fn describe(before: &Self::State, event: &Self::Event) -> String;
+    /// The same line in parts, where it names something by what players wrote (a scene by its
+    /// objective): text, and objects such as `{"scene": 12, "text": "the primary scene (3)"}`
+    /// that the page shows by their current text (a flagged one by `text`). `None`: the text
+    /// alone.
+    fn describe_parts(_before: &Self::State, _event: &Self::Event) -> Option<Vec<Value>> {
+        None
+    }
     /// What the players see (flagged text left out). The same for everyone, so it is built and
     /// serialized once per change; each page knows which player it is.
     fn view(state: &Self::State, creator: u32) -> Value;
@@ -95,6 +102,12 @@ pub trait Game: Send + Sync + 'static {
     }
     /// The story so far: its title, and the story as Markdown.
     fn markdown(state: &Self::State) -> (String, String);
+    /// The outline (or whatever the story's Markdown draws as a Mermaid diagram) as an SVG
+    /// picture, for the printable and published pages, which show it in the diagram's place;
+    /// `None` to show the diagram's source.
+    fn outline_svg(_state: &Self::State) -> Option<String> {
+        None
+    }
     /// The table's name as its page shows it (`creator` made the table); by default the
     /// story's title.
     fn title(state: &Self::State, _creator: u32) -> String {

@@ -3,7 +3,7 @@
 use crate::game::Rejection;
 use crate::games;
 use crate::listen::Peer;
-use crate::room::Request;
+use crate::room::{Request, Story};
 use crate::{AppState, limit, limits, random_token};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -928,7 +928,7 @@ async fn story_so_far<S: Store>(
     state: &AppState<S>,
     token: &str,
     headers: &HeaderMap,
-) -> Result<(String, String), Response> {
+) -> Result<Story, Response> {
     let why = "Only players at this table can export its story.";
     ask_room(state, token, headers, why, |reply| Request::Export {
         reply,
@@ -942,7 +942,9 @@ async fn export<S: Store>(
     headers: HeaderMap,
 ) -> Response {
     match story_so_far(&state, &token, &headers).await {
-        Ok((title, markdown)) => no_store(
+        Ok(Story {
+            title, markdown, ..
+        }) => no_store(
             (
                 [
                     (
@@ -970,7 +972,7 @@ async fn print<S: Store>(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let (title, markdown) = match story_so_far(&state, &token, &headers).await {
+    let story = match story_so_far(&state, &token, &headers).await {
         Ok(story) => story,
         Err(response) => return response,
     };
@@ -978,29 +980,44 @@ async fn print<S: Store>(
     no_store(
         (
             [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-            story_page(&title, &markdown, ""),
+            story_page(&story, ""),
         )
             .into_response(),
     )
 }
 
 /// The story as a page of its own (the printable page, and a published story's), with `note`
-/// (HTML) above it.
-fn story_page(title: &str, markdown: &str, note: &str) -> String {
+/// (HTML) above it; the Mermaid diagram of the outline is drawn (the story's SVG) in its place.
+fn story_page(story: &Story, note: &str) -> String {
+    use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
     // The export escapes every player's text, so raw HTML cannot come from them; the parser
-    // is told to treat any HTML that remains as text anyway.
-    let parser = pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::ENABLE_TABLES)
-        .map(|event| match event {
-            pulldown_cmark::Event::Html(html) | pulldown_cmark::Event::InlineHtml(html) => {
-                pulldown_cmark::Event::Text(html)
+    // is told to treat any HTML that remains as text anyway. Only the server's own SVG goes in
+    // as markup, instead of the diagram's source.
+    let mut in_diagram = false;
+    let options = pulldown_cmark::Options::ENABLE_TABLES;
+    let parser =
+        pulldown_cmark::Parser::new_ext(&story.markdown, options).filter_map(|event| match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(lang)))
+                if &*lang == "mermaid" && story.outline_svg.is_some() =>
+            {
+                in_diagram = true;
+                story.outline_svg.as_ref().map(|svg| {
+                    Event::Html(format!("<figure class=\"outline\">{svg}</figure>").into())
+                })
             }
-            other => other,
+            Event::End(TagEnd::CodeBlock) if in_diagram => {
+                in_diagram = false;
+                None
+            }
+            _ if in_diagram => None,
+            Event::Html(html) | Event::InlineHtml(html) => Some(Event::Text(html)),
+            other => Some(other),
         });
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, parser);
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/fonts.css\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body>{note}<main class=\"story\">{body}</main></body></html>",
-        escape_html(title)
+        escape_html(&story.title)
     )
 }
 
@@ -1105,15 +1122,14 @@ async fn shared_story<S: Store>(
             );
         }
     };
-    let (title, markdown) =
-        match ask_seated(&state, &token, false, |reply| Request::Export { reply }).await {
-            Ok(story) => story,
-            Err(response) => return response,
-        };
+    let story = match ask_seated(&state, &token, false, |reply| Request::Export { reply }).await {
+        Ok(story) => story,
+        Err(response) => return response,
+    };
     let note = "<p class=\"shared-note\">A story told at a <strong>Prophecy</strong> table, published by its players. <a href=\"/\">Start a table of your own</a>.</p>";
     let mut response = (
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        story_page(&title, &markdown, note),
+        story_page(&story, note),
     )
         .into_response();
     // Public, but asked again each time (a withdrawn story must go), and kept out of search

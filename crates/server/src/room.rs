@@ -23,6 +23,20 @@ pub struct LogEntry {
     pub by: Option<u32>,
     /// What happened.
     pub text: String,
+    /// The same in parts ([`Game::describe_parts`]), when it names something players wrote.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parts: Option<Vec<Value>>,
+}
+
+/// The story so far, for the exports.
+#[derive(Debug, Clone)]
+pub struct Story {
+    /// Its title.
+    pub title: String,
+    /// The story as Markdown (flagged text left out).
+    pub markdown: String,
+    /// The outline as an SVG picture ([`Game::outline_svg`]), for pages that draw it.
+    pub outline_svg: Option<String>,
 }
 
 /// A table in a few words, for the list of tables on a player's home page.
@@ -98,10 +112,10 @@ pub enum Request {
         /// +1 or −1.
         delta: i32,
     },
-    /// The story so far: (title, Markdown).
+    /// The story so far.
     Export {
         /// The answer.
-        reply: oneshot::Sender<(String, String)>,
+        reply: oneshot::Sender<Story>,
     },
     /// The table in a few words, for a player's list of tables.
     Summary {
@@ -401,7 +415,11 @@ impl<G: Game, S: Store> Room<G, S> {
                 // Texts are balanced as they arrive; tables older than that are balanced here,
                 // line by line, so no direction control reaches past its line in the export.
                 let (title, markdown) = G::markdown(&self.state);
-                let _ = reply.send((crate::text::text(&title), crate::text::text(&markdown)));
+                let _ = reply.send(Story {
+                    title: crate::text::text(&title),
+                    markdown: crate::text::text(&markdown),
+                    outline_svg: G::outline_svg(&self.state),
+                });
             }
             Request::Summary { reply } => {
                 let _ = reply.send(Summary {
@@ -476,6 +494,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 at: row.at,
                 by: row.player,
                 text: G::describe(&self.state, &event),
+                parts: G::describe_parts(&self.state, &event),
             });
             self.state = G::evolve(std::mem::take(&mut self.state), &event);
             self.seq = row.seq;
@@ -733,6 +752,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 at: context.now,
                 by: (!G::anonymous(event)).then_some(player),
                 text: G::describe(&self.state, event),
+                parts: G::describe_parts(&self.state, event),
             });
             self.state = G::evolve(std::mem::take(&mut self.state), event);
         }

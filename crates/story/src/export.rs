@@ -59,6 +59,13 @@ struct Export<'a> {
     out: String,
 }
 
+/// The outline as an SVG picture ([`views::svg`]), flagged objectives left out as in the
+/// Markdown; `None` without an outline.
+pub fn outline_svg(state: &State) -> Option<String> {
+    let (_, views) = outline_view(state);
+    (!views.is_empty()).then(|| views::svg(&views))
+}
+
 /// The whole game as a Markdown document. Total whatever the log (a missing player, object,
 /// aspect, scene or pair is shown as missing, and only scenes reachable from the Finale are in
 /// the outline), and for a state built by [`crate::evolve`] linear, up to logarithms, in its

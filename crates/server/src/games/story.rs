@@ -197,7 +197,11 @@ impl Game for StoryGame {
     }
 
     fn describe(before: &State, event: &Event) -> String {
-        describe(before, event)
+        plain_line(&describe(before, event))
+    }
+
+    fn describe_parts(before: &State, event: &Event) -> Option<Vec<Value>> {
+        line_parts(&describe(before, event))
     }
 
     /// The worlds and modules a table may draw its prophecy from: the same at every table and
@@ -253,6 +257,10 @@ impl Game for StoryGame {
         title(state, creator)
     }
 
+    fn outline_svg(state: &State) -> Option<String> {
+        story::export::outline_svg(state)
+    }
+
     fn progress(state: &State) -> String {
         let phase = state.phase.name_in(state.ruleset);
         let mut line = match state.phase {
@@ -305,15 +313,63 @@ fn object_name(state: &State, object: ObjectId) -> String {
     }
 }
 
+/// A scene named in a log line: by its level and difficulty ("the primary scene (3)") in the
+/// text, marked `\0SCENE\0NAME\0` so that the page can show its objective instead, as it reads
+/// now (a flag hides it there too). NUL never occurs in names, the only player text in a line.
 fn objective(state: &State, scene: SceneId) -> String {
     match state.scenes.get(&scene) {
         Some(s) => format!(
-            "the {} ({})",
+            "\0{}\0the {} ({})\0",
+            scene.0,
             state.level(scene).to_lowercase(),
             s.difficulty
         ),
         None => "a scene".to_owned(),
     }
+}
+
+/// A scene named at the start of a sentence ("The primary scene (3) began").
+fn objective_first(state: &State, scene: SceneId) -> String {
+    let named = objective(state, scene);
+    match named
+        .strip_prefix('\0')
+        .and_then(|rest| rest.split_once('\0'))
+    {
+        Some((id, name)) => format!("\0{id}\0{}", capitalized(name)),
+        None => capitalized(&named),
+    }
+}
+
+/// A marked line as plain text: each scene by its level.
+fn plain_line(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for (i, part) in line.split('\0').enumerate() {
+        // Parts alternate: text, scene id, its name, text, …
+        if i % 3 != 1 {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+/// A marked line as the page's parts: text, and `{"scene": id, "text": name}` for each scene.
+fn line_parts(line: &str) -> Option<Vec<Value>> {
+    if !line.contains('\0') {
+        return None;
+    }
+    let pieces: Vec<&str> = line.split('\0').collect();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < pieces.len() {
+        if !pieces[i].is_empty() {
+            parts.push(json!(pieces[i]));
+        }
+        if let (Some(id), Some(name)) = (pieces.get(i + 1), pieces.get(i + 2)) {
+            parts.push(json!({"scene": id.parse::<u32>().unwrap_or(0), "text": name}));
+        }
+        i += 3;
+    }
+    Some(parts)
 }
 
 /// Temporal Mechanics has no prophecy: a world's or module's text is the warning sent back.
@@ -385,7 +441,7 @@ fn describe(before: &State, event: &Event) -> String {
         Event::QuestionAsked { .. } => "The moderator asks the players a question.".into(),
         Event::SceneCancelled { scene } => format!(
             "{} was set aside before its check; it can be started again.",
-            capitalized(&objective(s, *scene))
+            objective_first(s, *scene)
         ),
         Event::PairAccepted { by, .. } => format!("{} accepts a pair.", player_name(s, *by)),
         Event::PairObjected { by, .. } => format!(
@@ -486,7 +542,7 @@ fn describe(before: &State, event: &Event) -> String {
             format!("{} left {}.", object_name(s, *object), objective(s, *scene))
         }
         Event::SceneStarted { scene, .. } => {
-            format!("{} began; the timer runs.", capitalized(&objective(s, *scene)))
+            format!("{} began; the timer runs.", objective_first(s, *scene))
         }
         Event::PairProposed { by, .. } => format!(
             "{} proposed a pair of matching aspects.",
@@ -512,7 +568,7 @@ fn describe(before: &State, event: &Event) -> String {
             objective(s, *scene)
         ),
         Event::SceneFinished { scene } => {
-            format!("{} is performed.", capitalized(&objective(s, *scene)))
+            format!("{} is performed.", objective_first(s, *scene))
         }
         Event::LongTermEffectsNarrated { .. } if s.ruleset.is_temporal() => {
             "The flashforward was told.".into()
@@ -906,4 +962,33 @@ fn view(state: &State, creator: u32) -> Value {
         "outline_odds": outline_odds(s),
         "finale_if": finale_if(s),
     })
+}
+
+#[cfg(test)]
+mod log_lines {
+    use super::*;
+
+    #[test]
+    fn a_marked_line_reads_plain_or_in_parts() {
+        let line = "The check of \0012\0the primary scene (3)\0: 2 dice rolled.";
+        assert_eq!(
+            plain_line(line),
+            "The check of the primary scene (3): 2 dice rolled."
+        );
+        assert_eq!(
+            line_parts(line).unwrap(),
+            vec![
+                json!("The check of "),
+                json!({"scene": 12, "text": "the primary scene (3)"}),
+                json!(": 2 dice rolled."),
+            ]
+        );
+        let first = "\07\0The Finale (4)\0 began; the timer runs.";
+        assert_eq!(plain_line(first), "The Finale (4) began; the timer runs.");
+        assert_eq!(
+            line_parts(first).unwrap()[0],
+            json!({"scene": 7, "text": "The Finale (4)"})
+        );
+        assert_eq!(line_parts("Ada joined the table."), None);
+    }
 }

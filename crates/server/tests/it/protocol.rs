@@ -727,3 +727,36 @@ async fn a_scene_s_odds_come_with_one_more_pair_a_curve_and_the_finale_s_what_if
     assert!(view["finale_if"].get(finale.to_string()).is_none());
     server.stop().await;
 }
+
+/// The printable page draws the outline as a picture (SVG), not as diagram source; what a
+/// player wrote in it is escaped.
+#[tokio::test]
+async fn the_printable_page_draws_the_outline() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, _, cookies) = story_table(&server).await;
+    let (status, _, page) = http(
+        server.addr,
+        "GET",
+        &format!("/t/{token}/print"),
+        Some(&cookies[0]),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert!(page.contains("<figure class=\"outline\"><svg"), "{page}");
+    assert!(page.contains(">Bind the wyrm</text>"), "{page}");
+    assert!(page.contains(">Find the song</text>"), "{page}");
+    assert!(!page.contains("graph TB"), "no Mermaid source left: {page}");
+    // The Markdown keeps its diagram source, for tools that draw it.
+    let (_, _, markdown) = http(
+        server.addr,
+        "GET",
+        &format!("/t/{token}/export.md"),
+        Some(&cookies[0]),
+        None,
+    )
+    .await;
+    assert!(markdown.contains("```mermaid"));
+    server.stop().await;
+}
