@@ -136,12 +136,20 @@ async function playStep(p, stats) {
     if (!stats.itemTried && (await items.count()) > 0) {
       const first = items.first();
       const id = Number(await first.getAttribute('data-item-id'));
+      // Beside the Item, the chance of winning without it is the chance shown now.
+      const shown = await readOdds(p);
+      const beside = turn.locator(tid('item-odds', { 'item-id': id }));
+      assert.equal(await beside.getAttribute('data-without'), shown.win, 'the chance without the Item is the one shown now');
+      const withIt = await beside.getAttribute('data-with');
       await first.check();
       await p.page.waitForFunction((i) => {
         const el = document.querySelector('[data-testid="battle-odds"]');
         return (el && el.getAttribute('data-items').split(',').map(Number).includes(i)) || document.querySelector('[data-testid="battle-not-allowed"]');
       }, id);
       if (await turn.getByTestId('battle-not-allowed').count()) await first.uncheck();
+      else if (withIt !== null) {
+        assert.equal((await readOdds(p)).win, withIt, 'with the Item ticked, the chance shown is the one it promised');
+      }
       stats.itemTried = true;
     }
     const odds = await readOdds(p);

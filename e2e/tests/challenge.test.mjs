@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WAIT, ARTIFACTS, tid, shot, view, logOf, sameSeq, accepted, contiguous, consoleErrors, withTable } from './table.mjs';
+import { WAIT, ARTIFACTS, tid, shot, view, logOf, sameSeq, accepted, contiguous, consoleErrors, withTable, reveal, showTab, glance } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -36,7 +36,10 @@ async function join(p, link, name) {
 /** Makes a sheet through the form: aptitudes {knowledge…}, skills [ids], specialties [[skill, name]]. */
 async function makeSheet(p, sheet) {
   const page = p.page;
-  await page.getByTestId('create-sheet').click();
+  // On a phone, to the Characters view and back afterwards.
+  const layout = page.getByTestId('layout');
+  const was = await layout.getAttribute('data-tab');
+  await (await reveal(p, page.getByTestId('create-sheet'))).click();
   const form = page.getByTestId('sheet-form');
   await form.getByTestId('sheet-name').fill(sheet.name);
   await form.getByTestId('sheet-concept').fill(sheet.concept);
@@ -49,6 +52,7 @@ async function makeSheet(p, sheet) {
   }
   await accepted(p, `make ${sheet.name}`, () => form.getByTestId('save-sheet').click());
   await form.waitFor({ state: 'detached' });
+  if ((await layout.getAttribute('data-tab')) !== was) await showTab(p, was);
   const v = await view(p);
   return v.characters.find((c) => c.sheet.name === sheet.name);
 }
@@ -105,6 +109,7 @@ async function waitPoints(p, character, aptitude, current) {
 /** Rolls an open challenge on its player's page; returns the result element's band and dice. */
 async function roll(p, id) {
   const panel = p.page.locator(tid('open-challenge', { 'challenge-id': id, mine: 'true' }));
+  await reveal(p, panel);
   await accepted(p, 'roll', () => panel.getByTestId('roll-challenge').click());
   const res = p.page.locator(`${tid('challenge', { 'challenge-id': id, status: 'rolled' })} ${tid('challenge-result')}`);
   await res.waitFor();
@@ -254,7 +259,7 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     await gm.page.getByTestId('fight-cost').fill('Tam’s horse runs off with the letters');
     await gm.page.getByTestId('fight-suggested').selectOption(String(boId));
     await accepted(gm, 'record the fight', () => gm.page.getByTestId('record-fight').click());
-    for (const p of all) await p.page.getByTestId('fight').waitFor();
+    for (const p of all) await glance(p, p.page.getByTestId('fight'));
     assert.match(await ada.page.getByTestId('fight').textContent(), /horse runs off.*suggested by Bo/);
 
     // Every page agrees on the log, which has every entry once and in order.
@@ -282,6 +287,7 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     assert.ok(md.includes('Mira shoulders the gate open as the bell rings.'), 'the export keeps the narration');
 
     await shot(gm, 'challenge-gm-laptop', { fullPage: true });
+    await showTab(bo, 'challenges');
     await shot(bo, 'challenge-phone', { fullPage: true });
     assert.ok((await bo.page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width);
     assert.deepEqual(consoleErrors(gm), []);

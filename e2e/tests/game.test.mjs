@@ -156,8 +156,7 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     }
     await assertOdds(players, pairs.length, 3);
     // The picture of a table in play (the README's): the scene's pairs, its odds and chart.
-    await panel(ada).getByTestId('pair').first().scrollIntoViewIfNeeded();
-    await ada.page.evaluate(() => window.scrollBy(0, -140));
+    await panel(ada).getByTestId('chance-chart').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot(ada, 'readme-table');
 
     // The check: reduced motion shows the result at once; Bo's animation is skipped.

@@ -77,6 +77,10 @@ test('a phone switches between views; a started scene comes into view; a finishe
     const top = await panel(ada).boundingBox();
     assert.ok(top.y >= -1 && top.y < LAPTOP.height / 2, `the scene panel starts near the top of the screen (y ${top.y})`);
     await shot(ada, 'layout-laptop-scene');
+    // The log names the scene by its objective, in a sentence that reads right.
+    const began = ada.page.getByTestId('log-entry').filter({ hasText: 'began; the timer runs.' }).last();
+    assert.equal(await began.locator('.log-text').textContent(), 'Steal the bell-keeper’s chart began; the timer runs.');
+    assert.equal(await began.locator('q.log-ref').textContent(), 'Steal the bell-keeper’s chart');
     await bo.page.locator(tid('tab-now', { attention: 'true' })).waitFor();
     await bo.page.locator(tid('tab-table', { attention: 'true' })).waitFor();
     assert.match(await bo.page.getByTestId('tab-table').textContent(), /^Table\d+$/, 'the Table view counts what is new in the log');

@@ -51,7 +51,7 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     const missed = (await seq(ada)) - before;
     assert.equal(missed, 6, 'two aspects, a line, an object and its aspect, a line removed');
     assert.equal(await seq(cy), before, 'nothing reached the offline page');
-    assert.equal(await cy.page.getByText('Smuggler').count(), 0);
+    assert.equal(await cy.page.getByText('Smuggler', { exact: true }).count(), 0);
 
     // Back online: the page reconnects by itself and catches up.
     await cy.context.setOffline(false);

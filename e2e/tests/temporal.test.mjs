@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, createTable, joinTable, seated, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, placeObject, startScene, proposePair, makeCheck, narrate,
-  finishScene, endGame, panel, sameSeq, accepted, aspectId, tid, consoleErrors, view, shot, CHARS,
+  finishScene, endGame, panel, sameSeq, accepted, aspectId, tid, consoleErrors, view, shot, CHARS, logLine,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -107,6 +107,12 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     await attachAspect(ada, cardOf(ada, vault), 'Erased log');
     await placeObject(ada, below, vault);
     await placeObject(ada, climax, vault);
+    // An NPC, in the log with the right article; the place's lines start with a capital.
+    await createObject(ada, 'Warden Ilse', 'npc');
+    for (const p of players) {
+      await logLine(p, 'An NPC entered the story.');
+      await logLine(p, 'A place entered the story.');
+    }
     await assertTemporalWords(players, 'the story tree');
     await shot(bo, 'phone-temporal-tree');
 

@@ -511,7 +511,7 @@ function battleGroup(ctx, o) {
                   set(kind, next);
                 },
               }),
-              h('span', null, item.name, bonusText(item) ? h('span', { class: 'small muted' }, ` (${bonusText(item)})`) : null),
+              h('span', null, item.name, bonusText(item) ? h('span', { class: 'small muted' }, ` (${bonusText(item)})`) : null, itemOdds(ofKind, chosen, id)),
             );
           }),
         )
@@ -528,6 +528,28 @@ function battleGroup(ctx, o) {
     ),
     msg(ctx, 'fight'),
     msg(ctx, 'special'),
+  );
+}
+
+/**
+ * What one usable Item does to the chance of winning, beside the others chosen: the exact
+ * chance with it and without it (or that it cannot go with them).
+ */
+function itemOdds(battles, chosen, id) {
+  const others = chosen.filter((i) => i !== id);
+  const withIt = battles.find((b) => sameSet(b.items, [...others, id].sort((a, b) => a - b)));
+  const without = battles.find((b) => sameSet(b.items, others));
+  const win = (b) => {
+    const o = (b && b.odds) || {};
+    return typeof o.win_pct === 'number' ? o.win_pct : fracPct(o.win);
+  };
+  return h(
+    'span',
+    // The exact chances (fractions) for tests and tools; the text rounds them.
+    { class: 'item-odds small', testid: 'item-odds', 'data-item-id': id, 'data-with': withIt ? String(withIt.odds.win) : null, 'data-without': without ? String(without.odds.win) : null },
+    withIt
+      ? ` — wins ${pct(win(withIt))} with it, ${without ? pct(win(without)) : '–'} without`
+      : ' — cannot be used with the other Items chosen',
   );
 }
 

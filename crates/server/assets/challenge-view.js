@@ -4,6 +4,7 @@
 // the server's to say: the page shows the choices and refusals the view carries.
 
 import { h, themeMenu } from './dom.js';
+import { tagged, showOnly, tabBar } from './views.js';
 import { msg, form, submit, select, labelled } from './ui.js';
 import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
 
@@ -105,9 +106,21 @@ function sameSpecialty(a, b) {
 
 // ---------------------------------------------------------------- the page
 
+/** A phone's views (views.js): the challenges (and the GM's panel), the sheets, the table. */
+const CHALLENGE_TABS = [
+  { id: 'challenges', label: 'Challenges' },
+  { id: 'sheets', label: 'Characters' },
+  { id: 'table', label: 'Table' },
+];
+
 export function renderChallengeTable(ctx) {
-  const { view } = ctx;
+  const { view, ui } = ctx;
   const gm = view.gm === ctx.you;
+  const tab = CHALLENGE_TABS.some((t) => t.id === ui.tab) ? ui.tab : 'challenges';
+  // Marked when not shown: a challenge waiting for a roll (this player's, or anyone's to
+  // watch), new log lines.
+  const marks = { table: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
+  if ((view.challenges || []).some((c) => c.status === 'open')) marks.challenges = true;
   return [
     header(ctx),
     h(
@@ -115,25 +128,22 @@ export function renderChallengeTable(ctx) {
       { class: 'banners', 'data-key': 'banners' },
       reconnectBanner(ctx),
     ),
-    h(
-      'div',
-      { class: 'layout challenge-layout', 'data-key': 'layout' },
+    showOnly(
       h(
-        'main',
-        { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
-        gm ? gmPanel(ctx) : null,
-        challengesSection(ctx),
-        sheetsSection(ctx),
-        fightsSection(ctx),
+        'div',
+        { class: 'layout challenge-layout', 'data-key': 'layout', testid: 'layout' },
+        h(
+          'main',
+          { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
+          tagged([gm ? gmPanel(ctx) : null, challengesSection(ctx)], 'challenges'),
+          tagged(sheetsSection(ctx), 'sheets'),
+          tagged(fightsSection(ctx), 'table'),
+        ),
+        h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, tagged([playersSection(ctx), logSection(ctx), rulesSection()], 'table')),
       ),
-      h(
-        'aside',
-        { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' },
-        playersSection(ctx),
-        logSection(ctx),
-        rulesSection(),
-      ),
+      tab,
     ),
+    tabBar(CHALLENGE_TABS, tab, marks, (id) => ctx.showTab(id)),
     h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', testid: 'announce', 'data-key': 'announce' }, ctx.ui.announce),
     h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table'), ' · ', themeMenu()),
     toasts(ctx),

@@ -37,6 +37,7 @@ import { delegate, patch, h } from './dom.js';
 import { seat, token } from './seat.js';
 import { requests, applyLog as addToLog } from './requests.js';
 import { renderChallengeTable } from './challenge-view.js';
+import { wide } from './views.js';
 
 const root = document.getElementById('app');
 
@@ -74,6 +75,8 @@ const ui = {
   gens: { call: 0, fight: 0, sheet: 0 }, // bumped to give a form fresh fields
   focusNext: null, // an element id to focus after the next render
   announce: '',
+  tab: 'challenges', // the view a phone shows (challenge-view.js)
+  seenLogSeq: 0, // the last log entry shown to the player
 };
 
 
@@ -126,6 +129,12 @@ const ctx = {
     if (was !== open) render();
   },
   dismissToast: (id) => sent.dismissToast(id),
+  /** A phone switches to view `tab`, from its top. */
+  showTab: (tab) => {
+    ui.tab = tab;
+    render();
+    window.scrollTo({ top: 0, behavior: 'auto' });
+  },
 };
 
 // ---------------------------------------------------------------- rendering
@@ -160,6 +169,8 @@ function render() {
   }
   const logEl = document.getElementById('log');
   const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
+  // The log is in sight on a wide screen, and in the Table view on a phone.
+  if (wide.matches || ui.tab === 'table') ui.seenLogSeq = state.log.length ? state.log[state.log.length - 1].seq : 0;
   patch(root, renderChallengeTable(ctx));
   document.title = state.view && state.view.gm === ctx.you ? 'The Challenge rules (you are the GM) — Prophecy' : 'The Challenge rules — Prophecy';
   const el = document.getElementById('log');
@@ -215,6 +226,8 @@ function onSync(msg) {
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
   addToLog(state, msg.log);
+  // Arriving at the table, nothing in the log is "new" yet.
+  if (!ui.seenLogSeq && state.log.length) ui.seenLogSeq = state.log[state.log.length - 1].seq;
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   state.screen = 'table';

@@ -301,14 +301,20 @@ fn player_name(state: &State, player: PlayerId) -> String {
 // Log lines name players, kinds and levels but never quote text players typed: any such text
 // may be flagged later, and a flagged text must disappear everywhere, the log included.
 
+/// A kind of object with its article: "a place", "an NPC" (the article goes by the sound).
+fn a_kind(kind: ObjectKind) -> String {
+    match kind {
+        ObjectKind::Npc => "an NPC".to_owned(),
+        kind => format!("a {}", kind.label()),
+    }
+}
+
 fn object_name(state: &State, object: ObjectId) -> String {
     match state.objects.get(&object).map(|o| o.kind) {
         Some(ObjectKind::Character { player: Some(p) }) => {
             format!("{}\u{2019}s character", player_name(state, p))
         }
-        // "an NPC": the article goes by the sound of the label.
-        Some(ObjectKind::Npc) => "an NPC".to_owned(),
-        Some(kind) => format!("a {}", kind.label()),
+        Some(kind) => a_kind(kind),
         None => "an object".to_owned(),
     }
 }
@@ -478,14 +484,16 @@ fn describe(before: &State, event: &Event) -> String {
             format!("{} created a character.", player_name(s, *player))
         }
         Event::ObjectCreated { kind, .. } => {
-            format!("A {} entered the story.", kind.label())
+            format!("{} entered the story.", capitalized(&a_kind(*kind)))
         }
         Event::ObjectRenamed { object, .. } => {
-            format!("{} was renamed.", object_name(s, *object))
+            format!("{} was renamed.", capitalized(&object_name(s, *object)))
         }
-        Event::ObjectRemoved { object } => format!("{} left the story.", object_name(s, *object)),
+        Event::ObjectRemoved { object } => {
+            format!("{} left the story.", capitalized(&object_name(s, *object)))
+        }
         Event::AspectAttached { object, .. } => {
-            format!("{} gained an aspect.", object_name(s, *object))
+            format!("{} gained an aspect.", capitalized(&object_name(s, *object)))
         }
         Event::AspectEdited { aspect, .. } => {
             let object = s
@@ -528,19 +536,21 @@ fn describe(before: &State, event: &Event) -> String {
             format!("The objective of {} changed.", objective(s, *scene))
         }
         Event::SceneRemoved { scene } => {
-            format!("{} was removed from the outline.", objective(s, *scene))
+            format!("{} was removed from the outline.", objective_first(s, *scene))
         }
         Event::SettingChanged { scene, .. } => {
             format!("The setting of {} changed.", objective(s, *scene))
         }
         Event::ObjectPlaced { scene, object } => format!(
             "{} is in {}.",
-            object_name(s, *object),
+            capitalized(&object_name(s, *object)),
             objective(s, *scene)
         ),
-        Event::ObjectWithdrawn { scene, object } => {
-            format!("{} left {}.", object_name(s, *object), objective(s, *scene))
-        }
+        Event::ObjectWithdrawn { scene, object } => format!(
+            "{} left {}.",
+            capitalized(&object_name(s, *object)),
+            objective(s, *scene)
+        ),
         Event::SceneStarted { scene, .. } => {
             format!("{} began; the timer runs.", objective_first(s, *scene))
         }
