@@ -980,7 +980,7 @@ mod log_lines {
 
     #[test]
     fn a_marked_line_reads_plain_or_in_parts() {
-        let line = "The check of \0012\0the primary scene (3)\0: 2 dice rolled.";
+        let line = "The check of \u{0}12\u{0}the primary scene (3)\u{0}: 2 dice rolled.";
         assert_eq!(
             plain_line(line),
             "The check of the primary scene (3): 2 dice rolled."
@@ -993,7 +993,7 @@ mod log_lines {
                 json!(": 2 dice rolled."),
             ]
         );
-        let first = "\07\0The Finale (4)\0 began; the timer runs.";
+        let first = "\u{0}7\u{0}The Finale (4)\u{0} began; the timer runs.";
         assert_eq!(plain_line(first), "The Finale (4) began; the timer runs.");
         assert_eq!(
             line_parts(first).unwrap()[0],
