@@ -248,10 +248,11 @@ export function seat(page) {
     }
   }
 
-  async function changeInvite(action) {
+  /** Changes one of the table's links (`path`: invite or share) and shows the answer. */
+  async function changeLinks(path, action, done) {
     ui.confirm = null;
     try {
-      const r = await fetch(`/t/${token}/invite`, {
+      const r = await fetch(`/t/${token}/${path}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify({ action }),
@@ -260,31 +261,21 @@ export function seat(page) {
       const body = await r.json().catch(() => ({}));
       if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
       state.invite = body;
-      toast('info', action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
+      toast('info', done);
       render();
     } catch (e) {
       toast('error', reachError(e));
     }
   }
 
+  /** The creator renews, closes or opens the invitation. */
+  function changeInvite(action) {
+    return changeLinks('invite', action, action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
+  }
+
   /** Publishes the story as a read-only page, or withdraws it (any seated player). */
-  async function changeShare(action) {
-    ui.confirm = null;
-    try {
-      const r = await fetch(`/t/${token}/share`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ action }),
-        credentials: 'same-origin',
-      });
-      const body = await r.json().catch(() => ({}));
-      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
-      state.invite = body;
-      toast('info', action === 'publish' ? 'The story has a page of its own: share its link.' : 'The story’s page is withdrawn: its link leads nowhere now.');
-      render();
-    } catch (e) {
-      toast('error', reachError(e));
-    }
+  function changeShare(action) {
+    return changeLinks('share', action, action === 'publish' ? 'The story has a page of its own: share its link.' : 'The story’s page is withdrawn: its link leads nowhere now.');
   }
 
   return {

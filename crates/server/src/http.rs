@@ -1083,16 +1083,23 @@ async fn change_share<S: Store>(
                 "The story's page could not be changed; nothing changed, try again.",
             );
         }
-        if !state.shared_store
-            && let Ok(Some(room)) = state.room(&token).await
-        {
-            room.send(Request::Notice {
-                message: json!({ "type": "invite" }),
-            })
-            .await;
-        }
+        links_changed(&state, &token).await;
     }
     invitation_json(&state, &token, peer.as_deref(), &seat).await
+}
+
+/// The table's links (its invitation, its published story) changed: every page fetches them
+/// again. (A store several servers share tells every server, this one included, and the
+/// notice comes from there.)
+async fn links_changed<S: Store>(state: &AppState<S>, token: &str) {
+    if !state.shared_store
+        && let Ok(Some(room)) = state.room(token).await
+    {
+        room.send(Request::Notice {
+            message: json!({ "type": "invite" }),
+        })
+        .await;
+    }
 }
 
 /// A published story: read-only, for anyone with its link. It names no seat, carries no
@@ -1290,16 +1297,7 @@ async fn change_invite<S: Store>(
             "The invitation could not be changed; nothing changed, try again.",
         );
     }
-    // Every page showing the old link fetches the new one. (A store several servers share
-    // tells every server, this one included, and the notice comes from there.)
-    if !state.shared_store
-        && let Ok(Some(room)) = state.room(&token).await
-    {
-        room.send(Request::Notice {
-            message: json!({ "type": "invite" }),
-        })
-        .await;
-    }
+    links_changed(&state, &token).await;
     invitation_json(&state, &token, peer.as_deref(), &seat).await
 }
 
