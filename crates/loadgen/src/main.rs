@@ -93,12 +93,14 @@ struct Args {
     /// The server binary to start [default: target/release/prophecy of the workspace].
     #[arg(long)]
     server_bin: Option<PathBuf>,
-    /// Load a server already running at this address (127.0.0.1 only) instead of starting one.
-    #[arg(long, conflicts_with = "server_bin")]
-    addr: Option<SocketAddr>,
-    /// The running server's process id, for its CPU and memory (with --addr).
-    #[arg(long, requires = "addr")]
-    server_pid: Option<u32>,
+    /// Load servers already running at these addresses (127.0.0.1 only; comma-separated, e.g.
+    /// servers on one PostgreSQL database) instead of starting any: the four players of each
+    /// table are spread over them, as with --servers.
+    #[arg(long, value_delimiter = ',', conflicts_with = "server_bin")]
+    addr: Vec<SocketAddr>,
+    /// The running servers' process ids, in the order of --addr, for their CPU and memory.
+    #[arg(long, value_delimiter = ',', requires = "addr")]
+    server_pid: Vec<u32>,
     /// The database of the servers it starts: a PostgreSQL address (postgres://…; best an
     /// empty database) instead of a fresh SQLite file.
     #[arg(long, conflicts_with = "addr")]
@@ -136,8 +138,8 @@ enum Target {
         db: Option<String>,
         servers: usize,
     },
-    /// One already running.
-    Existing(SocketAddr, Option<u32>),
+    /// Servers already running, and their process ids when given (one per address).
+    Existing(Vec<SocketAddr>, Vec<u32>),
 }
 
 /// The settings the rest of the program uses, resolved from [`Args`].
@@ -163,24 +165,34 @@ struct Settings {
 }
 
 fn resolve(args: Args) -> Result<Settings, String> {
-    let target = match args.addr {
-        Some(addr) if addr.ip() != std::net::IpAddr::V4(Ipv4Addr::LOCALHOST) => {
-            return Err(format!("--addr {addr}: only 127.0.0.1 is loaded"));
-        }
-        Some(addr) => Target::Existing(addr, args.server_pid),
-        None if args.servers > 1 && args.db.is_none() => {
+    if let Some(addr) = args
+        .addr
+        .iter()
+        .find(|a| a.ip() != std::net::IpAddr::V4(Ipv4Addr::LOCALHOST))
+    {
+        return Err(format!("--addr {addr}: only 127.0.0.1 is loaded"));
+    }
+    if !args.server_pid.is_empty() && args.server_pid.len() != args.addr.len() {
+        return Err(format!(
+            "--server-pid: give one process id for each of the {} addresses of --addr",
+            args.addr.len()
+        ));
+    }
+    let target = match args.addr.len() {
+        0 if args.servers > 1 && args.db.is_none() => {
             return Err(format!(
                 "--servers {}: servers share a database only on PostgreSQL; give --db postgres://…",
                 args.servers
             ));
         }
-        None => Target::Spawn {
+        0 => Target::Spawn {
             bin: args.server_bin.unwrap_or_else(|| {
                 PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/release/prophecy")
             }),
             db: args.db,
             servers: args.servers as usize,
         },
+        _ => Target::Existing(args.addr, args.server_pid),
     };
     if !(0.0..=1.0).contains(&args.jitter) {
         return Err(format!(
@@ -392,7 +404,11 @@ async fn measure(settings: &Settings, players: usize) -> Result<Report, String> 
         Target::Spawn { bin, db, servers } => (0..servers)
             .map(|_| Server::spawn(&bin, db.as_deref()))
             .collect::<Result<Vec<_>, _>>(),
-        Target::Existing(addr, pid) => Server::existing(addr, pid).map(|s| vec![s]),
+        Target::Existing(addrs, pids) => addrs
+            .iter()
+            .enumerate()
+            .map(|(i, &addr)| Server::existing(addr, pids.get(i).copied()))
+            .collect::<Result<Vec<_>, _>>(),
     })
     .await
     .map_err(|e| e.to_string())??;
@@ -552,6 +568,7 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         let percent = (b.saturating_sub(a)) as f64 / ticks / seconds * 100.0;
         Some(ProcessUse {
             pid,
+            also: Vec::new(),
             cpu_percent_of_one_core: percent,
             cpu_percent_of_machine: percent / cores as f64,
             rss_mib: memory.0,
@@ -560,7 +577,11 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
     };
     let server_use = pids
         .first()
-        .and_then(|&pid| usage(pid, before.server, after.server, memory.unwrap_or_default()));
+        .and_then(|&pid| usage(pid, before.server, after.server, memory.unwrap_or_default()))
+        .map(|u| ProcessUse {
+            also: pids[1..].to_vec(),
+            ..u
+        });
     let generator_use = usage(
         std::process::id(),
         before.generator,

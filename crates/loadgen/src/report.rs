@@ -99,6 +99,9 @@ impl Errors {
 pub struct ProcessUse {
     /// The process id.
     pub pid: u32,
+    /// Further processes summed in (the other servers, with several).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<u32>,
     /// utime + stime over the window, as a percentage of one core (200 = two cores busy).
     pub cpu_percent_of_one_core: f64,
     /// The same as a percentage of all the machine's cores.
@@ -214,10 +217,21 @@ impl Report {
         );
         for (name, usage) in [("server", &self.server), ("generator", &self.generator)] {
             if let Some(u) = usage {
+                let pids: Vec<String> = std::iter::once(u.pid)
+                    .chain(u.also.iter().copied())
+                    .map(|p| p.to_string())
+                    .collect();
+                let (name, label) = if pids.len() > 1 {
+                    (format!("{name}s"), "pids")
+                } else {
+                    (name.to_owned(), "pid")
+                };
                 let _ = write!(
                     out,
-                    "{name} (pid {}): CPU {:.0}% of one core, {:.0}% of the machine",
-                    u.pid, u.cpu_percent_of_one_core, u.cpu_percent_of_machine
+                    "{name} ({label} {}): CPU {:.0}% of one core, {:.0}% of the machine",
+                    pids.join(", "),
+                    u.cpu_percent_of_one_core,
+                    u.cpu_percent_of_machine
                 );
                 if let (Some(rss), Some(peak)) = (u.rss_mib, u.peak_rss_mib) {
                     let _ = write!(out, "; RSS {rss:.1} MiB (peak {peak:.1} MiB)");
