@@ -299,6 +299,8 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     const shared = await ada.page.getByTestId('share-link').inputValue();
     assert.match(shared, /\/s\/[0-9a-f]{32}$/);
     assert.equal(await bo.page.getByTestId('share-link').inputValue(), shared, 'the same link on every page');
+    // The others are told, not only shown a link.
+    for (const p of [ada, bo]) await p.page.getByTestId('toast').filter({ hasText: 'A player published the story' }).waitFor();
     const stranger = await table.open('Stranger');
     const seen = await stranger.page.goto(shared);
     assert.equal(seen.status(), 200);

@@ -241,7 +241,12 @@ export function seat(page) {
     try {
       const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
       if (!r.ok) return;
+      const before = state.invite;
       state.invite = await r.json();
+      // Everyone hears of a published (or withdrawn) story, not only whoever did it.
+      if (before && (before.share || null) !== (state.invite.share || null)) {
+        toast('info', state.invite.share ? 'A player published the story as a read-only page: its link is with the story. Anyone can withdraw it.' : 'The story’s read-only page was withdrawn.');
+      }
       if (state.screen === 'table') render();
     } catch {
       // Offline: the next sync asks again.
