@@ -646,10 +646,14 @@ const CURVE_DICE: u32 = 10;
 /// The longest chart: a huge pool is charted around itself no further.
 const CURVE_MAX: u32 = 40;
 
-/// A scene's exact chance with its pool now, with one more matching pair, and the chance of
-/// every pool size from none up, for the page's chart.
-fn scene_odds(dice: u32, difficulty: u32) -> Value {
+/// A scene's exact chance with its pool now; for the scene being played (`playing`) also with
+/// one more matching pair, and the chance of every pool size from none up, for the page's
+/// chart (only there: views are built at every change, and every byte goes to every page).
+fn scene_odds(dice: u32, difficulty: u32, playing: bool) -> Value {
     let p = dice::check_odds::success_probability(dice, difficulty);
+    if !playing {
+        return json!({"dice": dice, "p_success": p.to_f64(), "exact": p.to_string()});
+    }
     let next = dice::check_odds::success_probability(dice + 1, difficulty);
     let top = CURVE_DICE.max(dice + 3).min(CURVE_MAX.max(dice + 1));
     let curve: Vec<f64> = (0..=top)
@@ -665,9 +669,22 @@ fn scene_odds(dice: u32, difficulty: u32) -> Value {
     })
 }
 
-/// Outlines with more unperformed scenes than this get no "what if" for each scene (each one
-/// solves the outline twice more).
+/// Outlines with more scenes to choose from than this get no "what if" (each one solves the
+/// outline twice more).
 const WHAT_IF_SCENES: usize = 60;
+
+/// The outlines whose "what if" was worked out lately, by what it depends on: most changes at
+/// a table (an agreement, a narration, the timer) leave the outline, its pairs and outcomes as
+/// they were, and solving it again for each showed in profiles under load. Emptied when full.
+type WhatIfKey = (
+    Ruleset,
+    Vec<(Option<usize>, u32, Option<Outcome>)>,
+    Vec<(usize, u32)>,
+);
+static WHAT_IF: LazyLock<std::sync::Mutex<HashMap<WhatIfKey, Value>>> =
+    LazyLock::new(Default::default);
+/// Outlines [`WHAT_IF`] keeps at most.
+const WHAT_IF_KEPT: usize = 4096;
 
 /// The outline as the odds solver plans it: the scenes' ids, and each scene with its parent
 /// (by index), the pairs proposed so far and its outcome once performed.
@@ -703,16 +720,21 @@ fn outline_odds(state: &State) -> Value {
     }
 }
 
-/// For each unperformed scene but the Finale: the Finale's chance (as a plan, with the pairs
-/// proposed so far) if that scene succeeds, and if it fails: `{"7": [0.61, 0.38]}`. Empty for
-/// outlines past [`WHAT_IF_SCENES`] unperformed scenes or without a Finale.
+/// For each scene but the Finale that can be played now (or is being played): the Finale's
+/// chance (as a plan, with the pairs proposed so far) if that scene succeeds, and if it fails:
+/// `{"7": [0.61, 0.38]}`. Empty past [`WHAT_IF_SCENES`] such scenes or without a Finale.
 fn finale_if(state: &State) -> Value {
     let Some(finale) = state.finale else {
         return json!({});
     };
     let (ids, planned) = planned(state);
+    let choices: std::collections::HashSet<SceneId> = state
+        .available_scenes()
+        .into_iter()
+        .chain(state.in_progress)
+        .collect();
     let open: Vec<usize> = (0..ids.len())
-        .filter(|&i| ids[i] != finale && planned[i].outcome.is_none())
+        .filter(|&i| ids[i] != finale && planned[i].outcome.is_none() && choices.contains(&ids[i]))
         .collect();
     if open.len() > WHAT_IF_SCENES {
         return json!({});
@@ -720,6 +742,17 @@ fn finale_if(state: &State) -> Value {
     let Some(at) = ids.iter().position(|id| *id == finale) else {
         return json!({});
     };
+    let key: WhatIfKey = (
+        state.ruleset,
+        planned
+            .iter()
+            .map(|p| (p.parent, p.pairs, p.outcome))
+            .collect(),
+        open.iter().map(|&i| (i, ids[i].0)).collect(),
+    );
+    if let Some(known) = WHAT_IF.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return known;
+    }
     let mut out = serde_json::Map::new();
     for i in open {
         let chance = |outcome| {
@@ -733,7 +766,14 @@ fn finale_if(state: &State) -> Value {
             out.insert(ids[i].0.to_string(), json!([won, lost]));
         }
     }
-    out.into()
+    let out = Value::from(out);
+    if let Ok(mut known) = WHAT_IF.lock() {
+        if known.len() >= WHAT_IF_KEPT {
+            known.clear();
+        }
+        known.insert(key, out.clone());
+    }
+    out
 }
 
 fn view(state: &State, creator: u32) -> Value {
@@ -807,7 +847,7 @@ fn view(state: &State, creator: u32) -> Value {
             let pool = s.pool(*id);
             let pool_json: Vec<Value> = pool.iter().map(|e| cause(Cause::Pool(*e))).collect();
             let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none())
-                .then(|| scene_odds(pool.len() as u32, scene.difficulty));
+                .then(|| scene_odds(pool.len() as u32, scene.difficulty, status == "in_progress"));
             let pairs: Vec<Value> = scene
                 .pairs
                 .iter()
