@@ -258,6 +258,10 @@ test('one person plays a whole game against two bots on a phone, to a result and
     const ranking = await ada.page.getByTestId('ranking-entry').evaluateAll((els) => els.map((e) => [Number(e.getAttribute('data-player-id')), Number(e.getAttribute('data-certificates'))]));
     assert.deepEqual(ranking, v.ranking.map((r) => [r.player, r.certificates]));
     assert.equal(ranking.length, 3);
+    // A recap: how long the game took, and how each adventurer ended.
+    assert.match(await ada.page.getByTestId('recap').textContent(), /^After \d+ turns?\.$/);
+    assert.equal(await ada.page.getByTestId('rank-recap').count(), 3);
+    assert.match(await ada.page.getByTestId('rank-recap').first().textContent(), /\d+ Gold · \d+ Experience · \d+ Items?$/);
     if (v.phase === 'won') assert.equal(ranking[0][0], v.winner);
     assert.ok(stats.steps > 10, `the person played (${stats.steps} steps)`);
     // The last battle's dice are shown; the turn's controls are gone.

@@ -178,6 +178,9 @@ export async function logLine(p, text) {
  * the view the player was on (a glance at the players or the log). Returns the locator.
  */
 export async function glance(p, locator) {
+  // The page must be drawn first (after a reload it may not be yet), or there is no view to
+  // come back to.
+  await locator.first().waitFor({ state: 'attached' });
   const layout = p.page.getByTestId('layout');
   const was = (await layout.count()) ? await layout.getAttribute('data-tab') : null;
   await reveal(p, locator);

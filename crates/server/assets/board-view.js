@@ -811,6 +811,14 @@ function decksSection(ctx) {
 
 // ---------------------------------------------------------------- the end
 
+/** How an adventurer ended: alive or not, Gold, Experience, Items. */
+function recapOf(view, player) {
+  const a = (view.adventurers || []).find((x) => x.player === player);
+  if (!a) return null;
+  const parts = [a.alive ? null : 'died', plural(a.gold, 'Gold'), plural(a.experience, 'Experience'), plural((a.items || []).length, 'Item', 'Items')].filter(Boolean);
+  return h('span', { class: 'rank-recap small muted', testid: 'rank-recap' }, parts.join(' · '));
+}
+
 function theEnd(ctx) {
   const { view } = ctx;
   const won = view.phase === 'won' && view.winner !== null && view.winner !== undefined;
@@ -833,9 +841,11 @@ function theEnd(ctx) {
           h('span', { class: ['swatch', 'seat-' + seatIndex(view, r.player)], 'aria-hidden': 'true' }, initials(nameOf(view, r.player))),
           h('span', { class: 'rank-name' }, `${i + 1}. ${nameOf(view, r.player)}`),
           h('span', { class: 'rank-certs' }, plural(r.certificates, 'Certificate', 'Certificates')),
+          recapOf(view, r.player),
         ),
       ),
     ),
+    view.turns_played ? h('p', { class: 'small', testid: 'recap' }, `After ${plural(view.turns_played, 'turn', 'turns')}.`) : null,
     h('p', null, 'Keep the game: ', h('a', { href: `/t/${ctx.token}/export.md`, download: true }, 'download it as Markdown'), ', or ', h('a', { href: '/' }, 'start another table'), '.'),
   );
 }

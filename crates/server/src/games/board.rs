@@ -1400,6 +1400,7 @@ fn view(table: &Table, creator: u32) -> Value {
             "number": table.turns,
         })),
         "adventurers": game.adventurers.iter().map(|a| adventurer_json(table, a)).collect::<Vec<Value>>(),
+        "turns_played": table.turns,
         "spaces": spaces,
         "decks": {
             "adventure": deck(game.decks.adventure.draw.len(), game.decks.adventure.discard.len()),
