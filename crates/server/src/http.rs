@@ -1021,12 +1021,6 @@ fn story_page(story: &Story, note: &str) -> String {
     )
 }
 
-#[derive(Deserialize)]
-struct ShareChange {
-    /// `publish` (the story gets a read-only page at an unguessable link) or `withdraw`.
-    action: String,
-}
-
 /// A seated player publishes the story as a read-only page, or withdraws it. Any player may do
 /// either: publishing can be undone, and withdrawing, like a safety tool, needs nobody's
 /// agreement. Every page at the table hears of it (as of an invitation change).
@@ -1042,9 +1036,7 @@ async fn change_share<S: Store>(
         Ok(seat) => seat,
         Err(response) => return response,
     };
-    let change: ShareChange = match fields(&headers, &body).and_then(|v| {
-        serde_json::from_value(v).map_err(|_| "say what to do: publish or withdraw".to_owned())
-    }) {
+    let change = match link_change(&headers, &body, "publish or withdraw") {
         Ok(change) => change,
         Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
     };
@@ -1227,10 +1219,17 @@ async fn invite<S: Store>(
     }
 }
 
+/// A change of one of the table's links: the invitation (`renew`: a new link, the old one
+/// stops seating anyone; `close`; `open`) or the published story (`publish`, `withdraw`).
 #[derive(Deserialize)]
-struct InviteChange {
-    /// `renew` (a new link; the old one stops seating anyone), `close` or `open`.
+struct LinkChange {
     action: String,
+}
+
+/// The change a request asks for, or why it cannot be read (naming the `choices`).
+fn link_change(headers: &HeaderMap, body: &Bytes, choices: &str) -> Result<LinkChange, String> {
+    fields(headers, body)
+        .and_then(|v| serde_json::from_value(v).map_err(|_| format!("say what to do: {choices}")))
 }
 
 /// The creator renews the invitation link, or closes or reopens joining. Seated players keep
@@ -1261,9 +1260,7 @@ async fn change_invite<S: Store>(
             "Only the table's creator can change its invitation.",
         );
     }
-    let change: InviteChange = match fields(&headers, &body).and_then(|v| {
-        serde_json::from_value(v).map_err(|_| "say what to do: renew, close or open".to_owned())
-    }) {
+    let change = match link_change(&headers, &body, "renew, close or open") {
         Ok(change) => change,
         Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
     };
