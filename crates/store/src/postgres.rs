@@ -36,6 +36,29 @@ const NOTICES: usize = 4096;
 const CONNECTIONS: u32 = 16;
 
 impl PgStore {
+    /// Sets one of a table's links (`update` names the column: the invitation, the published
+    /// story) and tells every server, whose pages then fetch the table's links again.
+    async fn set_link(
+        &self,
+        update: &'static str,
+        table: TableId,
+        value: Option<&str>,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(update)
+            .bind(value)
+            .bind(table.0)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{}:invite", table.0))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Connects to the database at `url` (`postgres://USER@HOST:PORT/DB`) and brings its schema
     /// up to date (the migrations in `migrations/postgres`, run once however many servers
     /// start at the same time: sqlx takes PostgreSQL's advisory lock for them).
@@ -215,37 +238,13 @@ impl Store for PgStore {
     }
 
     async fn set_invite(&self, table: TableId, invite: Option<&str>) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE tables SET invite = $1 WHERE id = $2")
-            .bind(invite)
-            .bind(table.0)
-            .execute(&mut *tx)
-            .await?;
-        // Pages on every server fetch the new link.
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(format!("{}:invite", table.0))
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        self.set_link("UPDATE tables SET invite = $1 WHERE id = $2", table, invite)
+            .await
     }
 
     async fn set_share(&self, table: TableId, share: Option<&str>) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE tables SET share = $1 WHERE id = $2")
-            .bind(share)
-            .bind(table.0)
-            .execute(&mut *tx)
-            .await?;
-        // Pages on every server fetch the table's links again.
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(format!("{}:invite", table.0))
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(())
+        self.set_link("UPDATE tables SET share = $1 WHERE id = $2", table, share)
+            .await
     }
 
     async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
