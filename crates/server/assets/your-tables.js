@@ -5,7 +5,7 @@
 
 const KEY = 'prophecy.tables';
 /** Tables kept in the list at most (the oldest opened go first). */
-export const MAX_TABLES = 50;
+const MAX_TABLES = 50;
 
 function read() {
   try {

@@ -1052,16 +1052,7 @@ async fn change_share<S: Store>(
             Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
         },
         "withdraw" => None,
-        other => {
-            return failure(
-                StatusCode::BAD_REQUEST,
-                true,
-                &format!(
-                    "'{}' is not a change of the published story: publish or withdraw",
-                    other.chars().take(40).collect::<String>()
-                ),
-            );
-        }
+        other => return unknown_change(other, "the published story", "publish or withdraw"),
     };
     if share != table.share {
         if let Err(e) = state.store.set_share(table.id, share.as_deref()).await {
@@ -1226,6 +1217,16 @@ struct LinkChange {
     action: String,
 }
 
+/// The answer to a change of `link` that is none of its `choices`.
+fn unknown_change(action: &str, link: &str, choices: &str) -> Response {
+    let shown: String = action.chars().take(40).collect();
+    failure(
+        StatusCode::BAD_REQUEST,
+        true,
+        &format!("'{shown}' is not a change of {link}: {choices}"),
+    )
+}
+
 /// The change a request asks for, or why it cannot be read (naming the `choices`).
 fn link_change(headers: &HeaderMap, body: &Bytes, choices: &str) -> Result<LinkChange, String> {
     fields(headers, body)
@@ -1275,16 +1276,7 @@ async fn change_invite<S: Store>(
             Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
         },
         "close" => None,
-        other => {
-            return failure(
-                StatusCode::BAD_REQUEST,
-                true,
-                &format!(
-                    "'{}' is not a change of the invitation: renew, close or open",
-                    other.chars().take(40).collect::<String>()
-                ),
-            );
-        }
+        other => return unknown_change(other, "the invitation", "renew, close or open"),
     };
     if let Err(e) = state.store.set_invite(table.id, invite.as_deref()).await {
         tracing::error!("cannot change the invitation of table {}: {e}", table.id.0);
