@@ -12,6 +12,11 @@ use dice::Seed;
 use divan::{Bencher, black_box};
 use std::sync::Arc;
 
+/// The allocator `prophecy board simulate` runs with, so that the figures are the shipped
+/// simulator's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     divan::main();
 }
@@ -44,7 +49,7 @@ fn one_four_player_game(bencher: Bencher) {
 /// The bots' view of the board, worked out once per run.
 #[divan::bench]
 fn map_of_the_board(bencher: Bencher) {
-    let content = Content::builtin();
+    let content = Arc::new(Content::builtin());
     bencher.bench_local(|| Map::new(black_box(&content)));
 }
 

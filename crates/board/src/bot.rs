@@ -26,6 +26,7 @@ use crate::model::{Adventurer, Step, Turn};
 use crate::state::State;
 use dice::Seed;
 use std::cell::Cell;
+use std::sync::Arc;
 
 /// The next action of the bot playing `player`, or `None` when `player` has nothing to do now
 /// (the game is not being played, it is not her turn, or she is dead). Any action that takes
@@ -412,14 +413,13 @@ impl<'a> Bot<'a> {
 
     /// Winning and losing against `creature`: what each is worth.
     fn stakes(&self, creature: &Creature) -> (f32, f32) {
-        let start = self.vitals();
-        let mut won = start;
         let win = creature.experience as f32 * self.values.experience
-            + self.effects_value(&mut won, &creature.treasure);
-        let mut lost = start;
+            + self.effects_value(&mut self.vitals(), &creature.treasure);
         let loss = match &creature.on_loss {
-            Some(effects) => self.effects_value(&mut lost, effects),
-            None => self.effects_value(&mut lost, &[Effect::LoseHealth(1)]),
+            Some(effects) => self.effects_value(&mut self.vitals(), effects),
+            // The default loss, one Health, as `effects_value` would count it.
+            None if self.me.health.right == 0 => DEATH,
+            None => -health_cube(self.me.health.right, self.values.mage),
         };
         (win, loss)
     }
@@ -825,7 +825,7 @@ impl<'a> Bot<'a> {
         let map = match self.map {
             Some(map) if map.fits(self.content) => map,
             _ => {
-                owned = Map::new(self.content);
+                owned = Map::new(&self.state.content);
                 &owned
             }
         };
@@ -854,9 +854,11 @@ impl<'a> Bot<'a> {
         let weight = self.goals(map, worth_at, goals);
         let goals = &*goals;
         let to_goal = |space: usize| -> f32 {
+            // Moves are symmetric: the turns from `space` to each goal.
+            let turns = map.row(gold, space);
             goals
                 .iter()
-                .map(|&g| map.turns(gold, g, space))
+                .filter_map(|&g| turns.get(g).copied())
                 .min()
                 .map_or(0.0, f32::from)
         };
@@ -913,43 +915,44 @@ impl<'a> Bot<'a> {
     }
 
     /// The spaces she heads for, into `goals`; returns what a turn closer is worth.
+    ///
+    /// Plain loops over the spaces (the board's kinds as the map keeps them): this runs once
+    /// per move of every bot, and iterator chains over the content's spaces showed in profiles.
     fn goals(&self, map: &Map, worth_at: impl Fn(usize) -> f32, goals: &mut Vec<usize>) -> f32 {
         goals.clear();
         let me = self.me;
-        let spaces = &self.content.board.spaces;
-        let kinds = || spaces.iter().map(|s| s.kind).enumerate();
-        goals.extend(
-            kinds()
-                .filter(
-                    |&(_, k)| matches!(k, SpaceKind::Guild(g) if self.can_certify(g, me.gold.0)),
-                )
-                .map(|(s, _)| s),
-        );
-        if !goals.is_empty() {
-            return 3.0;
+        let kinds = &map.kinds[..];
+        let gold = me.gold.0;
+        if me.experience >= CERTIFICATE_EXPERIENCE {
+            for (s, &kind) in kinds.iter().enumerate() {
+                if let SpaceKind::Guild(g) = kind
+                    && self.can_certify(g, gold)
+                {
+                    goals.push(s);
+                }
+            }
+            if !goals.is_empty() {
+                return 3.0;
+            }
         }
         let (health, hurt) = (me.health.right, me.health.left);
-        let gold = me.gold.0;
         if hurt > 0 && health * 2 <= health + hurt {
-            goals.extend(
-                kinds()
-                    .filter(|&(_, k)| match k {
-                        SpaceKind::Guild(Guild::Monastery) => true,
-                        SpaceKind::Guild(Guild::ForestCamp) | SpaceKind::Village => gold >= 1,
-                        _ => false,
-                    })
-                    .map(|(s, _)| s),
-            );
+            for (s, &kind) in kinds.iter().enumerate() {
+                let heals = match kind {
+                    SpaceKind::Guild(Guild::Monastery) => true,
+                    SpaceKind::Guild(Guild::ForestCamp) | SpaceKind::Village => gold >= 1,
+                    _ => false,
+                };
+                if heals {
+                    goals.push(s);
+                }
+            }
             return 2.0;
         }
         let needs_experience = me.experience < CERTIFICATE_EXPERIENCE;
         let here = me.space.index();
-        let has_card = |s: usize| {
-            self.state
-                .spaces
-                .get(s)
-                .is_some_and(|c| c.adventure.is_some())
-        };
+        let cards = &self.state.spaces[..];
+        let has_card = |s: usize| cards.get(s).is_some_and(|c| c.adventure.is_some());
         let sturdy = if self.values.mage { 3 } else { 4 };
         let useful = |kind: SpaceKind| match kind {
             SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= sturdy,
@@ -960,38 +963,39 @@ impl<'a> Bot<'a> {
         };
         // Adventures further than a few turns away will have changed on arrival: near ones
         // first, then any.
-        goals.extend(
-            kinds()
-                .filter(|&(s, kind)| {
-                    useful(kind)
-                        || (has_card(s)
-                            && map.turns(gold, here, s) <= ADVENTURE_HORIZON
-                            && worth_at(s) > 0.5)
-                })
-                .map(|(s, _)| s),
-        );
+        let turns = map.row(gold, here);
+        for (s, &kind) in kinds.iter().enumerate() {
+            if useful(kind)
+                || (has_card(s)
+                    && turns.get(s).is_some_and(|&t| t <= ADVENTURE_HORIZON)
+                    && worth_at(s) > 0.5)
+            {
+                goals.push(s);
+            }
+        }
         if !goals.is_empty() {
             return 1.0;
         }
         // No space is useful (it would have been a goal): only Adventures, far ones too.
         for least in [0.5, 0.0] {
-            goals.extend((0..spaces.len()).filter(|&s| has_card(s) && worth_at(s) > least));
+            goals.extend((0..kinds.len()).filter(|&s| has_card(s) && worth_at(s) > least));
             if !goals.is_empty() {
                 return 1.0;
             }
         }
         // Nothing worth going to: heal, or trade Health for Experience, while waiting, or roam
         // the empty terrain where the Chance cards bring Adventures.
-        goals.extend(
-            kinds()
-                .filter(|&(s, kind)| match kind {
-                    SpaceKind::Guild(Guild::Monastery) => hurt > 0,
-                    SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= 2,
-                    SpaceKind::Terrain(_) => !has_card(s) && s != here,
-                    _ => false,
-                })
-                .map(|(s, _)| s),
-        );
+        for (s, &kind) in kinds.iter().enumerate() {
+            let waits = match kind {
+                SpaceKind::Guild(Guild::Monastery) => hurt > 0,
+                SpaceKind::Guild(Guild::Fortress) => needs_experience && health >= 2,
+                SpaceKind::Terrain(_) => !has_card(s) && s != here,
+                _ => false,
+            };
+            if waits {
+                goals.push(s);
+            }
+        }
         0.3
     }
 
@@ -1055,14 +1059,18 @@ fn next_port(content: &Content, from: usize, clockwise: bool) -> Option<usize> {
 /// [`choose_with`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Map {
+    /// The content it is the map of.
+    content: Arc<Content>,
     spaces: usize,
+    /// Each space's kind, by index.
+    kinds: Vec<SpaceKind>,
     /// By Gold (0, 1, 2 or more), from × spaces + to. Moves are symmetric.
     turns: [Vec<u8>; 3],
 }
 
 impl Map {
     /// The map of `content`'s board.
-    pub fn new(content: &Content) -> Map {
+    pub fn new(content: &Arc<Content>) -> Map {
         let spaces = &content.board.spaces;
         let n = spaces.len();
         let gates: Vec<usize> = (0..n).filter(|&s| spaces[s].magic_gate).collect();
@@ -1107,11 +1115,26 @@ impl Map {
             }
             table
         });
-        Map { spaces: n, turns }
+        Map {
+            content: Arc::clone(content),
+            spaces: n,
+            kinds: spaces.iter().map(|s| s.kind).collect(),
+            turns,
+        }
     }
 
+    /// Whether this is the map of `content`: the very content it was made from (which it
+    /// holds, so no other can take its place in memory).
     fn fits(&self, content: &Content) -> bool {
-        self.spaces == content.board.spaces.len()
+        std::ptr::eq(Arc::as_ptr(&self.content), content)
+    }
+
+    /// Turns from `from` to every space with `gold` (empty if `from` is off the board).
+    fn row(&self, gold: u32, from: usize) -> &[u8] {
+        let n = self.spaces;
+        self.turns[gold.min(2) as usize]
+            .get(from * n..(from + 1) * n)
+            .unwrap_or(&[])
     }
 
     /// Turns from `from` to `to` with `gold` (0 if either is off the board).

@@ -84,7 +84,7 @@ impl Battles {
 
 /// The next seed of a stream: eight bytes, little-endian.
 fn next_seed(rng: &mut DiceRng) -> Seed {
-    Seed((0..8).fold(0u64, |s, i| s | u64::from(rng.next_byte()) << (8 * i)))
+    Seed(rng.next_u64())
 }
 
 /// Plays one game of `players` bots (2–5) to the end or to [`MAX_TURNS`].
