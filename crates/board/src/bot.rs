@@ -174,18 +174,79 @@ fn then_odds(first: (f32, f32), second: (f32, f32)) -> (f32, f32) {
     (first.0 * second.0, first.1 + first.0 * second.1)
 }
 
-/// A battle as the bot foresees it before moving.
-#[derive(Debug, Clone, Copy)]
-struct Plan {
-    kind: BattleKind,
-    /// Her value, Items aside.
-    yours: i32,
-    theirs: i32,
-    /// Magic paid or drained first.
-    magic: u32,
-    /// The Creature's Strength in a Battle of Strength after winning this one.
-    then: Option<i32>,
+/// A Creature as the bots foresee a battle with it before moving: the battles its card allows
+/// (mirroring [`crate::encounter::battle`], which decides the real one), worked out once per
+/// content in the [`Map`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Foe {
+    /// Rolls to win in a row.
+    lives: u32,
+    /// Its Strength, if a Battle of Strength is allowed.
+    strength: Option<i32>,
+    /// A Battle of Wills, if allowed.
+    wills: Option<Wills>,
+    /// Magic it drains before the first roll.
+    drain: u32,
+    /// A drawn roll loses.
     draw_is_loss: bool,
+}
+
+/// A Battle of Wills against a [`Foe`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Wills {
+    /// Its Willpower.
+    theirs: i32,
+    /// Magic she pays to start it (the optional Battle of Wills).
+    pay: u32,
+    /// Its Strength, to beat in a Battle of Strength after winning this one.
+    then: Option<i32>,
+}
+
+impl Foe {
+    fn of(creature: &Creature) -> Foe {
+        let special = creature.special.as_ref().map(|r| r.rule);
+        let stats = creature.stats;
+        let strength = match (special, stats) {
+            (Some(SpecialKind::OnlyWills | SpecialKind::WillsThenStrength), _) => None,
+            (
+                _,
+                CreatureStats::Strength(s)
+                | CreatureStats::StrengthThenWillpower { strength: s, .. },
+            ) => Some(s),
+            _ => None,
+        };
+        let wills = |theirs, pay, then| Wills { theirs, pay, then };
+        let wills = match (special, stats) {
+            (Some(SpecialKind::OnlyStrength), _) => None,
+            (Some(rule @ (SpecialKind::OnlyWills | SpecialKind::WillsThenStrength)), _) => {
+                let then = if rule == SpecialKind::WillsThenStrength {
+                    stats.strength()
+                } else {
+                    None
+                };
+                stats.willpower().map(|w| wills(w, 0, then))
+            }
+            (
+                _,
+                CreatureStats::Willpower(w)
+                | CreatureStats::WillpowerThenStrength { willpower: w, .. },
+            ) => Some(wills(w, 0, None)),
+            (_, CreatureStats::StrengthThenWillpower { willpower: w, .. }) => {
+                Some(wills(w, OPTIONAL_WILLS_MAGIC, None))
+            }
+            (_, CreatureStats::Strength(_)) => None,
+        };
+        Foe {
+            lives: if creature.three_lives { THREE_LIVES } else { 1 },
+            strength,
+            wills,
+            drain: match special {
+                Some(SpecialKind::DrainBefore { magic }) => magic,
+                _ => 0,
+            },
+            draw_is_loss: special == Some(SpecialKind::DrawIsLoss),
+        }
+    }
 }
 
 /// Her counters, as effects change them one after the other.
@@ -424,70 +485,6 @@ impl<'a> Bot<'a> {
         (win, loss)
     }
 
-    /// The battles `creature` allows her (mirrors [`crate::encounter::battle`], which decides
-    /// the real one): Strength, Wills.
-    fn battles(&self, creature: &Creature) -> [Option<Plan>; 2] {
-        let special = creature.special.as_ref().map(|r| r.rule);
-        let health = self.me.health.right as i32;
-        let drained = match special {
-            Some(SpecialKind::DrainBefore { magic }) => magic.min(self.me.magic.right),
-            _ => 0,
-        };
-        let magic = self.me.magic.right - drained;
-        let draw_is_loss = special == Some(SpecialKind::DrawIsLoss);
-        let plan = |kind, yours: u32, theirs, paid: u32, then| Plan {
-            kind,
-            yours: yours as i32,
-            theirs,
-            magic: paid + drained,
-            then,
-            draw_is_loss,
-        };
-        let strength = match (special, creature.stats) {
-            (Some(SpecialKind::OnlyWills | SpecialKind::WillsThenStrength), _) => None,
-            (
-                _,
-                CreatureStats::Strength(s)
-                | CreatureStats::StrengthThenWillpower { strength: s, .. },
-            ) => Some(Plan {
-                yours: health,
-                ..plan(BattleKind::Strength, 0, s, 0, None)
-            }),
-            _ => None,
-        };
-        let wills = match (special, creature.stats) {
-            (Some(SpecialKind::OnlyStrength), _) => None,
-            (Some(rule @ (SpecialKind::OnlyWills | SpecialKind::WillsThenStrength)), stats) => {
-                let then = if rule == SpecialKind::WillsThenStrength {
-                    stats.strength()
-                } else {
-                    None
-                };
-                stats
-                    .willpower()
-                    .map(|w| plan(BattleKind::Wills, magic, w, 0, then))
-            }
-            (
-                _,
-                CreatureStats::Willpower(w)
-                | CreatureStats::WillpowerThenStrength { willpower: w, .. },
-            ) => Some(plan(BattleKind::Wills, magic, w, 0, None)),
-            (_, CreatureStats::StrengthThenWillpower { willpower: w, .. })
-                if magic >= OPTIONAL_WILLS_MAGIC =>
-            {
-                Some(plan(
-                    BattleKind::Wills,
-                    magic - OPTIONAL_WILLS_MAGIC,
-                    w,
-                    OPTIONAL_WILLS_MAGIC,
-                    None,
-                ))
-            }
-            _ => None,
-        };
-        [strength, wills]
-    }
-
     /// What she can do instead of fighting `creature` (its optional special rule), and what
     /// that is worth.
     fn instead(&self, creature: &Creature) -> Option<f32> {
@@ -513,9 +510,9 @@ impl<'a> Bot<'a> {
         ]
     }
 
-    /// What meeting `creature` is worth, fought the best way she can with her best Items (or
-    /// passed by its optional rule).
-    fn creature_value(&self, creature: &Creature, bonuses: &Bonuses) -> f32 {
+    /// What meeting `creature` (`foe`) is worth, fought the best way she can with her best
+    /// Items (or passed by its optional rule).
+    fn creature_value(&self, creature: &Creature, foe: &Foe, bonuses: &Bonuses) -> f32 {
         let (win, mut loss) = self.stakes(creature);
         // A bold turn (one in four, by the seed) shrugs off losses that do not kill: a bot
         // walled in by Creatures it fears would otherwise wait forever.
@@ -526,39 +523,45 @@ impl<'a> Bot<'a> {
                 loss /= 4.0;
             }
         }
-        let lives = if creature.three_lives { THREE_LIVES } else { 1 };
-        let bonus = |kind: BattleKind| {
-            bonuses[usize::from(kind == BattleKind::Wills)][usize::from(lives > 1)]
+        let lives = foe.lives;
+        let [strength_bonus, wills_bonus] = bonuses.map(|b| b[usize::from(lives > 1)]);
+        let health = self.me.health.right as i32;
+        let drained = foe.drain.min(self.me.magic.right);
+        let magic = self.me.magic.right - drained;
+        let value = |(win_odds, loss_odds): (f32, f32), paid: u32| {
+            win_odds * win + loss_odds * loss - (paid + drained) as f32 * self.values.magic
         };
         let mut best = self.instead(creature).unwrap_or(f32::MIN);
-        for plan in self.battles(creature).into_iter().flatten() {
-            let (every, first) = bonus(plan.kind);
-            let mut odds = stage_odds(
-                plan.yours + every,
-                first,
-                plan.theirs,
-                lives,
-                plan.draw_is_loss,
-            );
-            if let Some(theirs) = plan.then {
-                let (every, first) = bonus(BattleKind::Strength);
-                let health = self.me.health.right as i32;
-                odds = then_odds(
-                    odds,
-                    stage_odds(health + every, first, theirs, lives, false),
-                );
+        if let Some(theirs) = foe.strength {
+            let (every, first) = strength_bonus;
+            let odds = stage_odds(health + every, first, theirs, lives, foe.draw_is_loss);
+            best = best.max(value(odds, 0));
+        }
+        if let Some(wills) = foe.wills
+            && magic >= wills.pay
+        {
+            let (every, first) = wills_bonus;
+            let yours = (magic - wills.pay) as i32 + every;
+            let mut odds = stage_odds(yours, first, wills.theirs, lives, foe.draw_is_loss);
+            if let Some(theirs) = wills.then {
+                let (every, first) = strength_bonus;
+                odds = then_odds(odds, stage_odds(health + every, first, theirs, lives, false));
             }
-            let value = odds.0 * win + odds.1 * loss - plan.magic as f32 * self.values.magic;
-            best = best.max(value);
+            best = best.max(value(odds, wills.pay));
         }
         if best == f32::MIN { 0.0 } else { best }
     }
 
     /// What the Adventure card on `space` is worth meeting there (with her counters now).
-    fn adventure_value(&self, space: usize, bonuses: &Bonuses) -> f32 {
-        let card = self.state.spaces.get(space).and_then(|s| s.adventure);
-        match card.and_then(|c| self.content.adventures.get(c.index())) {
-            Some(AdventureCard::Creature(c)) => self.creature_value(c, bonuses),
+    fn adventure_value(&self, map: &Map, space: usize, bonuses: &Bonuses) -> f32 {
+        let Some(card) = self.state.spaces.get(space).and_then(|s| s.adventure) else {
+            return 0.0;
+        };
+        match self.content.adventures.get(card.index()) {
+            Some(AdventureCard::Creature(c)) => match map.foes.get(card.index()) {
+                Some(Some(foe)) => self.creature_value(c, foe, bonuses),
+                _ => self.creature_value(c, &Foe::of(c), bonuses),
+            },
             Some(AdventureCard::Opportunity(o)) => {
                 self.effects_value(&mut self.vitals(), &o.effects).max(0.0)
             }
@@ -842,7 +845,7 @@ impl<'a> Bot<'a> {
         let worth_at = |space: usize| -> f32 {
             match worth.get(space) {
                 Some(w) if w.get().is_nan() => {
-                    let value = self.adventure_value(space, &bonuses);
+                    let value = self.adventure_value(map, space, &bonuses);
                     w.set(value);
                     value
                 }
@@ -1064,6 +1067,8 @@ pub struct Map {
     spaces: usize,
     /// Each space's kind, by index.
     kinds: Vec<SpaceKind>,
+    /// Each Adventure card's Creature, by id (`None` for an Opportunity).
+    foes: Vec<Option<Foe>>,
     /// By Gold (0, 1, 2 or more), from × spaces + to. Moves are symmetric.
     turns: [Vec<u8>; 3],
 }
@@ -1119,6 +1124,12 @@ impl Map {
             content: Arc::clone(content),
             spaces: n,
             kinds: spaces.iter().map(|s| s.kind).collect(),
+            foes: (content.adventures.iter())
+                .map(|card| match card {
+                    AdventureCard::Creature(c) => Some(Foe::of(c)),
+                    AdventureCard::Opportunity(_) => None,
+                })
+                .collect(),
             turns,
         }
     }
@@ -1135,14 +1146,6 @@ impl Map {
         self.turns[gold.min(2) as usize]
             .get(from * n..(from + 1) * n)
             .unwrap_or(&[])
-    }
-
-    /// Turns from `from` to `to` with `gold` (0 if either is off the board).
-    fn turns(&self, gold: u32, from: usize, to: usize) -> u8 {
-        if from >= self.spaces || to >= self.spaces {
-            return 0;
-        }
-        self.turns[gold.min(2) as usize][from * self.spaces + to]
     }
 }
 
