@@ -545,7 +545,10 @@ impl<'a> Bot<'a> {
             let mut odds = stage_odds(yours, first, wills.theirs, lives, foe.draw_is_loss);
             if let Some(theirs) = wills.then {
                 let (every, first) = strength_bonus;
-                odds = then_odds(odds, stage_odds(health + every, first, theirs, lives, false));
+                odds = then_odds(
+                    odds,
+                    stage_odds(health + every, first, theirs, lives, false),
+                );
             }
             best = best.max(value(odds, wills.pay));
         }
