@@ -53,11 +53,10 @@ fn map_of_the_board(bencher: Bencher) {
     bencher.bench_local(|| Map::new(black_box(&content)));
 }
 
-/// The states of one played game, for the per-decision benchmarks.
-fn states() -> Vec<State> {
-    let content = Arc::new(Content::builtin());
-    let map = Map::new(&content);
-    let mut state = State::new(Arc::clone(&content));
+/// The states of one played game with `content`, for the per-decision benchmarks.
+fn states(content: &Arc<Content>) -> Vec<State> {
+    let map = Map::new(content);
+    let mut state = State::new(Arc::clone(content));
     let seats = (1..=4u32)
         .map(|i| (board::ids::PlayerId(i), format!("Bot {i}")))
         .collect();
@@ -89,7 +88,7 @@ fn states() -> Vec<State> {
 fn bot_decisions_of_a_game(bencher: Bencher) {
     let content = Arc::new(Content::builtin());
     let map = Map::new(&content);
-    let states = states();
+    let states = states(&content);
     bencher
         .counter(divan::counter::ItemsCount::new(states.len()))
         .bench_local(|| {
@@ -106,7 +105,7 @@ fn bot_decisions_of_a_game(bencher: Bencher) {
 fn engine_commands_of_a_game(bencher: Bencher) {
     let content = Arc::new(Content::builtin());
     let map = Map::new(&content);
-    let states = states();
+    let states = states(&content);
     let commands: Vec<(State, Command)> = states
         .iter()
         .enumerate()

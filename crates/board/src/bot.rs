@@ -36,7 +36,8 @@ pub fn choose(state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
 }
 
 /// [`choose`] with a [`Map`] of the board worked out beforehand (the simulator shares one
-/// between all its games); a map of another board is ignored.
+/// between all its games). A map is used only with the very content it was made from (the same
+/// `Arc`, which the map holds); with any other it is worked out again for every move.
 pub fn choose_with(map: &Map, state: &State, player: PlayerId, seed: Seed) -> Option<Action> {
     decide_for(Some(map), &mut Scratch::new(), state, player, seed)
 }
