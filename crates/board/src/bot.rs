@@ -216,7 +216,7 @@ impl Foe {
             ) => Some(s),
             _ => None,
         };
-        let wills = |theirs, pay, then| Wills { theirs, pay, then };
+        let battle = |theirs, pay, then| Wills { theirs, pay, then };
         let wills = match (special, stats) {
             (Some(SpecialKind::OnlyStrength), _) => None,
             (Some(rule @ (SpecialKind::OnlyWills | SpecialKind::WillsThenStrength)), _) => {
@@ -225,15 +225,15 @@ impl Foe {
                 } else {
                     None
                 };
-                stats.willpower().map(|w| wills(w, 0, then))
+                stats.willpower().map(|w| battle(w, 0, then))
             }
             (
                 _,
                 CreatureStats::Willpower(w)
                 | CreatureStats::WillpowerThenStrength { willpower: w, .. },
-            ) => Some(wills(w, 0, None)),
+            ) => Some(battle(w, 0, None)),
             (_, CreatureStats::StrengthThenWillpower { willpower: w, .. }) => {
-                Some(wills(w, OPTIONAL_WILLS_MAGIC, None))
+                Some(battle(w, OPTIONAL_WILLS_MAGIC, None))
             }
             (_, CreatureStats::Strength(_)) => None,
         };

@@ -401,37 +401,24 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
     };
     match kind {
         ChanceKind::Terrain(terrain) => {
-            // The empty spaces of that terrain in board order, each given the next card: one
-            // event for each run drawn before the deck runs out and its discards are shuffled
-            // in (as `Out::draw` does, without listing the spaces and cards first: every
-            // turn draws a Chance card, and those lists showed in the simulator's profiles).
-            let n = out.state.content.board.spaces.len();
-            let mut at = 0;
-            loop {
-                let state = &out.state;
-                let spaces = &state.content.board.spaces;
-                let mut top = state.decks.adventure.draw.iter();
-                let mut placed = Vec::new();
-                while at < n {
-                    if spaces[at].kind == SpaceKind::Terrain(terrain)
-                        && state.spaces.get(at).is_some_and(|s| s.adventure.is_none())
-                    {
-                        let Some(&card) = top.next() else { break };
-                        placed.push((SpaceId::of(at), card));
-                    }
-                    at += 1;
+            let state = &out.state;
+            let board = &state.content.board;
+            let empty: Vec<SpaceId> = (0..board.spaces.len())
+                .filter(|&i| {
+                    board.spaces[i].kind == SpaceKind::Terrain(terrain)
+                        && state.spaces.get(i).is_some_and(|s| s.adventure.is_none())
+                })
+                .map(SpaceId::of)
+                .collect();
+            out.draw(DeckKind::Adventure, empty.len(), &mut rng, |cards, from| {
+                Event::AdventuresPlaced {
+                    placed: empty[from..]
+                        .iter()
+                        .copied()
+                        .zip(cards.into_iter().map(AdventureId))
+                        .collect(),
                 }
-                if !placed.is_empty() {
-                    out.emit(Event::AdventuresPlaced { placed });
-                }
-                if at == n {
-                    break;
-                }
-                out.reshuffle(DeckKind::Adventure, &mut rng);
-                if out.state.decks.adventure.draw.is_empty() {
-                    break;
-                }
-            }
+            });
         }
         ChanceKind::Restock {
             space: market,
