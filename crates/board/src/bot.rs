@@ -1062,13 +1062,12 @@ fn next_port(content: &Content, from: usize, clockwise: bool) -> Option<usize> {
 
 /// What bots know of a board: the fewest turns between any two spaces, moving as one can
 /// afford (on foot with no Gold; with a horse and a boat from 1 Gold; with the Magic Gates
-/// too from 2). Worked out once per content: share one between many games with
-/// [`choose_with`].
+/// too from 2), the spaces' kinds and the battles each Creature allows. Worked out once per
+/// content: share one between many games with [`choose_with`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Map {
     /// The content it is the map of.
     content: Arc<Content>,
-    spaces: usize,
     /// Each space's kind, by index.
     kinds: Vec<SpaceKind>,
     /// Each Adventure card's Creature, by id (`None` for an Opportunity).
@@ -1126,7 +1125,6 @@ impl Map {
         });
         Map {
             content: Arc::clone(content),
-            spaces: n,
             kinds: spaces.iter().map(|s| s.kind).collect(),
             foes: (content.adventures.iter())
                 .map(|card| match card {
@@ -1146,7 +1144,7 @@ impl Map {
 
     /// Turns from `from` to every space with `gold` (empty if `from` is off the board).
     fn row(&self, gold: u32, from: usize) -> &[u8] {
-        let n = self.spaces;
+        let n = self.kinds.len();
         self.turns[gold.min(2) as usize]
             .get(from * n..(from + 1) * n)
             .unwrap_or(&[])
