@@ -40,6 +40,9 @@ pub trait Game: Send + Sync + 'static {
     type State: Default + Send + Sync + 'static;
     /// What happened; stored one per log row.
     type Event: Clone + Send + Sync + 'static;
+    /// What every page is shown: a [`Value`], or a typed view that is cheaper to build and
+    /// compare at every change (see [`crate::patch`]).
+    type View: crate::patch::View;
 
     /// The first events of a new table from the creation form's settings (e.g. the ruleset).
     fn open(settings: &Value) -> Result<Vec<Self::Event>, Rejection>;
@@ -75,7 +78,7 @@ pub trait Game: Send + Sync + 'static {
     }
     /// What the players see (flagged text left out). The same for everyone, so it is built and
     /// serialized once per change; each page knows which player it is.
-    fn view(state: &Self::State, creator: u32) -> Value;
+    fn view(state: &Self::State, creator: u32) -> Self::View;
     /// What only `player` may know: their own anonymous doings (the lines they drew, whether
     /// the pause is theirs). Sent to that player's pages alone, beside the shared view.
     fn own(_state: &Self::State, _player: u32) -> Value {

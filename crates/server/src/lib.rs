@@ -15,6 +15,7 @@ mod http;
 mod limit;
 mod listen;
 pub mod metrics;
+pub mod patch;
 mod room;
 mod text;
 mod ws;

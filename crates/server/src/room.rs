@@ -4,6 +4,7 @@
 
 use crate::game::{Context, Game, Rejection};
 use crate::metrics::Metrics;
+use crate::patch::View as _;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::marker::PhantomData;
@@ -252,7 +253,7 @@ struct Room<G: Game, S: Store> {
     bot_failed_at: Option<u64>,
     /// The view every page has at this seq (the last one sent): the next update is a patch
     /// against it. `None` until a view is sent, and after the state changed without one.
-    shown: Option<(u64, Value)>,
+    shown: Option<(u64, G::View)>,
     game: PhantomData<G>,
 }
 
@@ -765,7 +766,7 @@ impl<G: Game, S: Store> Room<G, S> {
         let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
         /// The `update` message, serialized from borrowed parts (no copy of the view).
         #[derive(serde::Serialize)]
-        struct Update<'a> {
+        struct Update<'a, V> {
             r#type: &'static str,
             seq: u64,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -773,7 +774,7 @@ impl<G: Game, S: Store> Room<G, S> {
             now: i64,
             log: &'a [&'a LogEntry],
             #[serde(skip_serializing_if = "Option::is_none")]
-            view: Option<&'a Value>,
+            view: Option<&'a V>,
             #[serde(skip_serializing_if = "Option::is_none")]
             patch: Option<&'a [Value]>,
         }
@@ -795,7 +796,7 @@ impl<G: Game, S: Store> Room<G, S> {
         let update = match self.shown.take() {
             Some((base, shown)) if base + 1 == first => {
                 let mut patch = Vec::new();
-                diff(&shown, &view, &mut String::new(), &mut patch);
+                shown.diff(&view, &mut String::new(), &mut patch);
                 let patched = message(Some(base), None, Some(&patch));
                 if patched.len() > PATCH_CHECKED {
                     let full = message(None, Some(&view), None);
@@ -829,13 +830,13 @@ impl<G: Game, S: Store> Room<G, S> {
 
     fn sync_message(&mut self, player: u32, since: u64) -> Arc<str> {
         #[derive(serde::Serialize)]
-        struct Sync<'a> {
+        struct Sync<'a, V> {
             r#type: &'static str,
             seq: u64,
             now: i64,
             log: Vec<&'a LogEntry>,
             you: u32,
-            view: &'a Value,
+            view: &'a V,
             own: Value,
             online: Vec<u32>,
         }
@@ -902,105 +903,5 @@ fn size_words(bytes: u64) -> String {
         format!("{} KiB", bytes / KIB)
     } else {
         format!("{bytes} bytes")
-    }
-}
-
-/// The JSON Patch (RFC 6902: `add`, `remove`, `replace`) from `old` to `new`, appended to
-/// `ops`; `path` is where `old` sits. Equal subtrees are skipped after one comparison, which
-/// allocates nothing: `json_patch::diff` walks every node with pointer tokens and cost more
-/// than sending the whole view at 2,000 players (loadgen: p99 205 → 366 ms).
-fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
-    if old == new {
-        return;
-    }
-    let at = path.len();
-    match (old, new) {
-        (Value::Object(before), Value::Object(after)) => {
-            for (key, was) in before {
-                push_token(path, key);
-                match after.get(key) {
-                    Some(is) => diff(was, is, path, ops),
-                    None => ops.push(json!({"op": "remove", "path": path.as_str()})),
-                }
-                path.truncate(at);
-            }
-            for (key, is) in after {
-                if !before.contains_key(key) {
-                    push_token(path, key);
-                    ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
-                    path.truncate(at);
-                }
-            }
-        }
-        (Value::Array(before), Value::Array(after)) => {
-            let common = before.len().min(after.len());
-            for (i, (was, is)) in before.iter().zip(after).enumerate().take(common) {
-                push_token(path, &i.to_string());
-                diff(was, is, path, ops);
-                path.truncate(at);
-            }
-            // Removed from the end backwards, so each index is still there when removed.
-            for i in (common..before.len()).rev() {
-                push_token(path, &i.to_string());
-                ops.push(json!({"op": "remove", "path": path.as_str()}));
-                path.truncate(at);
-            }
-            for (i, is) in after.iter().enumerate().skip(common) {
-                push_token(path, &i.to_string());
-                ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
-                path.truncate(at);
-            }
-        }
-        _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": new})),
-    }
-}
-
-/// `/token` with JSON Pointer's escapes (`~` as `~0`, `/` as `~1`).
-fn push_token(path: &mut String, token: &str) {
-    path.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => path.push_str("~0"),
-            '/' => path.push_str("~1"),
-            c => path.push(c),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::diff;
-    use serde_json::{Value, json};
-
-    fn patched(old: &Value, new: &Value) -> Value {
-        let mut ops = Vec::new();
-        diff(old, new, &mut String::new(), &mut ops);
-        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
-        let mut doc = old.clone();
-        json_patch::patch(&mut doc, &patch).unwrap();
-        doc
-    }
-
-    #[test]
-    fn a_patch_turns_the_old_view_into_the_new_one() {
-        let old = json!({"a": 1, "b": [1, 2, 3], "c": {"d/e": "x", "f~g": [true]}, "gone": null});
-        for new in [
-            json!({"a": 2, "b": [1, 2, 3], "c": {"d/e": "x", "f~g": [true]}, "gone": null}),
-            json!({"a": 1, "b": [1], "c": {"d/e": "y", "f~g": []}, "new": {"h": [1, {"i": 2}]}}),
-            json!({"a": 1, "b": [1, 5, 3, 4, 5], "c": "flat"}),
-            json!([1, 2]),
-            json!({}),
-        ] {
-            assert_eq!(patched(&old, &new), new);
-            assert_eq!(patched(&new, &old), old);
-        }
-    }
-
-    #[test]
-    fn an_unchanged_view_needs_no_operation() {
-        let view = json!({"a": [1, {"b": 2}]});
-        let mut ops = Vec::new();
-        diff(&view, &view.clone(), &mut String::new(), &mut ops);
-        assert!(ops.is_empty());
     }
 }

@@ -343,6 +343,7 @@ impl Game for BoardGame {
     const PAGE: &'static str = "board.html";
     type State = Table;
     type Event = Event;
+    type View = Value;
 
     fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
         let bots = match settings.get("bots") {

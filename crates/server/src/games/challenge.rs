@@ -50,6 +50,7 @@ impl Game for ChallengeGame {
     const PAGE: &'static str = "challenge.html";
     type State = State;
     type Event = Event;
+    type View = Value;
 
     fn open(_settings: &Value) -> Result<Vec<Event>, Rejection> {
         // The creator becomes the game master by joining first.

@@ -448,7 +448,7 @@ pub async fn views_match_the_log<G: server::game::Game>(
             });
         assert_eq!(
             *view,
-            G::view(&state, creator),
+            serde_json::to_value(G::view(&state, creator)).unwrap(),
             "the page's view at event {seq}"
         );
     }

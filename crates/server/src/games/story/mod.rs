@@ -4,19 +4,18 @@
 
 use crate::game::{Context, Game, Rejection};
 use dice::Seed;
-use dice::check::{Cause, Outcome, PoolEntry};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::HashMap;
 use std::sync::LazyLock;
 use story::command::{Action, Command};
 use story::content::Library;
 use story::ids::{ObjectId, PlayerId, ProposalId, SceneId, Timestamp};
-use story::model::{
-    AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
-};
-use story::outline_odds::{PlannedScene, outline_odds_f64};
+use story::model::{Motion, ObjectKind, Phase, ProphecySource, Timed};
 use story::{Event, Refusal, Ruleset, State, StoredEvent};
+
+mod view;
+
+pub use view::StoryView;
 
 /// The worlds and modules offered at every table.
 static LIBRARY: LazyLock<Library> = LazyLock::new(Library::builtin);
@@ -88,6 +87,7 @@ impl Game for StoryGame {
     const KIND: &'static str = "story";
     type State = State;
     type Event = Event;
+    type View = StoryView;
 
     fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
         let ruleset = match settings.get("ruleset").and_then(Value::as_str) {
@@ -221,8 +221,8 @@ impl Game for StoryGame {
         }))
     }
 
-    fn view(state: &State, creator: u32) -> Value {
-        view(state, creator)
+    fn view(state: &State, creator: u32) -> StoryView {
+        view::view(state, creator)
     }
 
     fn own(state: &State, player: u32) -> Value {
@@ -279,15 +279,6 @@ impl Game for StoryGame {
             line.push_str(" (paused)");
         }
         line
-    }
-}
-
-/// A text, or `None` when it is flagged (flagged text never leaves the server).
-fn shown(state: &State, target: TextRef, text: &str) -> Value {
-    if state.is_flagged(target) {
-        Value::Null
-    } else {
-        Value::String(text.to_owned())
     }
 }
 
@@ -598,420 +589,6 @@ fn title(state: &State, creator: u32) -> String {
         Some(ProphecySource::Catastrophe { world, .. }) => format!("A prophecy of {world}"),
         _ => format!("{}\u{2019}s table", player_name(state, PlayerId(creator))),
     }
-}
-
-fn category_id(category: AspectCategory) -> &'static str {
-    match category {
-        AspectCategory::Occupation => "occupation",
-        AspectCategory::PhysicalOrMental => "physical_or_mental",
-        AspectCategory::Psychological => "psychological",
-        AspectCategory::Relationship { .. } => "relationship",
-        AspectCategory::Affiliation => "affiliation",
-    }
-}
-
-fn phase_id(phase: Phase) -> &'static str {
-    match phase {
-        Phase::Prophecy => "prophecy",
-        Phase::Characters => "characters",
-        Phase::Outline => "outline",
-        Phase::Story => "story",
-        Phase::Ended => "ended",
-    }
-}
-
-fn ruleset_id(ruleset: Ruleset) -> &'static str {
-    match ruleset {
-        Ruleset::Edition10 => "1.0",
-        Ruleset::Edition11 => "1.1",
-        Ruleset::Temporal => "temporal",
-    }
-}
-
-fn cause(cause: Cause) -> Value {
-    match cause {
-        Cause::Pool(PoolEntry::MatchingPair { pair }) => {
-            json!({"kind": "matching_pair", "pair": pair})
-        }
-        Cause::Pool(PoolEntry::RewardDie { precursor }) => {
-            json!({"kind": "reward_die", "precursor": precursor})
-        }
-        Cause::Pool(PoolEntry::Die) => json!({"kind": "die"}),
-        Cause::ExplodedFrom(index) => json!({"kind": "exploded_from", "index": index}),
-    }
-}
-
-/// Pools up to this many dice are charted beside a scene's chance (at least three past its own).
-const CURVE_DICE: u32 = 10;
-/// The longest chart: a huge pool is charted around itself no further.
-const CURVE_MAX: u32 = 40;
-
-/// A scene's exact chance with its pool now; for the scene being played (`playing`) also with
-/// one more matching pair, and the chance of every pool size from none up, for the page's
-/// chart (only there: views are built at every change, and every byte goes to every page).
-fn scene_odds(dice: u32, difficulty: u32, playing: bool) -> Value {
-    let p = dice::check_odds::success_probability(dice, difficulty);
-    if !playing {
-        return json!({"dice": dice, "p_success": p.to_f64(), "exact": p.to_string()});
-    }
-    let next = dice::check_odds::success_probability(dice + 1, difficulty);
-    let top = CURVE_DICE.max(dice + 3).min(CURVE_MAX.max(dice + 1));
-    let curve: Vec<f64> = (0..=top)
-        .map(|n| dice::check_odds::success_probability_f64(n, difficulty))
-        .collect();
-    json!({
-        "dice": dice,
-        "p_success": p.to_f64(),
-        "exact": p.to_string(),
-        "p_next": next.to_f64(),
-        "exact_next": next.to_string(),
-        "curve": curve,
-    })
-}
-
-/// Outlines with more scenes to choose from than this get no "what if" (each one solves the
-/// outline twice more).
-const WHAT_IF_SCENES: usize = 60;
-
-/// The outlines whose "what if" was worked out lately, by what it depends on: most changes at
-/// a table (an agreement, a narration, the timer) leave the outline, its pairs and outcomes as
-/// they were, and solving it again for each showed in profiles under load. Emptied when full.
-type WhatIfKey = (
-    Ruleset,
-    Vec<(Option<usize>, u32, Option<Outcome>)>,
-    Vec<(usize, u32)>,
-);
-static WHAT_IF: LazyLock<std::sync::Mutex<HashMap<WhatIfKey, Value>>> =
-    LazyLock::new(Default::default);
-/// Outlines [`WHAT_IF`] keeps at most.
-const WHAT_IF_KEPT: usize = 4096;
-
-/// The outline as the odds solver plans it: the scenes' ids, and each scene with its parent
-/// (by index), the pairs proposed so far and its outcome once performed.
-fn planned(state: &State) -> (Vec<SceneId>, Vec<PlannedScene>) {
-    let ids: Vec<SceneId> = state.scenes.keys().copied().collect();
-    let index: HashMap<SceneId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let planned = ids
-        .iter()
-        .map(|id| {
-            let scene = &state.scenes[id];
-            PlannedScene {
-                parent: scene.parent.and_then(|p| index.get(&p).copied()),
-                pairs: scene.pairs.len() as u32,
-                outcome: scene.outcome(),
-            }
-        })
-        .collect();
-    (ids, planned)
-}
-
-/// Each unperformed scene's chance with the pairs proposed so far, as a plan.
-fn outline_odds(state: &State) -> Value {
-    let (ids, planned) = planned(state);
-    match outline_odds_f64(state.ruleset, &planned) {
-        Ok(odds) => ids
-            .iter()
-            .zip(odds)
-            .filter(|(id, _)| state.scenes[id].outcome().is_none())
-            .map(|(id, p)| (id.0.to_string(), json!(p)))
-            .collect::<serde_json::Map<_, _>>()
-            .into(),
-        Err(_) => json!({}),
-    }
-}
-
-/// For each scene but the Finale that can be played now (or is being played): the Finale's
-/// chance (as a plan, with the pairs proposed so far) if that scene succeeds, and if it fails:
-/// `{"7": [0.61, 0.38]}`. Empty past [`WHAT_IF_SCENES`] such scenes or without a Finale.
-fn finale_if(state: &State) -> Value {
-    let Some(finale) = state.finale else {
-        return json!({});
-    };
-    let (ids, planned) = planned(state);
-    let choices: std::collections::HashSet<SceneId> = state
-        .available_scenes()
-        .into_iter()
-        .chain(state.in_progress)
-        .collect();
-    let open: Vec<usize> = (0..ids.len())
-        .filter(|&i| ids[i] != finale && planned[i].outcome.is_none() && choices.contains(&ids[i]))
-        .collect();
-    if open.len() > WHAT_IF_SCENES {
-        return json!({});
-    }
-    let Some(at) = ids.iter().position(|id| *id == finale) else {
-        return json!({});
-    };
-    let key: WhatIfKey = (
-        state.ruleset,
-        planned
-            .iter()
-            .map(|p| (p.parent, p.pairs, p.outcome))
-            .collect(),
-        open.iter().map(|&i| (i, ids[i].0)).collect(),
-    );
-    if let Some(known) = WHAT_IF.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return known;
-    }
-    let mut out = serde_json::Map::new();
-    for i in open {
-        let chance = |outcome| {
-            let mut what_if = planned.clone();
-            what_if[i].outcome = Some(outcome);
-            outline_odds_f64(state.ruleset, &what_if)
-                .ok()
-                .and_then(|odds| odds.get(at).copied())
-        };
-        if let (Some(won), Some(lost)) = (chance(Outcome::Success), chance(Outcome::Failure)) {
-            out.insert(ids[i].0.to_string(), json!([won, lost]));
-        }
-    }
-    let out = Value::from(out);
-    if let Ok(mut known) = WHAT_IF.lock() {
-        if known.len() >= WHAT_IF_KEPT {
-            known.clear();
-        }
-        known.insert(key, out.clone());
-    }
-    out
-}
-
-fn view(state: &State, creator: u32) -> Value {
-    let s = state;
-    let available = s.available_scenes();
-    let in_pair: std::collections::HashSet<_> = s
-        .pairs
-        .values()
-        .flat_map(|p| [p.character_aspect, p.environment_aspect])
-        .collect();
-    let players: Vec<Value> = s
-        .present_players()
-        .map(|(id, p)| {
-            json!({
-                "id": id.0,
-                "name": p.name,
-                "character": s.character_of(id).map(|c| c.0),
-                "moderator": s.moderator == Some(id),
-            })
-        })
-        .collect();
-    let objects: Vec<Value> = s
-        .objects
-        .iter()
-        .map(|(id, o)| {
-            let (kind, player) = match o.kind {
-                ObjectKind::Character { player } => ("character", player),
-                ObjectKind::Npc => ("npc", None),
-                ObjectKind::Person => ("person", None),
-                ObjectKind::Place => ("place", None),
-                ObjectKind::Thing => ("thing", None),
-            };
-            let aspects: Vec<Value> = s
-                .aspects_of(*id)
-                .map(|(aid, a)| {
-                    json!({
-                        "id": aid.0,
-                        "text": shown(s, TextRef::Aspect(aid), &a.text),
-                        "flagged": s.is_flagged(TextRef::Aspect(aid)),
-                        "category": a.category.map(category_id),
-                        "category_name": a.category.map(|c| c.name()),
-                        "with": match a.category { Some(AspectCategory::Relationship { with }) => Some(with.0), _ => None },
-                        "in_pair": in_pair.contains(&aid),
-                    })
-                })
-                .collect();
-            json!({
-                "id": id.0,
-                "name": shown(s, TextRef::ObjectName(*id), &o.name),
-                "name_flagged": s.is_flagged(TextRef::ObjectName(*id)),
-                "kind": kind,
-                "player": player.map(|p| p.0),
-                "missing": if o.kind.is_character() { s.missing_categories(*id) } else { Vec::new() },
-                "aspects": aspects,
-            })
-        })
-        .collect();
-    let scenes: Vec<Value> = s
-        .scenes
-        .iter()
-        .map(|(id, scene)| {
-            let status = if scene.performed {
-                "performed"
-            } else if s.in_progress == Some(*id) {
-                "in_progress"
-            } else if available.contains(id) {
-                "available"
-            } else {
-                "sketched"
-            };
-            let pool = s.pool(*id);
-            let pool_json: Vec<Value> = pool.iter().map(|e| cause(Cause::Pool(*e))).collect();
-            let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none())
-                .then(|| scene_odds(pool.len() as u32, scene.difficulty, status == "in_progress"));
-            let pairs: Vec<Value> = scene
-                .pairs
-                .iter()
-                .map(|pid| {
-                    let p = &s.pairs[pid];
-                    json!({
-                        "id": pid.0,
-                        "character_aspect": p.character_aspect.0,
-                        "environment_aspect": p.environment_aspect.0,
-                        "justification": shown(s, TextRef::Justification(*pid), &p.justification),
-                        "justification_flagged": s.is_flagged(TextRef::Justification(*pid)),
-                        "proposed_by": p.proposed_by.0,
-                        "accepted_by": p.accepted_by.iter().map(|x| x.0).collect::<Vec<_>>(),
-                        "objections": p.objections.iter().map(|x| x.0).collect::<Vec<_>>(),
-                        "counts": s.counts(p),
-                    })
-                })
-                .collect();
-            let check = scene.check.as_ref().map(|c| {
-                json!({
-                    "physical": c.physical,
-                    "difficulty": c.difficulty,
-                    "outcome": match c.outcome { Outcome::Success => "success", Outcome::Failure => "failure" },
-                    "hits": c.roll.hits(),
-                    "dice": c.roll.dice.iter().map(|d| json!({"face": d.face, "hit": d.is_hit(), "cause": cause(d.cause)})).collect::<Vec<_>>(),
-                })
-            });
-            let setting_flagged = s.is_flagged(TextRef::Setting(*id));
-            json!({
-                "id": id.0,
-                "parent": scene.parent.map(|p| p.0),
-                "objective": shown(s, TextRef::Objective(*id), &scene.objective),
-                "objective_flagged": s.is_flagged(TextRef::Objective(*id)),
-                "difficulty": scene.difficulty,
-                "level": s.level(*id),
-                "depth": s.depth(*id),
-                "precursors": scene.precursors.iter().map(|p| p.0).collect::<Vec<_>>(),
-                "time": if setting_flagged { Value::Null } else { json!(scene.setting.time) },
-                "place": if setting_flagged { Value::Null } else { json!(scene.setting.place) },
-                "setting_flagged": setting_flagged,
-                "objects": scene.setting.objects.iter().map(|o| o.0).collect::<Vec<_>>(),
-                "status": status,
-                "started_at": scene.started_at.map(|t| t.0),
-                "rolling": scene.rolling,
-                "pairs": pairs,
-                "pool": pool_json,
-                "odds": odds,
-                "check": check,
-                "narration": scene.narration.as_deref().map(|n| shown(s, TextRef::Narration(*id), n)),
-                "narration_flagged": s.is_flagged(TextRef::Narration(*id)),
-            })
-        })
-        .collect();
-    let prophecy = s.prophecy.as_ref().map(|p| {
-        let source = match &p.source {
-            ProphecySource::Catastrophe { world, roll, .. } => json!({"kind": "catastrophe", "world": world, "roll": roll.value(), "tens": roll.tens, "units": roll.units}),
-            ProphecySource::Module { title } => json!({"kind": "module", "title": title}),
-            ProphecySource::Written => json!({"kind": "written"}),
-        };
-        json!({
-            "text": shown(s, TextRef::Prophecy, &p.text),
-            "flagged": s.is_flagged(TextRef::Prophecy),
-            "editable": matches!(s.phase, Phase::Prophecy | Phase::Characters),
-            "source": source,
-        })
-    });
-    let next = s
-        .phase
-        .next()
-        .map(|p| json!({"id": phase_id(p), "name": p.name_in(s.ruleset)}));
-    let categories: Vec<Value> = [
-        "occupation",
-        "physical_or_mental",
-        "psychological",
-        "relationship",
-        "affiliation",
-    ]
-    .iter()
-    .zip(CATEGORY_NAMES)
-    .map(|(id, name)| json!({"id": id, "name": name}))
-    .collect();
-    let voters: Vec<u32> = s.voters().iter().map(|p| p.0).collect();
-    let proposal = s.proposal.as_ref().map(|p| {
-        let (kind, scene, pair, to) = match p.motion {
-            Motion::Advance { to } => ("advance", None, None, Some(phase_id(to))),
-            Motion::ReturnToOutline => ("return_to_outline", None, None, None),
-            Motion::MakeCheck { scene, .. } => ("make_check", Some(scene.0), None, None),
-            Motion::WithdrawPair { pair } => ("withdraw_pair", None, Some(pair.0), None),
-            Motion::Resume => ("resume", None, None, None),
-            Motion::EndGame => ("end_game", None, None, None),
-        };
-        let label = match p.motion {
-            Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
-            other => other.to_string(),
-        };
-        json!({
-            "id": p.id.0,
-            "motion": kind,
-            "scene": scene,
-            "pair": pair,
-            "to": to,
-            "label": label,
-            "by": p.by.0,
-            "agreed": p.agreed.iter().map(|x| x.0).collect::<Vec<_>>(),
-            "waiting": s.voters().iter().filter(|v| !p.agreed.contains(v)).map(|x| x.0).collect::<Vec<_>>(),
-        })
-    });
-    let timer = s.timer.map(|t| {
-        let (timed, scene) = match t.timed {
-            Timed::Scene(id) => ("scene", Some(id.0)),
-            Timed::Flashback => ("flashback", None),
-            Timed::Flashforward => ("flashforward", None),
-        };
-        let minutes = s.ruleset.scene_minutes();
-        json!({
-            "timed": timed,
-            "scene": scene,
-            "minutes": minutes,
-            "counting": t.stopped_since.is_none(),
-            "deadline": s.timer_deadline().map(|d| d.0),
-            // While stopped the time left is fixed; a page shows it as it is.
-            "remaining_ms": t.stopped_since.map(|_| t.remaining_ms(minutes, Timestamp(0))),
-            "held": t.held,
-        })
-    });
-    json!({
-        "game": StoryGame::KIND,
-        "title": title(s, creator),
-        "creator": creator,
-        "ruleset": {
-            "id": ruleset_id(s.ruleset),
-            "name": s.ruleset.name(),
-            "finale_difficulty": s.ruleset.finale_difficulty(),
-            "scene_minutes": s.ruleset.scene_minutes(),
-            "temporal": s.ruleset.is_temporal(),
-            "moderator_allowed": s.ruleset.allows_moderator(),
-        },
-        "phase": {"id": phase_id(s.phase), "name": s.phase.name_in(s.ruleset), "act": if s.ruleset.is_temporal() { s.act() } else { None }, "next": next},
-        "paused": s.paused(),
-        "x_card": s.x_card.is_some(),
-        "proposal": proposal,
-        "voters": voters,
-        "physical_dice": s.physical_dice,
-        "timer": timer,
-        "question": s.question.as_deref().map(|t| shown(s, TextRef::Question, t)),
-        "question_flagged": s.is_flagged(TextRef::Question),
-        "checked_any": s.scenes.values().any(|x| x.check.is_some() || x.rolling),
-        "players": players,
-        "moderator": s.moderator.map(|m| m.0),
-        "lines": s.lines.iter().map(|(id, t)| json!({"id": id.0, "text": t})).collect::<Vec<_>>(),
-        "prophecy": prophecy,
-        "objects": objects,
-        "categories": categories,
-        "finale": s.finale.map(|f| f.0),
-        "in_progress": s.in_progress.map(|f| f.0),
-        "scenes": scenes,
-        "flashback": s.flashback.as_deref().map(|t| shown(s, TextRef::Flashback, t)),
-        "flashback_flagged": s.is_flagged(TextRef::Flashback),
-        "long_term_effects": s.long_term_effects.as_deref().map(|t| shown(s, TextRef::LongTermEffects, t)),
-        "long_term_effects_flagged": s.is_flagged(TextRef::LongTermEffects),
-        "warnings": s.warnings().iter().map(ToString::to_string).collect::<Vec<_>>(),
-        "outline_odds": outline_odds(s),
-        "finale_if": finale_if(s),
-    })
 }
 
 #[cfg(test)]

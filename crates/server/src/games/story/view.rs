@@ -1,0 +1,804 @@
+//! What every page of a story table is shown: [`StoryView`], a typed view (see
+//! [`crate::patch`]). It is built at every change of the table and compared with the one
+//! before; built as a [`Value`] tree, it was half of the server's time under load (a key and a
+//! map node allocated for every field, and the tree copied again into its parent).
+
+use crate::patch::{self, View};
+use dice::check::{Cause, Outcome, PoolEntry};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::LazyLock;
+use story::ids::{SceneId, Timestamp};
+use story::model::{
+    AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
+};
+use story::outline_odds::{PlannedScene, outline_odds_f64};
+use story::{Ruleset, State};
+
+/// The view of a story table. Its JSON is what the page reads (PROTOCOL.md); the members are
+/// in the page's order of reading, not sorted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StoryView {
+    game: &'static str,
+    title: String,
+    creator: u32,
+    ruleset: RulesetView,
+    phase: PhaseView,
+    paused: bool,
+    x_card: bool,
+    proposal: Option<ProposalView>,
+    voters: Vec<u32>,
+    physical_dice: bool,
+    timer: Option<TimerView>,
+    question: Option<String>,
+    question_flagged: bool,
+    checked_any: bool,
+    players: Vec<PlayerView>,
+    moderator: Option<u32>,
+    lines: Vec<LineView>,
+    prophecy: Option<ProphecyView>,
+    objects: Vec<ObjectView>,
+    categories: [CategoryView; 5],
+    finale: Option<u32>,
+    in_progress: Option<u32>,
+    scenes: Vec<SceneView>,
+    flashback: Option<String>,
+    flashback_flagged: bool,
+    long_term_effects: Option<String>,
+    long_term_effects_flagged: bool,
+    warnings: Vec<String>,
+    /// Each unperformed scene's chance, by scene id.
+    outline_odds: BTreeMap<u32, f64>,
+    /// The Finale's chance if a scene succeeds and if it fails, by scene id.
+    finale_if: BTreeMap<u32, [f64; 2]>,
+}
+
+impl View for StoryView {
+    fn diff(&self, new: &StoryView, path: &mut String, ops: &mut Vec<Value>) {
+        use patch::{field, list};
+        field(&self.game, &new.game, "game", path, ops);
+        field(&self.title, &new.title, "title", path, ops);
+        field(&self.creator, &new.creator, "creator", path, ops);
+        field(&self.ruleset, &new.ruleset, "ruleset", path, ops);
+        field(&self.phase, &new.phase, "phase", path, ops);
+        field(&self.paused, &new.paused, "paused", path, ops);
+        field(&self.x_card, &new.x_card, "x_card", path, ops);
+        field(&self.proposal, &new.proposal, "proposal", path, ops);
+        field(&self.voters, &new.voters, "voters", path, ops);
+        field(
+            &self.physical_dice,
+            &new.physical_dice,
+            "physical_dice",
+            path,
+            ops,
+        );
+        field(&self.timer, &new.timer, "timer", path, ops);
+        field(&self.question, &new.question, "question", path, ops);
+        let flagged = (&self.question_flagged, &new.question_flagged);
+        field(flagged.0, flagged.1, "question_flagged", path, ops);
+        field(
+            &self.checked_any,
+            &new.checked_any,
+            "checked_any",
+            path,
+            ops,
+        );
+        list(&self.players, &new.players, "players", path, ops);
+        field(&self.moderator, &new.moderator, "moderator", path, ops);
+        list(&self.lines, &new.lines, "lines", path, ops);
+        field(&self.prophecy, &new.prophecy, "prophecy", path, ops);
+        list(&self.objects, &new.objects, "objects", path, ops);
+        field(&self.categories, &new.categories, "categories", path, ops);
+        field(&self.finale, &new.finale, "finale", path, ops);
+        field(
+            &self.in_progress,
+            &new.in_progress,
+            "in_progress",
+            path,
+            ops,
+        );
+        list(&self.scenes, &new.scenes, "scenes", path, ops);
+        field(&self.flashback, &new.flashback, "flashback", path, ops);
+        let flagged = (&self.flashback_flagged, &new.flashback_flagged);
+        field(flagged.0, flagged.1, "flashback_flagged", path, ops);
+        let effects = (&self.long_term_effects, &new.long_term_effects);
+        field(effects.0, effects.1, "long_term_effects", path, ops);
+        let flagged = (
+            &self.long_term_effects_flagged,
+            &new.long_term_effects_flagged,
+        );
+        field(flagged.0, flagged.1, "long_term_effects_flagged", path, ops);
+        field(&self.warnings, &new.warnings, "warnings", path, ops);
+        field(
+            &self.outline_odds,
+            &new.outline_odds,
+            "outline_odds",
+            path,
+            ops,
+        );
+        field(&self.finale_if, &new.finale_if, "finale_if", path, ops);
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct RulesetView {
+    id: &'static str,
+    name: &'static str,
+    finale_difficulty: u32,
+    scene_minutes: u32,
+    temporal: bool,
+    moderator_allowed: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct PhaseView {
+    id: &'static str,
+    name: &'static str,
+    act: Option<&'static str>,
+    next: Option<NextPhase>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct NextPhase {
+    id: &'static str,
+    name: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct ProposalView {
+    id: u32,
+    motion: &'static str,
+    scene: Option<u32>,
+    pair: Option<u32>,
+    to: Option<&'static str>,
+    label: String,
+    by: u32,
+    agreed: Vec<u32>,
+    waiting: Vec<u32>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct TimerView {
+    timed: &'static str,
+    scene: Option<u32>,
+    minutes: u32,
+    counting: bool,
+    deadline: Option<i64>,
+    /// While stopped the time left is fixed; a page shows it as it is.
+    remaining_ms: Option<i64>,
+    held: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct PlayerView {
+    id: u32,
+    name: String,
+    character: Option<u32>,
+    moderator: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct LineView {
+    id: u32,
+    text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct ProphecyView {
+    text: Option<String>,
+    flagged: bool,
+    editable: bool,
+    source: SourceView,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum SourceView {
+    Catastrophe {
+        world: String,
+        roll: u8,
+        tens: u8,
+        units: u8,
+    },
+    Module {
+        title: String,
+    },
+    Written,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct ObjectView {
+    id: u32,
+    name: Option<String>,
+    name_flagged: bool,
+    kind: &'static str,
+    player: Option<u32>,
+    missing: Vec<&'static str>,
+    aspects: Vec<AspectView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct AspectView {
+    id: u32,
+    text: Option<String>,
+    flagged: bool,
+    category: Option<&'static str>,
+    category_name: Option<&'static str>,
+    with: Option<u32>,
+    in_pair: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct CategoryView {
+    id: &'static str,
+    name: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct SceneView {
+    id: u32,
+    parent: Option<u32>,
+    objective: Option<String>,
+    objective_flagged: bool,
+    difficulty: u32,
+    level: &'static str,
+    depth: u32,
+    precursors: Vec<u32>,
+    time: Option<String>,
+    place: Option<String>,
+    setting_flagged: bool,
+    objects: Vec<u32>,
+    status: &'static str,
+    started_at: Option<i64>,
+    rolling: bool,
+    pairs: Vec<PairView>,
+    /// Serialized as `{"kind": "matching_pair", "pair": 3}` and the like.
+    pool: Vec<PoolEntry>,
+    odds: Option<OddsView>,
+    check: Option<CheckView>,
+    narration: Option<String>,
+    narration_flagged: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct PairView {
+    id: u32,
+    character_aspect: u32,
+    environment_aspect: u32,
+    justification: Option<String>,
+    justification_flagged: bool,
+    proposed_by: u32,
+    accepted_by: Vec<u32>,
+    objections: Vec<u32>,
+    counts: bool,
+}
+
+/// A scene's exact chance with its pool now; for the scene being played also with one more
+/// matching pair, and the chance of every pool size from none up, for the page's chart.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct OddsView {
+    dice: u32,
+    p_success: f64,
+    exact: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p_next: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact_next: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    curve: Option<Vec<f64>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct CheckView {
+    physical: bool,
+    difficulty: u32,
+    outcome: &'static str,
+    hits: u32,
+    dice: Vec<DieView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct DieView {
+    face: u8,
+    hit: bool,
+    cause: CauseView,
+}
+
+/// Why a die was rolled: the pool entry it stands for, or the 6 it exploded from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+enum CauseView {
+    Pool(PoolEntry),
+    ExplodedFrom { kind: &'static str, index: usize },
+}
+
+impl From<Cause> for CauseView {
+    fn from(cause: Cause) -> CauseView {
+        match cause {
+            Cause::Pool(entry) => CauseView::Pool(entry),
+            Cause::ExplodedFrom(index) => CauseView::ExplodedFrom {
+                kind: "exploded_from",
+                index,
+            },
+        }
+    }
+}
+
+/// A text, or `None` when it is flagged (flagged text never leaves the server).
+fn shown(state: &State, target: TextRef, text: &str) -> Option<String> {
+    (!state.is_flagged(target)).then(|| text.to_owned())
+}
+
+pub(super) fn category_id(category: AspectCategory) -> &'static str {
+    match category {
+        AspectCategory::Occupation => "occupation",
+        AspectCategory::PhysicalOrMental => "physical_or_mental",
+        AspectCategory::Psychological => "psychological",
+        AspectCategory::Relationship { .. } => "relationship",
+        AspectCategory::Affiliation => "affiliation",
+    }
+}
+
+fn phase_id(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Prophecy => "prophecy",
+        Phase::Characters => "characters",
+        Phase::Outline => "outline",
+        Phase::Story => "story",
+        Phase::Ended => "ended",
+    }
+}
+
+fn ruleset_id(ruleset: Ruleset) -> &'static str {
+    match ruleset {
+        Ruleset::Edition10 => "1.0",
+        Ruleset::Edition11 => "1.1",
+        Ruleset::Temporal => "temporal",
+    }
+}
+
+/// Pools up to this many dice are charted beside a scene's chance (at least three past its own).
+const CURVE_DICE: u32 = 10;
+/// The longest chart: a huge pool is charted around itself no further.
+const CURVE_MAX: u32 = 40;
+
+/// A scene's odds; the chart and the chance with one more pair only for the scene being
+/// played (`playing`): views are built at every change, and every byte goes to every page.
+fn scene_odds(dice: u32, difficulty: u32, playing: bool) -> OddsView {
+    let p = dice::check_odds::success_probability(dice, difficulty);
+    let mut odds = OddsView {
+        dice,
+        p_success: p.to_f64(),
+        exact: p.to_string(),
+        p_next: None,
+        exact_next: None,
+        curve: None,
+    };
+    if playing {
+        let next = dice::check_odds::success_probability(dice + 1, difficulty);
+        let top = CURVE_DICE.max(dice + 3).min(CURVE_MAX.max(dice + 1));
+        odds.p_next = Some(next.to_f64());
+        odds.exact_next = Some(next.to_string());
+        odds.curve = Some(
+            (0..=top)
+                .map(|n| dice::check_odds::success_probability_f64(n, difficulty))
+                .collect(),
+        );
+    }
+    odds
+}
+
+/// Outlines with more scenes to choose from than this get no "what if" (each one solves the
+/// outline twice more).
+const WHAT_IF_SCENES: usize = 60;
+
+/// The outlines whose "what if" was worked out lately, by what it depends on: most changes at
+/// a table (an agreement, a narration, the timer) leave the outline, its pairs and outcomes as
+/// they were, and solving it again for each showed in profiles under load. Emptied when full.
+type WhatIfKey = (
+    Ruleset,
+    Vec<(Option<usize>, u32, Option<Outcome>)>,
+    Vec<(usize, u32)>,
+);
+type WhatIf = BTreeMap<u32, [f64; 2]>;
+static WHAT_IF: LazyLock<std::sync::Mutex<HashMap<WhatIfKey, WhatIf>>> =
+    LazyLock::new(Default::default);
+/// Outlines [`WHAT_IF`] keeps at most.
+const WHAT_IF_KEPT: usize = 4096;
+
+/// The outline as the odds solver plans it: the scenes' ids, and each scene with its parent
+/// (by index), the pairs proposed so far and its outcome once performed.
+fn planned(state: &State) -> (Vec<SceneId>, Vec<PlannedScene>) {
+    let ids: Vec<SceneId> = state.scenes.keys().copied().collect();
+    let index: HashMap<SceneId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
+    let planned = ids
+        .iter()
+        .map(|id| {
+            let scene = &state.scenes[id];
+            PlannedScene {
+                parent: scene.parent.and_then(|p| index.get(&p).copied()),
+                pairs: scene.pairs.len() as u32,
+                outcome: scene.outcome(),
+            }
+        })
+        .collect();
+    (ids, planned)
+}
+
+/// Each unperformed scene's chance with the pairs proposed so far, as a plan.
+fn outline_odds(state: &State) -> BTreeMap<u32, f64> {
+    let (ids, planned) = planned(state);
+    match outline_odds_f64(state.ruleset, &planned) {
+        Ok(odds) => ids
+            .iter()
+            .zip(odds)
+            .filter(|(id, _)| state.scenes[id].outcome().is_none())
+            .map(|(id, p)| (id.0, p))
+            .collect(),
+        Err(_) => BTreeMap::new(),
+    }
+}
+
+/// For each scene but the Finale that can be played now (or is being played): the Finale's
+/// chance (as a plan, with the pairs proposed so far) if that scene succeeds, and if it fails:
+/// `{"7": [0.61, 0.38]}`. Empty past [`WHAT_IF_SCENES`] such scenes or without a Finale.
+fn finale_if(state: &State) -> WhatIf {
+    let Some(finale) = state.finale else {
+        return WhatIf::new();
+    };
+    let (ids, planned) = planned(state);
+    let choices: HashSet<SceneId> = state
+        .available_scenes()
+        .into_iter()
+        .chain(state.in_progress)
+        .collect();
+    let open: Vec<usize> = (0..ids.len())
+        .filter(|&i| ids[i] != finale && planned[i].outcome.is_none() && choices.contains(&ids[i]))
+        .collect();
+    if open.len() > WHAT_IF_SCENES {
+        return WhatIf::new();
+    }
+    let Some(at) = ids.iter().position(|id| *id == finale) else {
+        return WhatIf::new();
+    };
+    let key: WhatIfKey = (
+        state.ruleset,
+        planned
+            .iter()
+            .map(|p| (p.parent, p.pairs, p.outcome))
+            .collect(),
+        open.iter().map(|&i| (i, ids[i].0)).collect(),
+    );
+    if let Some(known) = WHAT_IF.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return known;
+    }
+    let mut out = WhatIf::new();
+    for i in open {
+        let chance = |outcome| {
+            let mut what_if = planned.clone();
+            what_if[i].outcome = Some(outcome);
+            outline_odds_f64(state.ruleset, &what_if)
+                .ok()
+                .and_then(|odds| odds.get(at).copied())
+        };
+        if let (Some(won), Some(lost)) = (chance(Outcome::Success), chance(Outcome::Failure)) {
+            out.insert(ids[i].0, [won, lost]);
+        }
+    }
+    if let Ok(mut known) = WHAT_IF.lock() {
+        if known.len() >= WHAT_IF_KEPT {
+            known.clear();
+        }
+        known.insert(key, out.clone());
+    }
+    out
+}
+
+/// The view of `state` (a table `creator` made).
+pub(super) fn view(state: &State, creator: u32) -> StoryView {
+    let s = state;
+    let available = s.available_scenes();
+    let in_pair: HashSet<_> = s
+        .pairs
+        .values()
+        .flat_map(|p| [p.character_aspect, p.environment_aspect])
+        .collect();
+    let players = s
+        .present_players()
+        .map(|(id, p)| PlayerView {
+            id: id.0,
+            name: p.name.clone(),
+            character: s.character_of(id).map(|c| c.0),
+            moderator: s.moderator == Some(id),
+        })
+        .collect();
+    let objects = s
+        .objects
+        .iter()
+        .map(|(id, o)| {
+            let (kind, player) = match o.kind {
+                ObjectKind::Character { player } => ("character", player),
+                ObjectKind::Npc => ("npc", None),
+                ObjectKind::Person => ("person", None),
+                ObjectKind::Place => ("place", None),
+                ObjectKind::Thing => ("thing", None),
+            };
+            let aspects = s
+                .aspects_of(*id)
+                .map(|(aid, a)| AspectView {
+                    id: aid.0,
+                    text: shown(s, TextRef::Aspect(aid), &a.text),
+                    flagged: s.is_flagged(TextRef::Aspect(aid)),
+                    category: a.category.map(category_id),
+                    category_name: a.category.map(|c| c.name()),
+                    with: match a.category {
+                        Some(AspectCategory::Relationship { with }) => Some(with.0),
+                        _ => None,
+                    },
+                    in_pair: in_pair.contains(&aid),
+                })
+                .collect();
+            ObjectView {
+                id: id.0,
+                name: shown(s, TextRef::ObjectName(*id), &o.name),
+                name_flagged: s.is_flagged(TextRef::ObjectName(*id)),
+                kind,
+                player: player.map(|p| p.0),
+                missing: if o.kind.is_character() {
+                    s.missing_categories(*id)
+                } else {
+                    Vec::new()
+                },
+                aspects,
+            }
+        })
+        .collect();
+    let scenes = s
+        .scenes
+        .iter()
+        .map(|(id, scene)| {
+            let status = if scene.performed {
+                "performed"
+            } else if s.in_progress == Some(*id) {
+                "in_progress"
+            } else if available.contains(id) {
+                "available"
+            } else {
+                "sketched"
+            };
+            let pool = s.pool(*id);
+            let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none())
+                .then(|| scene_odds(pool.len() as u32, scene.difficulty, status == "in_progress"));
+            let pairs = scene
+                .pairs
+                .iter()
+                .map(|pid| {
+                    let p = &s.pairs[pid];
+                    PairView {
+                        id: pid.0,
+                        character_aspect: p.character_aspect.0,
+                        environment_aspect: p.environment_aspect.0,
+                        justification: shown(s, TextRef::Justification(*pid), &p.justification),
+                        justification_flagged: s.is_flagged(TextRef::Justification(*pid)),
+                        proposed_by: p.proposed_by.0,
+                        accepted_by: p.accepted_by.iter().map(|x| x.0).collect(),
+                        objections: p.objections.iter().map(|x| x.0).collect(),
+                        counts: s.counts(p),
+                    }
+                })
+                .collect();
+            let check = scene.check.as_ref().map(|c| CheckView {
+                physical: c.physical,
+                difficulty: c.difficulty,
+                outcome: match c.outcome {
+                    Outcome::Success => "success",
+                    Outcome::Failure => "failure",
+                },
+                hits: c.roll.hits(),
+                dice: c
+                    .roll
+                    .dice
+                    .iter()
+                    .map(|d| DieView {
+                        face: d.face,
+                        hit: d.is_hit(),
+                        cause: d.cause.into(),
+                    })
+                    .collect(),
+            });
+            let setting_flagged = s.is_flagged(TextRef::Setting(*id));
+            let setting = |text: &String| (!setting_flagged).then(|| text.clone());
+            SceneView {
+                id: id.0,
+                parent: scene.parent.map(|p| p.0),
+                objective: shown(s, TextRef::Objective(*id), &scene.objective),
+                objective_flagged: s.is_flagged(TextRef::Objective(*id)),
+                difficulty: scene.difficulty,
+                level: s.level(*id),
+                depth: s.depth(*id),
+                precursors: scene.precursors.iter().map(|p| p.0).collect(),
+                time: setting(&scene.setting.time),
+                place: setting(&scene.setting.place),
+                setting_flagged,
+                objects: scene.setting.objects.iter().map(|o| o.0).collect(),
+                status,
+                started_at: scene.started_at.map(|t| t.0),
+                rolling: scene.rolling,
+                pairs,
+                pool,
+                odds,
+                check,
+                narration: (scene.narration.as_deref())
+                    .and_then(|n| shown(s, TextRef::Narration(*id), n)),
+                narration_flagged: s.is_flagged(TextRef::Narration(*id)),
+            }
+        })
+        .collect();
+    let prophecy = s.prophecy.as_ref().map(|p| ProphecyView {
+        text: shown(s, TextRef::Prophecy, &p.text),
+        flagged: s.is_flagged(TextRef::Prophecy),
+        editable: matches!(s.phase, Phase::Prophecy | Phase::Characters),
+        source: match &p.source {
+            ProphecySource::Catastrophe { world, roll, .. } => SourceView::Catastrophe {
+                world: world.clone(),
+                roll: roll.value(),
+                tens: roll.tens,
+                units: roll.units,
+            },
+            ProphecySource::Module { title } => SourceView::Module {
+                title: title.clone(),
+            },
+            ProphecySource::Written => SourceView::Written,
+        },
+    });
+    const CATEGORY_IDS: [&str; 5] = [
+        "occupation",
+        "physical_or_mental",
+        "psychological",
+        "relationship",
+        "affiliation",
+    ];
+    let categories = std::array::from_fn(|i| CategoryView {
+        id: CATEGORY_IDS[i],
+        name: CATEGORY_NAMES[i],
+    });
+    let voters = s.voters();
+    let proposal = s.proposal.as_ref().map(|p| {
+        let (motion, scene, pair, to) = match p.motion {
+            Motion::Advance { to } => ("advance", None, None, Some(phase_id(to))),
+            Motion::ReturnToOutline => ("return_to_outline", None, None, None),
+            Motion::MakeCheck { scene, .. } => ("make_check", Some(scene.0), None, None),
+            Motion::WithdrawPair { pair } => ("withdraw_pair", None, Some(pair.0), None),
+            Motion::Resume => ("resume", None, None, None),
+            Motion::EndGame => ("end_game", None, None, None),
+        };
+        let label = match p.motion {
+            Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
+            other => other.to_string(),
+        };
+        ProposalView {
+            id: p.id.0,
+            motion,
+            scene,
+            pair,
+            to,
+            label,
+            by: p.by.0,
+            agreed: p.agreed.iter().map(|x| x.0).collect(),
+            waiting: (voters.iter())
+                .filter(|v| !p.agreed.contains(v))
+                .map(|x| x.0)
+                .collect(),
+        }
+    });
+    let timer = s.timer.map(|t| {
+        let (timed, scene) = match t.timed {
+            Timed::Scene(id) => ("scene", Some(id.0)),
+            Timed::Flashback => ("flashback", None),
+            Timed::Flashforward => ("flashforward", None),
+        };
+        let minutes = s.ruleset.scene_minutes();
+        TimerView {
+            timed,
+            scene,
+            minutes,
+            counting: t.stopped_since.is_none(),
+            deadline: s.timer_deadline().map(|d| d.0),
+            remaining_ms: t
+                .stopped_since
+                .map(|_| t.remaining_ms(minutes, Timestamp(0))),
+            held: t.held,
+        }
+    });
+    StoryView {
+        game: <super::StoryGame as crate::game::Game>::KIND,
+        title: super::title(s, creator),
+        creator,
+        ruleset: RulesetView {
+            id: ruleset_id(s.ruleset),
+            name: s.ruleset.name(),
+            finale_difficulty: s.ruleset.finale_difficulty(),
+            scene_minutes: s.ruleset.scene_minutes(),
+            temporal: s.ruleset.is_temporal(),
+            moderator_allowed: s.ruleset.allows_moderator(),
+        },
+        phase: PhaseView {
+            id: phase_id(s.phase),
+            name: s.phase.name_in(s.ruleset),
+            act: if s.ruleset.is_temporal() {
+                s.act()
+            } else {
+                None
+            },
+            next: (s.phase.next()).map(|p| NextPhase {
+                id: phase_id(p),
+                name: p.name_in(s.ruleset),
+            }),
+        },
+        paused: s.paused(),
+        x_card: s.x_card.is_some(),
+        proposal,
+        voters: voters.iter().map(|p| p.0).collect(),
+        physical_dice: s.physical_dice,
+        timer,
+        question: (s.question.as_deref()).and_then(|t| shown(s, TextRef::Question, t)),
+        question_flagged: s.is_flagged(TextRef::Question),
+        checked_any: s.scenes.values().any(|x| x.check.is_some() || x.rolling),
+        players,
+        moderator: s.moderator.map(|m| m.0),
+        lines: (s.lines.iter())
+            .map(|(id, t)| LineView {
+                id: id.0,
+                text: t.clone(),
+            })
+            .collect(),
+        prophecy,
+        objects,
+        categories,
+        finale: s.finale.map(|f| f.0),
+        in_progress: s.in_progress.map(|f| f.0),
+        scenes,
+        flashback: (s.flashback.as_deref()).and_then(|t| shown(s, TextRef::Flashback, t)),
+        flashback_flagged: s.is_flagged(TextRef::Flashback),
+        long_term_effects: (s.long_term_effects.as_deref())
+            .and_then(|t| shown(s, TextRef::LongTermEffects, t)),
+        long_term_effects_flagged: s.is_flagged(TextRef::LongTermEffects),
+        warnings: s.warnings().iter().map(ToString::to_string).collect(),
+        outline_odds: outline_odds(s),
+        finale_if: finale_if(s),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every member of the view is in its patch: the patches between the views after each
+    /// event of a whole stored game turn each view's JSON into the next one's.
+    #[test]
+    fn patches_turn_each_view_into_the_next() {
+        let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
+        let mut state = State::default();
+        let mut before: Option<StoryView> = None;
+        let mut ops_seen = 0;
+        for line in stored.lines() {
+            let event = serde_json::from_str::<story::StoredEvent>(line)
+                .unwrap()
+                .into_event();
+            state = story::evolve(state, &event);
+            let now = view(&state, 1);
+            if let Some(before) = before {
+                let mut ops = Vec::new();
+                before.diff(&now, &mut String::new(), &mut ops);
+                ops_seen += ops.len();
+                let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+                let mut json = serde_json::to_value(&before).unwrap();
+                json_patch::patch(&mut json, &patch).unwrap();
+                assert_eq!(json, serde_json::to_value(&now).unwrap(), "after {line}");
+            }
+            before = Some(now);
+        }
+        assert!(ops_seen > 300, "{ops_seen} operations");
+    }
+}

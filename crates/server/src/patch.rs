@@ -1,0 +1,182 @@
+//! Views and the JSON Patches between them (RFC 6902: `add`, `remove`, `replace`): after each
+//! change a page is sent the patch from the view it holds to the new one.
+//!
+//! A game's view is either a [`Value`] or a typed struct of its own. A typed view is built
+//! without a key or a map per field and compared field by field; only the parts that changed
+//! are turned into [`Value`]s, to be diffed like any other ([`field`], [`list`]). The patch is
+//! the one the two views' JSON would give.
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// What a game shows every page: serialized whole on `sync`, sent as a patch after a change.
+pub trait View: Serialize + Send + Sync + 'static {
+    /// Appends to `ops` the patch that turns `self` into `new`; `path` is where both sit (a
+    /// JSON Pointer, `""` for the whole view), and is left as it was.
+    fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Value>);
+}
+
+impl View for Value {
+    fn diff(&self, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
+        diff(self, new, path, ops);
+    }
+}
+
+/// The patch of member `name` of an object, from `old` to `new` (nothing if they are equal).
+pub fn field<T: Serialize + PartialEq>(
+    old: &T,
+    new: &T,
+    name: &str,
+    path: &mut String,
+    ops: &mut Vec<Value>,
+) {
+    if old == new {
+        return;
+    }
+    let at = path.len();
+    push_token(path, name);
+    diff(&to_value(old), &to_value(new), path, ops);
+    path.truncate(at);
+}
+
+/// The patch of array member `name` of an object, element by element as [`diff`] does for
+/// arrays: only the elements that differ are turned into [`Value`]s.
+pub fn list<T: Serialize + PartialEq>(
+    old: &[T],
+    new: &[T],
+    name: &str,
+    path: &mut String,
+    ops: &mut Vec<Value>,
+) {
+    if old == new {
+        return;
+    }
+    let at = path.len();
+    push_token(path, name);
+    let common = old.len().min(new.len());
+    let inner = path.len();
+    for (i, (was, is)) in old.iter().zip(new).enumerate().take(common) {
+        if was != is {
+            push_token(path, &i.to_string());
+            diff(&to_value(was), &to_value(is), path, ops);
+            path.truncate(inner);
+        }
+    }
+    for i in (common..old.len()).rev() {
+        push_token(path, &i.to_string());
+        ops.push(json!({"op": "remove", "path": path.as_str()}));
+        path.truncate(inner);
+    }
+    for (i, is) in new.iter().enumerate().skip(common) {
+        push_token(path, &i.to_string());
+        ops.push(json!({"op": "add", "path": path.as_str(), "value": to_value(is)}));
+        path.truncate(inner);
+    }
+    path.truncate(at);
+}
+
+/// A view's part as JSON. Views hold only what JSON can say (no map keyed by anything but
+/// strings), so this cannot fail; `null` if it ever did.
+fn to_value<T: Serialize>(part: &T) -> Value {
+    serde_json::to_value(part).unwrap_or(Value::Null)
+}
+
+/// The JSON Patch (RFC 6902: `add`, `remove`, `replace`) from `old` to `new`, appended to
+/// `ops`; `path` is where `old` sits. Equal subtrees are skipped after one comparison, which
+/// allocates nothing: `json_patch::diff` walks every node with pointer tokens and cost more
+/// than sending the whole view at 2,000 players (loadgen: p99 205 → 366 ms).
+pub fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
+    if old == new {
+        return;
+    }
+    let at = path.len();
+    match (old, new) {
+        (Value::Object(before), Value::Object(after)) => {
+            for (key, was) in before {
+                push_token(path, key);
+                match after.get(key) {
+                    Some(is) => diff(was, is, path, ops),
+                    None => ops.push(json!({"op": "remove", "path": path.as_str()})),
+                }
+                path.truncate(at);
+            }
+            for (key, is) in after {
+                if !before.contains_key(key) {
+                    push_token(path, key);
+                    ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
+                    path.truncate(at);
+                }
+            }
+        }
+        (Value::Array(before), Value::Array(after)) => {
+            let common = before.len().min(after.len());
+            for (i, (was, is)) in before.iter().zip(after).enumerate().take(common) {
+                push_token(path, &i.to_string());
+                diff(was, is, path, ops);
+                path.truncate(at);
+            }
+            // Removed from the end backwards, so each index is still there when removed.
+            for i in (common..before.len()).rev() {
+                push_token(path, &i.to_string());
+                ops.push(json!({"op": "remove", "path": path.as_str()}));
+                path.truncate(at);
+            }
+            for (i, is) in after.iter().enumerate().skip(common) {
+                push_token(path, &i.to_string());
+                ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
+                path.truncate(at);
+            }
+        }
+        _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": new})),
+    }
+}
+
+/// `/token` with JSON Pointer's escapes (`~` as `~0`, `/` as `~1`).
+pub fn push_token(path: &mut String, token: &str) {
+    path.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => path.push_str("~0"),
+            '/' => path.push_str("~1"),
+            c => path.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff;
+    use serde_json::{Value, json};
+
+    fn patched(old: &Value, new: &Value) -> Value {
+        let mut ops = Vec::new();
+        diff(old, new, &mut String::new(), &mut ops);
+        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+        let mut doc = old.clone();
+        json_patch::patch(&mut doc, &patch).unwrap();
+        doc
+    }
+
+    #[test]
+    fn a_patch_turns_the_old_view_into_the_new_one() {
+        let old = json!({"a": 1, "b": [1, 2, 3], "c": {"d/e": "x", "f~g": [true]}, "gone": null});
+        for new in [
+            json!({"a": 2, "b": [1, 2, 3], "c": {"d/e": "x", "f~g": [true]}, "gone": null}),
+            json!({"a": 1, "b": [1], "c": {"d/e": "y", "f~g": []}, "new": {"h": [1, {"i": 2}]}}),
+            json!({"a": 1, "b": [1, 5, 3, 4, 5], "c": "flat"}),
+            json!([1, 2]),
+            json!({}),
+        ] {
+            assert_eq!(patched(&old, &new), new);
+            assert_eq!(patched(&new, &old), old);
+        }
+    }
+
+    #[test]
+    fn an_unchanged_view_needs_no_operation() {
+        let view = json!({"a": [1, {"b": 2}]});
+        let mut ops = Vec::new();
+        diff(&view, &view.clone(), &mut String::new(), &mut ops);
+        assert!(ops.is_empty());
+    }
+}
