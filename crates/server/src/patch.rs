@@ -35,13 +35,13 @@ pub fn field<T: Serialize + PartialEq>(
     }
     let at = path.len();
     push_token(path, name);
-    diff(&to_value(old), &to_value(new), path, ops);
+    by_value(old, new, path, ops);
     path.truncate(at);
 }
 
 /// The patch of array member `name` of an object, element by element as [`diff`] does for
-/// arrays: only the elements that differ are turned into [`Value`]s.
-pub fn list<T: Serialize + PartialEq>(
+/// arrays; elements that differ are diffed as views of their own.
+pub fn list<T: View + PartialEq>(
     old: &[T],
     new: &[T],
     name: &str,
@@ -58,7 +58,7 @@ pub fn list<T: Serialize + PartialEq>(
     for (i, (was, is)) in old.iter().zip(new).enumerate().take(common) {
         if was != is {
             push_token(path, &i.to_string());
-            diff(&to_value(was), &to_value(is), path, ops);
+            was.diff(is, path, ops);
             path.truncate(inner);
         }
     }
@@ -74,6 +74,25 @@ pub fn list<T: Serialize + PartialEq>(
     }
     path.truncate(at);
 }
+
+/// The patch from `old` to `new` through their JSON: for small parts, where comparing member
+/// by member would save little.
+pub fn by_value<T: Serialize>(old: &T, new: &T, path: &mut String, ops: &mut Vec<Value>) {
+    diff(&to_value(old), &to_value(new), path, ops);
+}
+
+/// [`View::diff`] of a struct member by member, inside its `impl View`:
+/// `diff_members!(old, new, path, ops; a, b; list: c)` compares `old.a` with `new.a` and so on
+/// ([`field`]), each member named in the patch as in the struct; members after `list:` are
+/// arrays of views ([`list`]). Every member must be named: a new one left out does not compile.
+macro_rules! diff_members {
+    ($old:expr, $new:expr, $path:expr, $ops:expr; $($name:ident),* $(; list: $($items:ident),*)?) => {{
+        let Self { $($name: _,)* $($($items: _,)*)? } = $old;
+        $( $crate::patch::field(&$old.$name, &$new.$name, stringify!($name), $path, $ops); )*
+        $($( $crate::patch::list(&$old.$items, &$new.$items, stringify!($items), $path, $ops); )*)?
+    }};
+}
+pub(crate) use diff_members;
 
 /// A view's part as JSON. Views hold only what JSON can say (no map keyed by anything but
 /// strings), so this cannot fail; `null` if it ever did.

@@ -56,68 +56,35 @@ pub struct StoryView {
 
 impl View for StoryView {
     fn diff(&self, new: &StoryView, path: &mut String, ops: &mut Vec<Value>) {
-        use patch::{field, list};
-        field(&self.game, &new.game, "game", path, ops);
-        field(&self.title, &new.title, "title", path, ops);
-        field(&self.creator, &new.creator, "creator", path, ops);
-        field(&self.ruleset, &new.ruleset, "ruleset", path, ops);
-        field(&self.phase, &new.phase, "phase", path, ops);
-        field(&self.paused, &new.paused, "paused", path, ops);
-        field(&self.x_card, &new.x_card, "x_card", path, ops);
-        field(&self.proposal, &new.proposal, "proposal", path, ops);
-        field(&self.voters, &new.voters, "voters", path, ops);
-        field(
-            &self.physical_dice,
-            &new.physical_dice,
-            "physical_dice",
-            path,
-            ops,
-        );
-        field(&self.timer, &new.timer, "timer", path, ops);
-        field(&self.question, &new.question, "question", path, ops);
-        let flagged = (&self.question_flagged, &new.question_flagged);
-        field(flagged.0, flagged.1, "question_flagged", path, ops);
-        field(
-            &self.checked_any,
-            &new.checked_any,
-            "checked_any",
-            path,
-            ops,
-        );
-        list(&self.players, &new.players, "players", path, ops);
-        field(&self.moderator, &new.moderator, "moderator", path, ops);
-        list(&self.lines, &new.lines, "lines", path, ops);
-        field(&self.prophecy, &new.prophecy, "prophecy", path, ops);
-        list(&self.objects, &new.objects, "objects", path, ops);
-        field(&self.categories, &new.categories, "categories", path, ops);
-        field(&self.finale, &new.finale, "finale", path, ops);
-        field(
-            &self.in_progress,
-            &new.in_progress,
-            "in_progress",
-            path,
-            ops,
-        );
-        list(&self.scenes, &new.scenes, "scenes", path, ops);
-        field(&self.flashback, &new.flashback, "flashback", path, ops);
-        let flagged = (&self.flashback_flagged, &new.flashback_flagged);
-        field(flagged.0, flagged.1, "flashback_flagged", path, ops);
-        let effects = (&self.long_term_effects, &new.long_term_effects);
-        field(effects.0, effects.1, "long_term_effects", path, ops);
-        let flagged = (
-            &self.long_term_effects_flagged,
-            &new.long_term_effects_flagged,
-        );
-        field(flagged.0, flagged.1, "long_term_effects_flagged", path, ops);
-        field(&self.warnings, &new.warnings, "warnings", path, ops);
-        field(
-            &self.outline_odds,
-            &new.outline_odds,
-            "outline_odds",
-            path,
-            ops,
-        );
-        field(&self.finale_if, &new.finale_if, "finale_if", path, ops);
+        patch::diff_members!(self, new, path, ops;
+            game, title, creator, ruleset, phase, paused, x_card, proposal, voters,
+            physical_dice, timer, question, question_flagged, checked_any, moderator, prophecy,
+            categories, finale, in_progress, flashback, flashback_flagged, long_term_effects,
+            long_term_effects_flagged, warnings, outline_odds, finale_if;
+            list: players, lines, objects, scenes);
+    }
+}
+
+/// Parts of the view patched through their JSON when they change ([`patch::by_value`]).
+macro_rules! views_by_value {
+    ($($part:ty),*) => {$(
+        impl View for $part {
+            fn diff(&self, new: &$part, path: &mut String, ops: &mut Vec<Value>) {
+                patch::by_value(self, new, path, ops);
+            }
+        }
+    )*};
+}
+views_by_value!(PlayerView, LineView, ObjectView);
+
+/// A scene member by member: the scene being played changes at almost every action, mostly
+/// in one or two members.
+impl View for SceneView {
+    fn diff(&self, new: &SceneView, path: &mut String, ops: &mut Vec<Value>) {
+        patch::diff_members!(self, new, path, ops;
+            id, parent, objective, objective_flagged, difficulty, level, depth, precursors,
+            time, place, setting_flagged, objects, status, started_at, rolling, pairs, pool,
+            odds, check, narration, narration_flagged);
     }
 }
 
