@@ -1,6 +1,6 @@
 //! The embedded store: one SQLite file.
 
-use crate::{Append, EventRow, Result, Seat, Store, StoreError, TableId, TableRecord};
+use crate::{Append, EventRow, NewEvent, Result, Seat, Store, StoreError, TableId, TableRecord};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
@@ -545,6 +545,26 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
     };
     let mut results = Vec::with_capacity(batch.len());
     for write in batch.iter_mut() {
+        // The common write, an action's few events, is one statement: atomic by itself, so it
+        // needs no savepoint (each statement is a round trip to SQLite's thread).
+        if let Write::Append {
+            table,
+            after,
+            append,
+            ..
+        } = write
+            && append.new_seat.is_none()
+            && append.remove_seat.is_none()
+            && (1..=EVENTS_PER_INSERT).contains(&append.events.len())
+        {
+            match insert_events(&mut tx, *table, *after, &append.events).await {
+                Err(StoreError::Database(e)) if !is_constraint(&e) => {
+                    return fail_all(&e, batch.len());
+                }
+                result => results.push(result.map(|seq| seq as i64)),
+            }
+            continue;
+        }
         // A savepoint per write: one table's conflict does not undo another's write.
         let mut savepoint = match tx.begin().await {
             Ok(savepoint) => savepoint,
@@ -611,20 +631,15 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
     }
 }
 
+/// Events written by one statement at most (5 parameters each, far under SQLite's limit).
+const EVENTS_PER_INSERT: usize = 64;
+
 async fn append_in(
     tx: &mut SqliteConnection,
     table: TableId,
     after: u64,
     append: &Append,
 ) -> Result<u64> {
-    let last: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?")
-            .bind(table.0)
-            .fetch_one(&mut *tx)
-            .await?;
-    if last as u64 != after {
-        return Err(StoreError::Conflict);
-    }
     if let Some(seat) = &append.new_seat {
         sqlx::query("INSERT INTO seats (table_id, player, name, secret_hash, creator) VALUES (?, ?, ?, ?, ?)")
             .bind(table.0)
@@ -642,19 +657,67 @@ async fn append_in(
             .execute(&mut *tx)
             .await?;
     }
+    if append.events.is_empty() {
+        let last: i64 =
+            sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?")
+                .bind(table.0)
+                .fetch_one(&mut *tx)
+                .await?;
+        return if last as u64 == after {
+            Ok(after)
+        } else {
+            Err(StoreError::Conflict)
+        };
+    }
+    // The first statement checks the last seq; the rest follow it in the same savepoint.
     let mut seq = after;
-    for event in &append.events {
+    for chunk in append.events.chunks(EVENTS_PER_INSERT) {
+        seq = insert_events(&mut *tx, table, seq, chunk).await?;
+    }
+    Ok(seq)
+}
+
+/// Appends `events` (1 to [`EVENTS_PER_INSERT`]) to the table's log as `after + 1`… in one
+/// statement that writes them only if the log's last seq is `after`: `Conflict` otherwise.
+async fn insert_events(
+    tx: &mut SqliteConnection,
+    table: TableId,
+    after: u64,
+    events: &[NewEvent],
+) -> Result<u64> {
+    let rows = vec!["(?, ?, ?, ?, ?)"; events.len()].join(", ");
+    let sql = format!(
+        "INSERT INTO events (table_id, seq, at, player, body) SELECT * FROM (VALUES {rows}) \
+         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?) = ?"
+    );
+    // Only placeholders are written into it: the values are bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    let mut seq = after;
+    for event in events {
         seq += 1;
-        sqlx::query("INSERT INTO events (table_id, seq, at, player, body) VALUES (?, ?, ?, ?, ?)")
+        query = query
             .bind(table.0)
             .bind(seq as i64)
             .bind(event.at)
             .bind(event.player.map(i64::from))
-            .bind(&event.body)
-            .execute(&mut *tx)
-            .await?;
+            .bind(&event.body);
     }
-    Ok(seq)
+    let written = query
+        .bind(table.0)
+        .bind(after as i64)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    if written == events.len() as u64 {
+        Ok(seq)
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
+/// A constraint failed (a duplicate seq): that write is refused, the transaction goes on.
+fn is_constraint(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.kind() != sqlx::error::ErrorKind::Other)
 }
 
 #[cfg(test)]

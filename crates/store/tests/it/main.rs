@@ -154,6 +154,40 @@ async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
         store.seats(table).await.unwrap().is_empty(),
         "the seat of a refused write is not kept"
     );
+    // Events alone: behind the log or ahead of it, nothing of the write is kept.
+    for after in [0, 2] {
+        let refused = store
+            .append(
+                table,
+                after,
+                Append {
+                    events: vec![event(3, Some(1), "c"), event(4, Some(1), "d")],
+                    ..Append::default()
+                },
+            )
+            .await;
+        assert!(matches!(refused, Err(StoreError::Conflict)), "{refused:?}");
+    }
+    assert_eq!(store.events_after(table, 0).await.unwrap().len(), 1);
+    // A long write (more than one statement's worth) lands whole and in order.
+    let long: Vec<NewEvent> = (0..150).map(|i| event(i, None, &format!("e{i}"))).collect();
+    let last = store
+        .append(
+            table,
+            1,
+            Append {
+                events: long,
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(last, 151);
+    let log = store.events_after(table, 0).await.unwrap();
+    let bodies: Vec<&str> = log.iter().map(|e| e.body.as_str()).collect();
+    assert_eq!(bodies.len(), 151);
+    assert_eq!((bodies[0], bodies[1], bodies[150]), ("a", "e0", "e149"));
+    assert!(log.iter().enumerate().all(|(i, e)| e.seq == i as u64 + 1));
 }
 
 #[tokio::test]
