@@ -525,9 +525,101 @@ async fn write_loop(mut connection: SqliteConnection, mut queue: mpsc::Receiver<
     let _ = connection.close().await;
 }
 
-/// One result per write: the new table's id or the new last seq; a failed commit fails all.
+/// One result per write: the new table's id or the new last seq.
 async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> Vec<Result<i64>> {
-    if batch.is_empty() {
+    let mut results: Vec<Option<Result<i64>>> = batch.iter().map(|_| None).collect();
+    // Actions' events, the writes of a busy server, go in one statement: one round trip to
+    // SQLite's thread and one commit for all of them.
+    let mut tables = std::collections::HashSet::new();
+    let together: Vec<(usize, TableId, u64, &[NewEvent])> = batch
+        .iter()
+        .enumerate()
+        .filter_map(|(i, write)| match write {
+            Write::Append {
+                table,
+                after,
+                append,
+                ..
+            } if append.new_seat.is_none()
+                && append.remove_seat.is_none()
+                && (1..=EVENTS_PER_INSERT).contains(&append.events.len())
+                // One write per table in it: a table's later write must see the earlier one.
+                && tables.insert(*table) =>
+            {
+                Some((i, *table, *after, append.events.as_slice()))
+            }
+            _ => None,
+        })
+        .collect();
+    // If that statement fails, nothing of it was written: each write is tried alone below.
+    if let Ok(landed) = append_together(connection, &together).await {
+        for ((i, ..), result) in together.iter().zip(landed) {
+            results[*i] = Some(result);
+        }
+    }
+    let rest: Vec<usize> = (0..batch.len()).filter(|i| results[*i].is_none()).collect();
+    for (i, result) in rest.iter().zip(write_each(connection, batch, &rest).await) {
+        results[*i] = Some(result);
+    }
+    results.into_iter().flatten().collect()
+}
+
+/// Writes `together` (one per table) by one `INSERT`, each only if its table's log ends at its
+/// `after`: the new last seq of each, or `Conflict`.
+async fn append_together(
+    connection: &mut SqliteConnection,
+    together: &[(usize, TableId, u64, &[NewEvent])],
+) -> Result<Vec<Result<i64>>> {
+    if together.is_empty() {
+        return Ok(Vec::new());
+    }
+    let count: usize = together.iter().map(|(.., events)| events.len()).sum();
+    // At most GROUP_COMMIT × EVENTS_PER_INSERT rows of 6 parameters: under SQLite's 32,766.
+    let rows = vec!["(?, ?, ?, ?, ?, ?)"; count].join(", ");
+    let sql = format!(
+        "INSERT INTO events (table_id, seq, at, player, body) \
+         SELECT w.column1, w.column2, w.column3, w.column4, w.column5 FROM (VALUES {rows}) AS w \
+         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = w.column1) = w.column6 \
+         RETURNING table_id"
+    );
+    // Only placeholders are written into it: the values are bound.
+    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for (_, table, after, events) in together {
+        for (seq, event) in (after + 1..).zip(events.iter()) {
+            query = query
+                .bind(table.0)
+                .bind(seq as i64)
+                .bind(event.at)
+                .bind(event.player.map(i64::from))
+                .bind(&event.body)
+                .bind(*after as i64);
+        }
+    }
+    let mut written = std::collections::HashMap::<i64, usize>::new();
+    for row in query.fetch_all(&mut *connection).await? {
+        *written.entry(column(&row, 0, "event")?).or_default() += 1;
+    }
+    Ok(together
+        .iter()
+        .map(|(_, table, after, events)| {
+            // A write's rows share one condition: all of them are written, or none.
+            if written.get(&table.0) == Some(&events.len()) {
+                Ok((after + events.len() as u64) as i64)
+            } else {
+                Err(StoreError::Conflict)
+            }
+        })
+        .collect())
+}
+
+/// The writes `which` of `batch`, each in its own savepoint inside one `BEGIN IMMEDIATE`
+/// transaction; a failed commit fails all.
+async fn write_each(
+    connection: &mut SqliteConnection,
+    batch: &mut [Write],
+    which: &[usize],
+) -> Vec<Result<i64>> {
+    if which.is_empty() {
         return Vec::new();
     }
     let fail_all = |e: &sqlx::Error, n: usize| -> Vec<Result<i64>> {
@@ -541,34 +633,15 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
     };
     let mut tx = match connection.begin_with("BEGIN IMMEDIATE").await {
         Ok(tx) => tx,
-        Err(e) => return fail_all(&e, batch.len()),
+        Err(e) => return fail_all(&e, which.len()),
     };
-    let mut results = Vec::with_capacity(batch.len());
-    for write in batch.iter_mut() {
-        // The common write, an action's few events, is one statement: atomic by itself, so it
-        // needs no savepoint (each statement is a round trip to SQLite's thread).
-        if let Write::Append {
-            table,
-            after,
-            append,
-            ..
-        } = write
-            && append.new_seat.is_none()
-            && append.remove_seat.is_none()
-            && (1..=EVENTS_PER_INSERT).contains(&append.events.len())
-        {
-            match insert_events(&mut tx, *table, *after, &append.events).await {
-                Err(StoreError::Database(e)) if !is_constraint(&e) => {
-                    return fail_all(&e, batch.len());
-                }
-                result => results.push(result.map(|seq| seq as i64)),
-            }
-            continue;
-        }
+    let mut results = Vec::with_capacity(which.len());
+    for &i in which {
+        let write = &mut batch[i];
         // A savepoint per write: one table's conflict does not undo another's write.
         let mut savepoint = match tx.begin().await {
             Ok(savepoint) => savepoint,
-            Err(e) => return fail_all(&e, batch.len()),
+            Err(e) => return fail_all(&e, which.len()),
         };
         let result = match write {
             Write::CreateTable {
@@ -621,13 +694,13 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
             Err(_) => savepoint.rollback().await,
         };
         if let Err(e) = kept {
-            return fail_all(&e, batch.len());
+            return fail_all(&e, which.len());
         }
         results.push(result);
     }
     match tx.commit().await {
         Ok(()) => results,
-        Err(e) => fail_all(&e, batch.len()),
+        Err(e) => fail_all(&e, which.len()),
     }
 }
 
@@ -713,11 +786,6 @@ async fn insert_events(
     } else {
         Err(StoreError::Conflict)
     }
-}
-
-/// A constraint failed (a duplicate seq): that write is refused, the transaction goes on.
-fn is_constraint(e: &sqlx::Error) -> bool {
-    matches!(e, sqlx::Error::Database(db) if db.kind() != sqlx::error::ErrorKind::Other)
 }
 
 #[cfg(test)]

@@ -303,6 +303,55 @@ async fn concurrent_writers_to_many_tables_all_land() {
 }
 
 #[tokio::test]
+async fn writes_committed_together_keep_their_own_outcomes() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let one = |body: &str| Append {
+        events: vec![event(1, Some(1), body)],
+        ..Append::default()
+    };
+    let mut tables = Vec::new();
+    for t in 0..10 {
+        let table = store
+            .create_table(&format!("token-{t}"), "story", 0, "invite")
+            .await
+            .unwrap();
+        store.append(table, 0, one("first")).await.unwrap();
+        tables.push(table);
+    }
+    // Sent at once, so that the writer takes them together: on odd tables a stale write, and
+    // on every table two writers racing for seq 2.
+    let mut writes = Vec::new();
+    for (t, table) in tables.iter().enumerate() {
+        let after = if t % 2 == 1 { 0 } else { 1 };
+        for racer in ["a", "b"] {
+            let (store, table, write) = (store.clone(), *table, one(racer));
+            writes.push(tokio::spawn(async move {
+                (t, store.append(table, after, write).await)
+            }));
+        }
+    }
+    let mut won = [0; 10];
+    for write in writes {
+        let (t, outcome) = write.await.unwrap();
+        match outcome {
+            Ok(seq) => {
+                assert_eq!((t % 2, seq), (0, 2), "table {t}");
+                won[t] += 1;
+            }
+            Err(StoreError::Conflict) => {}
+            Err(e) => panic!("table {t}: {e}"),
+        }
+    }
+    for (t, table) in tables.iter().enumerate() {
+        let log = store.events_after(*table, 0).await.unwrap();
+        let expected = if t % 2 == 1 { 1 } else { 2 };
+        assert_eq!((won[t], log.len()), (expected - 1, expected), "table {t}");
+        assert!(log.iter().enumerate().all(|(i, e)| e.seq == i as u64 + 1));
+    }
+}
+
+#[tokio::test]
 async fn a_clean_close_leaves_every_table_in_the_database_file_alone() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
