@@ -333,6 +333,31 @@ const CURVE_MAX: u32 = 40;
 /// A scene's odds; the chart and the chance with one more pair only for the scene being
 /// played (`playing`): views are built at every change, and every byte goes to every page.
 fn scene_odds(dice: u32, difficulty: u32, playing: bool) -> OddsView {
+    let key = (dice, difficulty, playing);
+    if let Some(known) = SCENE_ODDS.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return known;
+    }
+    let odds = work_out_scene_odds(dice, difficulty, playing);
+    if let Ok(mut known) = SCENE_ODDS.lock() {
+        if known.len() >= SCENE_ODDS_KEPT {
+            known.clear();
+        }
+        known.insert(key, odds.clone());
+    }
+    odds
+}
+
+/// [`scene_odds`] already worked out, by pool, difficulty and whether the scene is being
+/// played: every view has them for every open scene, and the exact fractions showed in
+/// profiles under load. Emptied when full.
+static SCENE_ODDS: LazyLock<std::sync::Mutex<HashMap<OddsKey, OddsView>>> =
+    LazyLock::new(Default::default);
+/// A scene's pool, its difficulty, and whether it is being played.
+type OddsKey = (u32, u32, bool);
+/// Odds [`SCENE_ODDS`] keeps at most.
+const SCENE_ODDS_KEPT: usize = 4096;
+
+fn work_out_scene_odds(dice: u32, difficulty: u32, playing: bool) -> OddsView {
     let p = dice::check_odds::success_probability(dice, difficulty);
     let mut odds = OddsView {
         dice,
