@@ -53,26 +53,33 @@ pub fn list<T: View + PartialEq>(
     }
     let at = path.len();
     push_token(path, name);
+    elements(old, new, path, ops);
+    path.truncate(at);
+}
+
+/// The patch of the array at `path`: the elements that differ, each diffed as a view of its
+/// own, then what was removed from the end (backwards, so that each index is still there when
+/// removed), then what was added.
+fn elements<T: View + PartialEq>(old: &[T], new: &[T], path: &mut String, ops: &mut Vec<Value>) {
+    let at = path.len();
     let common = old.len().min(new.len());
-    let inner = path.len();
     for (i, (was, is)) in old.iter().zip(new).enumerate().take(common) {
         if was != is {
             push_token(path, &i.to_string());
             was.diff(is, path, ops);
-            path.truncate(inner);
+            path.truncate(at);
         }
     }
     for i in (common..old.len()).rev() {
         push_token(path, &i.to_string());
         ops.push(json!({"op": "remove", "path": path.as_str()}));
-        path.truncate(inner);
+        path.truncate(at);
     }
     for (i, is) in new.iter().enumerate().skip(common) {
         push_token(path, &i.to_string());
         ops.push(json!({"op": "add", "path": path.as_str(), "value": to_value(is)}));
-        path.truncate(inner);
+        path.truncate(at);
     }
-    path.truncate(at);
 }
 
 /// The patch from `old` to `new` through their JSON: for small parts, where comparing member
@@ -127,25 +134,7 @@ pub fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
                 }
             }
         }
-        (Value::Array(before), Value::Array(after)) => {
-            let common = before.len().min(after.len());
-            for (i, (was, is)) in before.iter().zip(after).enumerate().take(common) {
-                push_token(path, &i.to_string());
-                diff(was, is, path, ops);
-                path.truncate(at);
-            }
-            // Removed from the end backwards, so each index is still there when removed.
-            for i in (common..before.len()).rev() {
-                push_token(path, &i.to_string());
-                ops.push(json!({"op": "remove", "path": path.as_str()}));
-                path.truncate(at);
-            }
-            for (i, is) in after.iter().enumerate().skip(common) {
-                push_token(path, &i.to_string());
-                ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
-                path.truncate(at);
-            }
-        }
+        (Value::Array(before), Value::Array(after)) => elements(before, after, path, ops),
         _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": new})),
     }
 }
