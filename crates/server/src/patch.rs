@@ -48,9 +48,7 @@ pub fn list<T: View + PartialEq>(
     path: &mut String,
     ops: &mut Vec<Value>,
 ) {
-    if old == new {
-        return;
-    }
+    // No comparison of the whole lists first: each element is compared once, below.
     let at = path.len();
     push_token(path, name);
     elements(old, new, path, ops);
