@@ -31,15 +31,15 @@ use server::Server;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+use table::{Jitter, Plan, SEATS, Table, Window};
 
 /// mimalloc, as the server has: glibc's malloc and free were about a tenth of the generator's
 /// CPU (perf, 4,000 players), CPU the server it measures could have had.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
-use table::{Jitter, Plan, SEATS, Table, Window};
 
 /// The command line as written.
 #[derive(Debug, Parser)]

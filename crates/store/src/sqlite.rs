@@ -531,7 +531,7 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
     // Actions' events, the writes of a busy server, go in one statement: one round trip to
     // SQLite's thread and one commit for all of them.
     let mut tables = std::collections::HashSet::new();
-    let together: Vec<(usize, TableId, u64, &[NewEvent])> = batch
+    let (indices, together): (Vec<usize>, Vec<Events>) = batch
         .iter()
         .enumerate()
         .filter_map(|(i, write)| match write {
@@ -546,14 +546,15 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
                 // One write per table in it: a table's later write must see the earlier one.
                 && tables.insert(*table) =>
             {
-                Some((i, *table, *after, append.events.as_slice()))
+                Some((i, (*table, *after, append.events.as_slice())))
             }
             _ => None,
         })
-        .collect();
-    // If that statement fails, nothing of it was written: each write is tried alone below.
+        .unzip();
+    // If that statement fails, each write is tried alone below (safe even if some landed: a
+    // write lands only after the seq it names).
     if let Ok(landed) = append_together(connection, &together).await {
-        for ((i, ..), result) in together.iter().zip(landed) {
+        for (i, result) in indices.iter().zip(landed) {
             results[*i] = Some(result);
         }
     }
@@ -564,11 +565,14 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
     results.into_iter().flatten().collect()
 }
 
+/// Events for a table's log after the seq named: (table, after, events).
+type Events<'a> = (TableId, u64, &'a [NewEvent]);
+
 /// Writes `together` (one per table) by one `INSERT`, each only if its table's log ends at its
 /// `after`: the new last seq of each, or `Conflict`.
 async fn append_together(
     connection: &mut SqliteConnection,
-    together: &[(usize, TableId, u64, &[NewEvent])],
+    together: &[Events<'_>],
 ) -> Result<Vec<Result<i64>>> {
     if together.is_empty() {
         return Ok(Vec::new());
@@ -584,7 +588,7 @@ async fn append_together(
     );
     // Only placeholders are written into it: the values are bound.
     let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-    for (_, table, after, events) in together {
+    for (table, after, events) in together {
         for (seq, event) in (after + 1..).zip(events.iter()) {
             query = query
                 .bind(table.0)
@@ -601,7 +605,7 @@ async fn append_together(
     }
     Ok(together
         .iter()
-        .map(|(_, table, after, events)| {
+        .map(|(table, after, events)| {
             // A write's rows share one condition: all of them are written, or none.
             if written.get(&table.0) == Some(&events.len()) {
                 Ok((after + events.len() as u64) as i64)
@@ -745,47 +749,13 @@ async fn append_in(
     // The first statement checks the last seq; the rest follow it in the same savepoint.
     let mut seq = after;
     for chunk in append.events.chunks(EVENTS_PER_INSERT) {
-        seq = insert_events(&mut *tx, table, seq, chunk).await?;
+        let written = append_together(&mut *tx, &[(table, seq, chunk)]).await?;
+        seq = written
+            .into_iter()
+            .next()
+            .unwrap_or(Err(StoreError::Conflict))? as u64;
     }
     Ok(seq)
-}
-
-/// Appends `events` (1 to [`EVENTS_PER_INSERT`]) to the table's log as `after + 1`… in one
-/// statement that writes them only if the log's last seq is `after`: `Conflict` otherwise.
-async fn insert_events(
-    tx: &mut SqliteConnection,
-    table: TableId,
-    after: u64,
-    events: &[NewEvent],
-) -> Result<u64> {
-    let rows = vec!["(?, ?, ?, ?, ?)"; events.len()].join(", ");
-    let sql = format!(
-        "INSERT INTO events (table_id, seq, at, player, body) SELECT * FROM (VALUES {rows}) \
-         WHERE (SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = ?) = ?"
-    );
-    // Only placeholders are written into it: the values are bound.
-    let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-    let mut seq = after;
-    for event in events {
-        seq += 1;
-        query = query
-            .bind(table.0)
-            .bind(seq as i64)
-            .bind(event.at)
-            .bind(event.player.map(i64::from))
-            .bind(&event.body);
-    }
-    let written = query
-        .bind(table.0)
-        .bind(after as i64)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-    if written == events.len() as u64 {
-        Ok(seq)
-    } else {
-        Err(StoreError::Conflict)
-    }
 }
 
 #[cfg(test)]

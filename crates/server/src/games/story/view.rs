@@ -8,7 +8,7 @@ use dice::check::{Cause, Outcome, PoolEntry};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 use story::ids::{SceneId, Timestamp};
 use story::model::{
     AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
@@ -333,25 +333,39 @@ const CURVE_MAX: u32 = 40;
 /// A scene's odds; the chart and the chance with one more pair only for the scene being
 /// played (`playing`): views are built at every change, and every byte goes to every page.
 fn scene_odds(dice: u32, difficulty: u32, playing: bool) -> OddsView {
-    let key = (dice, difficulty, playing);
-    if let Some(known) = SCENE_ODDS.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return known;
+    kept(
+        &SCENE_ODDS,
+        SCENE_ODDS_KEPT,
+        (dice, difficulty, playing),
+        || work_out_scene_odds(dice, difficulty, playing),
+    )
+}
+
+/// What `work` gives for `key`, worked out once and kept in `known` (emptied when it holds
+/// `most`).
+fn kept<K: Eq + std::hash::Hash, V: Clone>(
+    known: &Mutex<HashMap<K, V>>,
+    most: usize,
+    key: K,
+    work: impl FnOnce() -> V,
+) -> V {
+    if let Some(value) = known.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return value;
     }
-    let odds = work_out_scene_odds(dice, difficulty, playing);
-    if let Ok(mut known) = SCENE_ODDS.lock() {
-        if known.len() >= SCENE_ODDS_KEPT {
+    let value = work();
+    if let Ok(mut known) = known.lock() {
+        if known.len() >= most {
             known.clear();
         }
-        known.insert(key, odds.clone());
+        known.insert(key, value.clone());
     }
-    odds
+    value
 }
 
 /// [`scene_odds`] already worked out, by pool, difficulty and whether the scene is being
 /// played: every view has them for every open scene, and the exact fractions showed in
 /// profiles under load. Emptied when full.
-static SCENE_ODDS: LazyLock<std::sync::Mutex<HashMap<OddsKey, OddsView>>> =
-    LazyLock::new(Default::default);
+static SCENE_ODDS: LazyLock<Mutex<HashMap<OddsKey, OddsView>>> = LazyLock::new(Default::default);
 /// A scene's pool, its difficulty, and whether it is being played.
 type OddsKey = (u32, u32, bool);
 /// Odds [`SCENE_ODDS`] keeps at most.
@@ -394,8 +408,7 @@ type WhatIfKey = (
     Vec<(usize, u32)>,
 );
 type WhatIf = BTreeMap<u32, [f64; 2]>;
-static WHAT_IF: LazyLock<std::sync::Mutex<HashMap<WhatIfKey, WhatIf>>> =
-    LazyLock::new(Default::default);
+static WHAT_IF: LazyLock<Mutex<HashMap<WhatIfKey, WhatIf>>> = LazyLock::new(Default::default);
 /// Outlines [`WHAT_IF`] keeps at most.
 const WHAT_IF_KEPT: usize = 4096;
 
@@ -462,29 +475,22 @@ fn finale_if(state: &State) -> WhatIf {
             .collect(),
         open.iter().map(|&i| (i, ids[i].0)).collect(),
     );
-    if let Some(known) = WHAT_IF.lock().ok().and_then(|m| m.get(&key).cloned()) {
-        return known;
-    }
-    let mut out = WhatIf::new();
-    for i in open {
-        let chance = |outcome| {
-            let mut what_if = planned.clone();
-            what_if[i].outcome = Some(outcome);
-            outline_odds_f64(state.ruleset, &what_if)
-                .ok()
-                .and_then(|odds| odds.get(at).copied())
-        };
-        if let (Some(won), Some(lost)) = (chance(Outcome::Success), chance(Outcome::Failure)) {
-            out.insert(ids[i].0, [won, lost]);
+    kept(&WHAT_IF, WHAT_IF_KEPT, key, || {
+        let mut out = WhatIf::new();
+        for i in open {
+            let chance = |outcome| {
+                let mut what_if = planned.clone();
+                what_if[i].outcome = Some(outcome);
+                outline_odds_f64(state.ruleset, &what_if)
+                    .ok()
+                    .and_then(|odds| odds.get(at).copied())
+            };
+            if let (Some(won), Some(lost)) = (chance(Outcome::Success), chance(Outcome::Failure)) {
+                out.insert(ids[i].0, [won, lost]);
+            }
         }
-    }
-    if let Ok(mut known) = WHAT_IF.lock() {
-        if known.len() >= WHAT_IF_KEPT {
-            known.clear();
-        }
-        known.insert(key, out.clone());
-    }
-    out
+        out
+    })
 }
 
 /// The view of `state` (a table `creator` made).
