@@ -15,6 +15,10 @@ use crate::state::State;
 use dice::{DiceRng, Seed};
 
 type Decision = Result<Vec<Event>, Refusal>;
+/// A decision that is one event (most are): no list to allocate for it.
+pub(crate) type OneEvent = Result<Event, Refusal>;
+/// A decision whose events went into a list given by the caller.
+type Into = Result<(), Refusal>;
 
 /// Fewest players.
 pub const MIN_PLAYERS: usize = 2;
@@ -30,14 +34,21 @@ const MAX_ROLL_ROUNDS: usize = 64;
 
 /// Checks a command against the rules and the state; the events it becomes, or why not.
 pub fn decide(state: &State, command: Command) -> Decision {
-    decide_from(Base::Borrowed(state), command).0
+    let mut events = Vec::new();
+    let (decision, _) = decide_from(Base::Borrowed(state), command, &mut events);
+    decision.map(|()| events)
 }
 
 /// [`decide`] on a state of the caller's own, moved in: it comes back after the events (as it
-/// was when the command is refused). The simulator's: deciding applies the events anyway (in an
-/// [`Out`]), and on a state no other copy shares, applying them copies nothing.
-pub(crate) fn decide_owned(state: State, command: Command) -> (Decision, State) {
-    let (decision, after) = decide_from(Base::Owned(state), command);
+/// was when the command is refused), and the events are added to `events` (a list the caller
+/// keeps from one command to the next). The simulator's: deciding applies the events anyway
+/// (in an [`Out`]), and on a state no other copy shares, applying them copies nothing.
+pub(crate) fn decide_owned(
+    state: State,
+    command: Command,
+    events: &mut Vec<Event>,
+) -> (Result<(), Refusal>, State) {
+    let (decision, after) = decide_from(Base::Owned(state), command, events);
     (decision, after.expect("an owned state is given back"))
 }
 
@@ -57,15 +68,24 @@ impl Base<'_> {
             Base::Owned(state) => state,
         }
     }
+
+    /// The owned state, if it is one.
+    fn owned(self) -> Option<State> {
+        match self {
+            Base::Borrowed(_) => None,
+            Base::Owned(state) => Some(state),
+        }
+    }
 }
 
-/// The decision, and the state after it when `base` was owned (see [`decide_owned`]).
-fn decide_from(base: Base<'_>, command: Command) -> (Decision, Option<State>) {
+/// The decision, with its events added to `events`, and the state after it when `base` was
+/// owned (see [`decide_owned`]).
+fn decide_from(base: Base<'_>, command: Command, events: &mut Vec<Event>) -> (Into, Option<State>) {
     let by = command.by;
     match command.action {
-        Action::SetUp { seats, seed } => plain(base, |state| set_up(state, seats, seed)),
-        Action::DrawChance { seed } => acted(base, |state| draw_chance(state, by, seed)),
-        Action::Move(how) => plain(base, |state| move_adventurer(state, by, how)),
+        Action::SetUp { seats, seed } => plain(base, events, |state| set_up(state, seats, seed)),
+        Action::DrawChance { seed } => acted(base, events, |state| draw_chance(state, by, seed)),
+        Action::Move(how) => plain(base, events, |state| move_adventurer(state, by, how)),
         Action::Fight {
             kind,
             seed,
@@ -77,13 +97,13 @@ fn decide_from(base: Base<'_>, command: Command) -> (Decision, Option<State>) {
                 clockwise,
                 lose_item,
             };
-            acted(base, |state| {
+            acted(base, events, |state| {
                 crate::encounter::fight(state, by, kind, items, choices, seed)
             })
         }
-        Action::UseSpecialRule => {
-            plain(base, |state| crate::encounter::use_special_rule(state, by))
-        }
+        Action::UseSpecialRule => plain(base, events, |state| {
+            crate::encounter::use_special_rule(state, by)
+        }),
         Action::UseOpportunity {
             seed,
             clockwise,
@@ -93,35 +113,45 @@ fn decide_from(base: Base<'_>, command: Command) -> (Decision, Option<State>) {
                 clockwise,
                 lose_item,
             };
-            acted(base, |state| {
+            acted(base, events, |state| {
                 crate::encounter::use_opportunity(state, by, choices, seed)
             })
         }
-        Action::Recover { amount } => {
-            plain(base, |state| crate::possibility::recover(state, by, amount))
+        Action::Recover { amount } => plain(base, events, |state| {
+            crate::possibility::recover(state, by, amount)
+        }),
+        Action::Trade => plain(base, events, |state| crate::possibility::trade(state, by)),
+        Action::BuyItem { item } => {
+            plain(base, events, |state| crate::market::buy(state, by, item))
         }
-        Action::Trade => plain(base, |state| crate::possibility::trade(state, by)),
-        Action::BuyItem { item } => plain(base, |state| crate::market::buy(state, by, item)),
-        Action::SellItem { item } => plain(base, |state| crate::market::sell(state, by, item)),
-        Action::RepairItem { item } => plain(base, |state| crate::market::repair(state, by, item)),
-        Action::BuyCertificate => acted(base, |state| buy_certificate(state, by)),
-        Action::EndTurn => acted(base, |state| end_turn(state, by)),
+        Action::SellItem { item } => {
+            plain(base, events, |state| crate::market::sell(state, by, item))
+        }
+        Action::RepairItem { item } => {
+            plain(base, events, |state| crate::market::repair(state, by, item))
+        }
+        Action::BuyCertificate => acted(base, events, |state| buy_certificate(state, by)),
+        Action::EndTurn => acted(base, events, |state| end_turn(state, by)),
     }
 }
 
-/// A decision whose events are worked out from the state alone (not applied while deciding):
-/// an owned state has them applied after.
-fn plain(base: Base<'_>, decide: impl FnOnce(&State) -> Decision) -> (Decision, Option<State>) {
-    let decision = decide(base.state());
-    match base {
-        Base::Borrowed(_) => (decision, None),
-        Base::Owned(mut state) => {
-            for event in decision.iter().flatten() {
-                state.apply(event);
-            }
-            (decision, Some(state))
-        }
+/// A decision that is one event worked out from the state alone: an owned state has it
+/// applied after.
+fn plain(
+    base: Base<'_>,
+    events: &mut Vec<Event>,
+    decide: impl FnOnce(&State) -> OneEvent,
+) -> (Into, Option<State>) {
+    let event = match decide(base.state()) {
+        Ok(event) => event,
+        Err(refusal) => return (Err(refusal), base.owned()),
+    };
+    let mut state = base.owned();
+    if let Some(state) = &mut state {
+        state.apply(&event);
     }
+    events.push(event);
+    (Ok(()), state)
 }
 
 /// A decision in two steps: `check` refuses the command or returns how it acts, which emits
@@ -129,24 +159,24 @@ fn plain(base: Base<'_>, decide: impl FnOnce(&State) -> Decision) -> (Decision, 
 /// never refused. The act borrows nothing of the state, so an owned one moves into the `Out`.
 fn acted<A: FnOnce(&mut Out)>(
     base: Base<'_>,
+    events: &mut Vec<Event>,
     check: impl FnOnce(&State) -> Result<A, Refusal>,
-) -> (Decision, Option<State>) {
+) -> (Into, Option<State>) {
     let act = match check(base.state()) {
         Ok(act) => act,
-        Err(refusal) => {
-            let state = match base {
-                Base::Borrowed(_) => None,
-                Base::Owned(state) => Some(state),
-            };
-            return (Err(refusal), state);
-        }
+        Err(refusal) => return (Err(refusal), base.owned()),
     };
-    let (mut out, owned) = match base {
-        Base::Borrowed(state) => (Out::new(state.clone()), false),
-        Base::Owned(state) => (Out::new(state), true),
+    let (state, owned) = match base {
+        Base::Borrowed(state) => (state.clone(), false),
+        Base::Owned(state) => (state, true),
+    };
+    let mut out = Out {
+        state,
+        events: std::mem::take(events),
     };
     act(&mut out);
-    (Ok(out.events), owned.then_some(out.state))
+    *events = out.events;
+    (Ok(()), owned.then_some(out.state))
 }
 
 /// A number in `0..n` (0 when `n` ≤ 1), uniformly, from the generator's bytes.
@@ -181,7 +211,7 @@ fn ids<T>(range: impl Iterator<Item = usize>, id: fn(usize) -> T) -> Vec<T> {
     range.map(id).collect()
 }
 
-fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> Decision {
+fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> OneEvent {
     if state.phase != Phase::NotSetUp {
         return Err(Refusal::AlreadySetUp);
     }
@@ -244,7 +274,7 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> Decision
         rolls.push(round);
     }
     let first_player = rolling.first().copied().unwrap_or(seats[0].player);
-    Ok(vec![Event::GameSetUp {
+    Ok(Event::GameSetUp {
         seats,
         adventure_deck,
         chance_deck,
@@ -252,7 +282,7 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> Decision
         rare_items,
         rolls,
         first_player,
-    }])
+    })
 }
 
 /// The turn and the acting adventurer once her move is made (and any Creature there fought), and the kind of
@@ -302,13 +332,6 @@ pub(crate) struct Out {
 }
 
 impl Out {
-    fn new(state: State) -> Out {
-        Out {
-            state,
-            events: Vec::new(),
-        }
-    }
-
     pub(crate) fn emit(&mut self, event: Event) {
         self.state.apply(&event);
         self.events.push(event);
@@ -543,7 +566,7 @@ pub fn destination(state: &State, from: SpaceId, how: MoveKind) -> Result<SpaceI
     }
 }
 
-fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> Decision {
+fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> OneEvent {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
@@ -558,12 +581,12 @@ fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> Decision {
             has: adventurer.gold,
         });
     }
-    Ok(vec![Event::Moved {
+    Ok(Event::Moved {
         player: by,
         how,
         to,
         paid: cost,
-    }])
+    })
 }
 
 fn buy_certificate(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {

@@ -61,7 +61,7 @@ use dice::opposed::{BattleOdds, BattleOutcome, opposed_odds, sample, three_lives
 use dice::{DiceRng, Seed};
 use std::sync::Arc;
 
-type Decision = Result<Vec<Event>, Refusal>;
+use crate::decide::OneEvent;
 
 /// Magic paid to start a Battle of Wills against a Creature with Strength first.
 pub const OPTIONAL_WILLS_MAGIC: u32 = 2;
@@ -504,7 +504,7 @@ fn rise(out: &mut Out, card: AdventureId, from: SpaceId, terrain: Terrain, rng: 
 }
 
 /// `UseSpecialRule`: the optional special rule of the Creature she met, instead of fighting.
-pub(crate) fn use_special_rule(state: &State, by: PlayerId) -> Decision {
+pub(crate) fn use_special_rule(state: &State, by: PlayerId) -> OneEvent {
     let (turn, adventurer) = current(state, by)?;
     let space = adventurer.space;
     let met = state.creature_on(space);
@@ -530,17 +530,17 @@ pub(crate) fn use_special_rule(state: &State, by: PlayerId) -> Decision {
                     has: adventurer.gold,
                 });
             }
-            Ok(vec![Event::CreaturePassed {
+            Ok(Event::CreaturePassed {
                 player: by,
                 card,
                 paid: cost,
-            }])
+            })
         }
-        SpecialKind::LetGo => Ok(vec![Event::CreatureLetGo {
+        SpecialKind::LetGo => Ok(Event::CreatureLetGo {
             player: by,
             card,
             space,
-        }]),
+        }),
         rule => Err(Refusal::MandatoryRule {
             creature: creature.name.clone(),
             rule: rule.name(),

@@ -7,14 +7,13 @@
 //! sold until repaired (Weapons and Items).
 
 use crate::content::{Item, SpaceKind};
+use crate::decide::OneEvent;
 use crate::decide::after_moving;
 use crate::event::Event;
 use crate::ids::{ItemId, PlayerId};
 use crate::model::Gold;
 use crate::refusal::Refusal;
 use crate::state::State;
-
-type Decision = Result<Vec<Event>, Refusal>;
 
 /// What repairing one Item costs.
 pub const REPAIR_COST: Gold = Gold(1);
@@ -28,7 +27,7 @@ fn is_market(kind: Option<SpaceKind>) -> bool {
     matches!(kind, Some(SpaceKind::City | SpaceKind::Village))
 }
 
-pub(crate) fn buy(state: &State, by: PlayerId, item: ItemId) -> Decision {
+pub(crate) fn buy(state: &State, by: PlayerId, item: ItemId) -> OneEvent {
     let (_, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
     if !is_market(kind) {
         return Err(Refusal::NotAMarket);
@@ -46,15 +45,15 @@ pub(crate) fn buy(state: &State, by: PlayerId, item: ItemId) -> Decision {
             has: adventurer.gold,
         });
     }
-    Ok(vec![Event::ItemBought {
+    Ok(Event::ItemBought {
         player: by,
         space: adventurer.space,
         item,
         paid: cost,
-    }])
+    })
 }
 
-pub(crate) fn sell(state: &State, by: PlayerId, item: ItemId) -> Decision {
+pub(crate) fn sell(state: &State, by: PlayerId, item: ItemId) -> OneEvent {
     let (_, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
     if !is_market(kind) {
         return Err(Refusal::NotAMarket);
@@ -70,14 +69,14 @@ pub(crate) fn sell(state: &State, by: PlayerId, item: ItemId) -> Decision {
     if adventurer.damaged.contains(&item) {
         return Err(Refusal::ItemDamaged);
     }
-    Ok(vec![Event::ItemSold {
+    Ok(Event::ItemSold {
         player: by,
         item,
         gold: sale_price(card),
-    }])
+    })
 }
 
-pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> Decision {
+pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> OneEvent {
     let (_, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
     if !kind.is_some_and(SpaceKind::is_civilization) {
         return Err(Refusal::NotCivilization);
@@ -94,9 +93,9 @@ pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> Decision {
             has: adventurer.gold,
         });
     }
-    Ok(vec![Event::ItemRepaired {
+    Ok(Event::ItemRepaired {
         player: by,
         item,
         paid: REPAIR_COST,
-    }])
+    })
 }

@@ -12,14 +12,13 @@
 //!   on the right: losing it would kill her, and no player would choose that for Gold.
 
 use crate::content::{Guild, SpaceKind};
+use crate::decide::OneEvent;
 use crate::decide::after_moving;
 use crate::event::Event;
 use crate::ids::PlayerId;
 use crate::model::{Experience, Gold};
 use crate::refusal::Refusal;
 use crate::state::State;
-
-type Decision = Result<Vec<Event>, Refusal>;
 
 /// Most Magic the Enchanted Wilderness recharges for free (once per turn).
 pub const WILDERNESS_RECHARGE: u32 = 3;
@@ -85,21 +84,21 @@ pub fn recovery(state: &State, by: PlayerId, amount: u32) -> Result<(u32, u32, G
     Ok((healed, recharged, cost))
 }
 
-pub(crate) fn recover(state: &State, by: PlayerId, amount: u32) -> Decision {
+pub(crate) fn recover(state: &State, by: PlayerId, amount: u32) -> OneEvent {
     let (healed, recharged, paid) = recovery(state, by, amount)?;
     let Some(space) = state.adventurer(by).map(|a| a.space) else {
         return Err(Refusal::NotAPlayer);
     };
-    Ok(vec![Event::Recovered {
+    Ok(Event::Recovered {
         player: by,
         space,
         healed,
         recharged,
         paid,
-    }])
+    })
 }
 
-pub(crate) fn trade(state: &State, by: PlayerId) -> Decision {
+pub(crate) fn trade(state: &State, by: PlayerId) -> OneEvent {
     let (turn, adventurer, kind) = after_moving(state, by, Refusal::StayFirst)?;
     let kind = kind.ok_or(Refusal::NoPossibilityHere)?;
     let (health, magic, gold, experience) = match kind {
@@ -120,12 +119,12 @@ pub(crate) fn trade(state: &State, by: PlayerId) -> Decision {
     if magic > adventurer.magic.right {
         return Err(Refusal::NoMagicToSpend);
     }
-    Ok(vec![Event::Traded {
+    Ok(Event::Traded {
         player: by,
         space: adventurer.space,
         health,
         magic,
         gold: Gold(gold),
         experience: Experience(experience),
-    }])
+    })
 }

@@ -149,6 +149,8 @@ fn play(
         refusals: 0,
     };
     let mut in_turn = 0;
+    // The events of each command, in one list kept from command to command.
+    let mut events = Vec::new();
     loop {
         let turn = match &state.phase {
             Phase::Playing(turn) => *turn,
@@ -182,21 +184,19 @@ fn play(
         };
         // The state moves through deciding and comes back after the events (as it was if
         // refused): no copy of it shares its parts, so applying the events copies nothing.
-        let (decision, after) = decide_owned(state, Command::new(by, action));
+        events.clear();
+        let (decision, after) = decide_owned(state, Command::new(by, action), &mut events);
         state = after;
-        let events = match decision {
-            Ok(events) => events,
-            Err(_) => {
-                summary.refusals += 1;
-                let (decision, after) = decide_owned(state, Command::new(by, Action::EndTurn));
-                state = after;
-                match decision {
-                    Ok(events) => events,
-                    // Not even ending the turn (a Creature to fight): give up on the game.
-                    Err(_) => break,
-                }
+        if decision.is_err() {
+            summary.refusals += 1;
+            let (decision, after) =
+                decide_owned(state, Command::new(by, Action::EndTurn), &mut events);
+            state = after;
+            // Not even ending the turn (a Creature to fight): give up on the game.
+            if decision.is_err() {
+                break;
             }
-        };
+        }
         for event in &events {
             if let Event::TurnEnded { .. } = event {
                 summary.turns += 1;
