@@ -425,14 +425,21 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
     match kind {
         ChanceKind::Terrain(terrain) => {
             let state = &out.state;
-            let board = &state.content.board;
-            let empty: Vec<SpaceId> = (0..board.spaces.len())
-                .filter(|&i| {
-                    board.spaces[i].kind == SpaceKind::Terrain(terrain)
-                        && state.spaces.get(i).is_some_and(|s| s.adventure.is_none())
-                })
-                .map(SpaceId::of)
-                .collect();
+            let kind = SpaceKind::Terrain(terrain);
+            // A plain loop over the board beside what lies on it: this runs at most draws.
+            let mut empty: Vec<SpaceId> = Vec::new();
+            for (i, (space, lying)) in state
+                .content
+                .board
+                .spaces
+                .iter()
+                .zip(&*state.spaces)
+                .enumerate()
+            {
+                if space.kind == kind && lying.adventure.is_none() {
+                    empty.push(SpaceId::of(i));
+                }
+            }
             out.draw(DeckKind::Adventure, empty.len(), &mut rng, |cards, from| {
                 Event::AdventuresPlaced {
                     placed: empty[from..]
