@@ -624,6 +624,10 @@ impl<'a> Bot<'a> {
         let (win, loss) = self.stakes(creature);
         let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
         for kind in [BattleKind::Strength, BattleKind::Wills] {
+            // A kind of battle refused without Items is refused with any.
+            if crate::encounter::battle(state, player, kind, &[]).is_err() {
+                continue;
+            }
             for items in self.gear(kind, None).loadouts() {
                 let Ok(b) = crate::encounter::battle(state, player, kind, &items) else {
                     continue;
