@@ -79,6 +79,18 @@ pub trait Game: Send + Sync + 'static {
     /// What the players see (flagged text left out). The same for everyone, so it is built and
     /// serialized once per change; each page knows which player it is.
     fn view(state: &Self::State, creator: u32) -> Self::View;
+    /// The view once `events` are applied, `previous` being the view before them: a game may
+    /// take over the parts of `previous` that the events left as they were, and must give what
+    /// [`Game::view`] gives. By default the view is built afresh.
+    fn view_after(
+        state: &Self::State,
+        creator: u32,
+        previous: &Self::View,
+        events: &[Self::Event],
+    ) -> Self::View {
+        let _ = (previous, events);
+        Self::view(state, creator)
+    }
     /// What only `player` may know: their own anonymous doings (the lines they drew, whether
     /// the pause is theirs). Sent to that player's pages alone, beside the shared view.
     fn own(_state: &Self::State, _player: u32) -> Value {

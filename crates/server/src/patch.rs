@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::sync::Arc;
 
 /// What a game shows every page: serialized whole on `sync`, sent as a patch after a change.
 pub trait View: Serialize + Send + Sync + 'static {
@@ -19,6 +20,57 @@ pub trait View: Serialize + Send + Sync + 'static {
 impl View for Value {
     fn diff(&self, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
         diff(self, new, path, ops);
+    }
+}
+
+/// A part of a view that the next view may take over as it is, when nothing it shows changed
+/// ([`crate::game::Game::view_after`]): shared, not copied, and equal at once when it is the
+/// very same part. Its JSON is the part's.
+#[derive(Debug)]
+pub struct Kept<T>(Arc<T>);
+
+impl<T> Kept<T> {
+    /// `part`, to be kept.
+    pub fn new(part: T) -> Kept<T> {
+        Kept(Arc::new(part))
+    }
+
+    /// Whether `other` is this very part, taken over (not only an equal one).
+    pub fn same(&self, other: &Kept<T>) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Clone for Kept<T> {
+    fn clone(&self) -> Kept<T> {
+        Kept(Arc::clone(&self.0))
+    }
+}
+
+impl<T> std::ops::Deref for Kept<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: PartialEq> PartialEq for Kept<T> {
+    fn eq(&self, other: &Kept<T>) -> bool {
+        self.same(other) || *self.0 == *other.0
+    }
+}
+
+impl<T: Serialize> Serialize for Kept<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<T: View> View for Kept<T> {
+    fn diff(&self, new: &Kept<T>, path: &mut String, ops: &mut Vec<Value>) {
+        if !self.same(new) {
+            self.0.diff(&new.0, path, ops);
+        }
     }
 }
 

@@ -521,7 +521,7 @@ impl<G: Game, S: Store> Room<G, S> {
             self.removed.send_replace(Arc::new(removed));
         }
         if self.seq >= first && self.published.receiver_count() > 0 {
-            self.publish(first);
+            self.publish(first, None);
         }
         Ok(())
     }
@@ -763,11 +763,13 @@ impl<G: Game, S: Store> Room<G, S> {
             self.state = G::evolve(std::mem::take(&mut self.state), event);
         }
         self.seq = seq;
-        self.publish(first);
+        self.publish(first, Some(&events));
         Ok(())
     }
 
-    fn publish(&mut self, first: u64) {
+    /// Sends every page what changed from `first` on; `events` are those changes when they are
+    /// known here (the view is then built from the one before where the game can).
+    fn publish(&mut self, first: u64, events: Option<&[G::Event]>) {
         let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
         /// The `update` message, serialized from borrowed parts (no copy of the view).
         #[derive(serde::Serialize)]
@@ -783,7 +785,12 @@ impl<G: Game, S: Store> Room<G, S> {
             #[serde(skip_serializing_if = "Option::is_none")]
             patch: Option<&'a [Value]>,
         }
-        let view = G::view(&self.state, self.creator);
+        let view = match (&self.shown, events) {
+            (Some((base, shown)), Some(events)) if base + 1 == first => {
+                G::view_after(&self.state, self.creator, shown, events)
+            }
+            _ => G::view(&self.state, self.creator),
+        };
         let message = |base, view, patch| {
             serde_json::to_string(&Update {
                 r#type: "update",

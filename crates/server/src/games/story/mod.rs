@@ -225,6 +225,15 @@ impl Game for StoryGame {
         view::view(state, creator)
     }
 
+    fn view_after(
+        state: &State,
+        creator: u32,
+        previous: &StoryView,
+        events: &[Event],
+    ) -> StoryView {
+        view::view_after(state, creator, previous, events)
+    }
+
     fn own(state: &State, player: u32) -> Value {
         let me = PlayerId(player);
         json!({

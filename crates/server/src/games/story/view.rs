@@ -1,20 +1,21 @@
 //! What every page of a story table is shown: [`StoryView`], a typed view (see
 //! [`crate::patch`]). It is built at every change of the table and compared with the one
 //! before; built as a [`Value`] tree, it was half of the server's time under load (a key and a
-//! map node allocated for every field, and the tree copied again into its parent).
+//! map node allocated for every field, and the tree copied again into its parent). The scenes
+//! a change cannot have touched are taken over from the view before ([`view_after`]).
 
-use crate::patch::{self, View};
+use crate::patch::{self, Kept, View};
 use dice::check::{Cause, Outcome, PoolEntry};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{LazyLock, Mutex};
-use story::ids::{SceneId, Timestamp};
+use story::ids::{PairId, SceneId, Timestamp};
 use story::model::{
     AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
 };
 use story::outline_odds::{PlannedScene, outline_odds_f64};
-use story::{Ruleset, State};
+use story::{Event, Ruleset, State};
 
 /// The view of a story table. Its JSON is what the page reads (PROTOCOL.md); the members are
 /// in the page's order of reading, not sorted.
@@ -42,7 +43,8 @@ pub struct StoryView {
     categories: [CategoryView; 5],
     finale: Option<u32>,
     in_progress: Option<u32>,
-    scenes: Vec<SceneView>,
+    /// Kept from the view before for the scenes a change left as they were ([`view_after`]).
+    scenes: Vec<Kept<SceneView>>,
     flashback: Option<String>,
     flashback_flagged: bool,
     long_term_effects: Option<String>,
@@ -494,7 +496,176 @@ fn finale_if(state: &State) -> WhatIf {
 }
 
 /// The view of `state` (a table `creator` made).
+/// The view of scene `id` (`scene`); `available` tells whether a scene may be performed now.
+fn scene_view(
+    s: &State,
+    id: &SceneId,
+    scene: &story::model::Scene,
+    available: &dyn Fn(SceneId) -> bool,
+) -> SceneView {
+    let status = if scene.performed {
+        "performed"
+    } else if s.in_progress == Some(*id) {
+        "in_progress"
+    } else if available(*id) {
+        "available"
+    } else {
+        "sketched"
+    };
+    let pool = s.pool(*id);
+    let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none())
+        .then(|| scene_odds(pool.len() as u32, scene.difficulty, status == "in_progress"));
+    let pairs = scene
+        .pairs
+        .iter()
+        .map(|pid| {
+            let p = &s.pairs[pid];
+            PairView {
+                id: pid.0,
+                character_aspect: p.character_aspect.0,
+                environment_aspect: p.environment_aspect.0,
+                justification: shown(s, TextRef::Justification(*pid), &p.justification),
+                justification_flagged: s.is_flagged(TextRef::Justification(*pid)),
+                proposed_by: p.proposed_by.0,
+                accepted_by: p.accepted_by.iter().map(|x| x.0).collect(),
+                objections: p.objections.iter().map(|x| x.0).collect(),
+                counts: s.counts(p),
+            }
+        })
+        .collect();
+    let check = scene.check.as_ref().map(|c| CheckView {
+        physical: c.physical,
+        difficulty: c.difficulty,
+        outcome: match c.outcome {
+            Outcome::Success => "success",
+            Outcome::Failure => "failure",
+        },
+        hits: c.roll.hits(),
+        dice: c
+            .roll
+            .dice
+            .iter()
+            .map(|d| DieView {
+                face: d.face,
+                hit: d.is_hit(),
+                cause: d.cause.into(),
+            })
+            .collect(),
+    });
+    let setting_flagged = s.is_flagged(TextRef::Setting(*id));
+    let setting = |text: &String| (!setting_flagged).then(|| text.clone());
+    SceneView {
+        id: id.0,
+        parent: scene.parent.map(|p| p.0),
+        objective: shown(s, TextRef::Objective(*id), &scene.objective),
+        objective_flagged: s.is_flagged(TextRef::Objective(*id)),
+        difficulty: scene.difficulty,
+        level: s.level(*id),
+        depth: s.depth(*id),
+        precursors: scene.precursors.iter().map(|p| p.0).collect(),
+        time: setting(&scene.setting.time),
+        place: setting(&scene.setting.place),
+        setting_flagged,
+        objects: scene.setting.objects.iter().map(|o| o.0).collect(),
+        status,
+        started_at: scene.started_at.map(|t| t.0),
+        rolling: scene.rolling,
+        pairs,
+        pool,
+        odds,
+        check,
+        narration: (scene.narration.as_deref()).and_then(|n| shown(s, TextRef::Narration(*id), n)),
+        narration_flagged: s.is_flagged(TextRef::Narration(*id)),
+    }
+}
+
 pub(super) fn view(state: &State, creator: u32) -> StoryView {
+    built(state, creator, &|_| None)
+}
+
+/// The view after `events`, `previous` being the one before them: the scenes the events left
+/// as they were are taken over from `previous` (a scene's view was most of the cost of
+/// building and comparing views under load). What [`view`] gives, cheaper.
+pub(super) fn view_after(
+    state: &State,
+    creator: u32,
+    previous: &StoryView,
+    events: &[Event],
+) -> StoryView {
+    let Some(touched) = scenes_touched(previous, events) else {
+        return view(state, creator);
+    };
+    let view = built(state, creator, &|id| {
+        if touched.contains(&id) {
+            return None;
+        }
+        previous.scenes.iter().find(|v| v.id == id.0).cloned()
+    });
+    // Every test and browser test builds debug binaries: there, the view taken over is checked
+    // against the one built afresh at every change.
+    debug_assert!(
+        view == self::view(state, creator),
+        "a scene was taken over after {events:?}"
+    );
+    view
+}
+
+/// The scenes whose views `events` may change, when that is only some: `None` when it may be
+/// any of them (most events, and every one that adds or removes a scene, changes a phase,
+/// a flag, a player or what a scene's pool or status depends on elsewhere in the outline).
+fn scenes_touched(previous: &StoryView, events: &[Event]) -> Option<Vec<SceneId>> {
+    // The scene whose pairs hold `pair` in the view before.
+    let holding = |pair: PairId| {
+        (previous.scenes.iter())
+            .find(|v| v.pairs.iter().any(|p| p.id == pair.0))
+            .map(|v| SceneId(v.id))
+    };
+    let mut touched = Vec::new();
+    for event in events {
+        match event {
+            // The scene itself only: its setting, narration (and its flag) or dice.
+            Event::ObjectPlaced { scene, .. }
+            | Event::ObjectWithdrawn { scene, .. }
+            | Event::Narrated { scene, .. }
+            | Event::DiceCalledFor { scene } => touched.push(*scene),
+            // A new pair: its scene's pairs and pool (a pair id used before elsewhere would
+            // change that scene too).
+            Event::PairProposed { pair, scene, .. } => {
+                if holding(*pair).is_some_and(|s| s != *scene) {
+                    return None;
+                }
+                touched.push(*scene);
+            }
+            // A pair's agreements and objections: its scene's pairs and pool.
+            Event::PairAccepted { pair, .. } | Event::PairObjected { pair, .. } => {
+                touched.push(holding(*pair)?);
+            }
+            // Nothing a scene shows (a pair shows its aspects by id only).
+            Event::AspectAttached { .. }
+            | Event::AspectEdited { .. }
+            | Event::ProposalMade { .. }
+            | Event::ProposalAgreed { .. }
+            | Event::ProposalStopped { .. }
+            | Event::ProposalCarried { .. }
+            | Event::TimerStarted { .. }
+            | Event::TimerStopped { .. }
+            | Event::TimerCounting { .. }
+            | Event::TimerHeld
+            | Event::TimerReleased
+            | Event::TimerExtended { .. }
+            | Event::TimerReset { .. } => {}
+            _ => return None,
+        }
+    }
+    Some(touched)
+}
+
+/// The view, with the scenes `kept` gives taken over as they are.
+fn built(
+    state: &State,
+    creator: u32,
+    reuse: &dyn Fn(SceneId) -> Option<Kept<SceneView>>,
+) -> StoryView {
     let s = state;
     let available = s.available_scenes();
     let in_pair: HashSet<_> = s
@@ -555,82 +726,9 @@ pub(super) fn view(state: &State, creator: u32) -> StoryView {
     let scenes = s
         .scenes
         .iter()
-        .map(|(id, scene)| {
-            let status = if scene.performed {
-                "performed"
-            } else if s.in_progress == Some(*id) {
-                "in_progress"
-            } else if available.contains(id) {
-                "available"
-            } else {
-                "sketched"
-            };
-            let pool = s.pool(*id);
-            let odds = (matches!(status, "in_progress" | "available") && scene.check.is_none())
-                .then(|| scene_odds(pool.len() as u32, scene.difficulty, status == "in_progress"));
-            let pairs = scene
-                .pairs
-                .iter()
-                .map(|pid| {
-                    let p = &s.pairs[pid];
-                    PairView {
-                        id: pid.0,
-                        character_aspect: p.character_aspect.0,
-                        environment_aspect: p.environment_aspect.0,
-                        justification: shown(s, TextRef::Justification(*pid), &p.justification),
-                        justification_flagged: s.is_flagged(TextRef::Justification(*pid)),
-                        proposed_by: p.proposed_by.0,
-                        accepted_by: p.accepted_by.iter().map(|x| x.0).collect(),
-                        objections: p.objections.iter().map(|x| x.0).collect(),
-                        counts: s.counts(p),
-                    }
-                })
-                .collect();
-            let check = scene.check.as_ref().map(|c| CheckView {
-                physical: c.physical,
-                difficulty: c.difficulty,
-                outcome: match c.outcome {
-                    Outcome::Success => "success",
-                    Outcome::Failure => "failure",
-                },
-                hits: c.roll.hits(),
-                dice: c
-                    .roll
-                    .dice
-                    .iter()
-                    .map(|d| DieView {
-                        face: d.face,
-                        hit: d.is_hit(),
-                        cause: d.cause.into(),
-                    })
-                    .collect(),
-            });
-            let setting_flagged = s.is_flagged(TextRef::Setting(*id));
-            let setting = |text: &String| (!setting_flagged).then(|| text.clone());
-            SceneView {
-                id: id.0,
-                parent: scene.parent.map(|p| p.0),
-                objective: shown(s, TextRef::Objective(*id), &scene.objective),
-                objective_flagged: s.is_flagged(TextRef::Objective(*id)),
-                difficulty: scene.difficulty,
-                level: s.level(*id),
-                depth: s.depth(*id),
-                precursors: scene.precursors.iter().map(|p| p.0).collect(),
-                time: setting(&scene.setting.time),
-                place: setting(&scene.setting.place),
-                setting_flagged,
-                objects: scene.setting.objects.iter().map(|o| o.0).collect(),
-                status,
-                started_at: scene.started_at.map(|t| t.0),
-                rolling: scene.rolling,
-                pairs,
-                pool,
-                odds,
-                check,
-                narration: (scene.narration.as_deref())
-                    .and_then(|n| shown(s, TextRef::Narration(*id), n)),
-                narration_flagged: s.is_flagged(TextRef::Narration(*id)),
-            }
+        .map(|(id, scene)| match reuse(*id) {
+            Some(view) => view,
+            None => Kept::new(scene_view(s, id, scene, &|id| available.contains(&id))),
         })
         .collect();
     let prophecy = s.prophecy.as_ref().map(|p| ProphecyView {
@@ -798,5 +896,44 @@ mod tests {
             before = Some(now);
         }
         assert!(ops_seen > 300, "{ops_seen} operations");
+    }
+
+    /// The view built from the one before gives what building it afresh gives, after every
+    /// event of a whole stored game, alone and in pairs (several events can come of one
+    /// action); and many scenes are taken over, not built again.
+    #[test]
+    fn views_built_from_the_one_before_are_the_views() {
+        let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
+        let events: Vec<Event> = stored
+            .lines()
+            .map(|line| {
+                serde_json::from_str::<story::StoredEvent>(line)
+                    .unwrap()
+                    .into_event()
+            })
+            .collect();
+        for step in [1, 2] {
+            let mut state = State::default();
+            let mut before = view(&state, 1);
+            let (mut taken_over, mut scenes) = (0, 0);
+            for chunk in events.chunks(step) {
+                for event in chunk {
+                    state = story::evolve(state, event);
+                }
+                let after = view_after(&state, 1, &before, chunk);
+                assert_eq!(after, view(&state, 1), "after {chunk:?}");
+                taken_over += (after.scenes.iter())
+                    .filter(|s| before.scenes.iter().any(|b| b.same(s)))
+                    .count();
+                scenes += after.scenes.len();
+                before = after;
+            }
+            // This game's log is mostly the outline being written (every scene built again);
+            // the scenes being played take over most of the others.
+            assert!(
+                taken_over * 5 > scenes,
+                "{taken_over} of {scenes} scene views taken over"
+            );
+        }
     }
 }
