@@ -18,7 +18,7 @@ type Decision = Result<Vec<Event>, Refusal>;
 /// A decision that is one event (most are): no list to allocate for it.
 pub(crate) type OneEvent = Result<Event, Refusal>;
 /// A decision whose events went into a list given by the caller.
-type Into = Result<(), Refusal>;
+type Decided = Result<(), Refusal>;
 
 /// Fewest players.
 pub const MIN_PLAYERS: usize = 2;
@@ -80,7 +80,11 @@ impl Base<'_> {
 
 /// The decision, with its events added to `events`, and the state after it when `base` was
 /// owned (see [`decide_owned`]).
-fn decide_from(base: Base<'_>, command: Command, events: &mut Vec<Event>) -> (Into, Option<State>) {
+fn decide_from(
+    base: Base<'_>,
+    command: Command,
+    events: &mut Vec<Event>,
+) -> (Decided, Option<State>) {
     let by = command.by;
     match command.action {
         Action::SetUp { seats, seed } => plain(base, events, |state| set_up(state, seats, seed)),
@@ -141,7 +145,7 @@ fn plain(
     base: Base<'_>,
     events: &mut Vec<Event>,
     decide: impl FnOnce(&State) -> OneEvent,
-) -> (Into, Option<State>) {
+) -> (Decided, Option<State>) {
     let event = match decide(base.state()) {
         Ok(event) => event,
         Err(refusal) => return (Err(refusal), base.owned()),
@@ -161,7 +165,7 @@ fn acted<A: FnOnce(&mut Out)>(
     base: Base<'_>,
     events: &mut Vec<Event>,
     check: impl FnOnce(&State) -> Result<A, Refusal>,
-) -> (Into, Option<State>) {
+) -> (Decided, Option<State>) {
     let act = match check(base.state()) {
         Ok(act) => act,
         Err(refusal) => return (Err(refusal), base.owned()),
@@ -426,7 +430,7 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
         ChanceKind::Terrain(terrain) => {
             let state = &out.state;
             let kind = SpaceKind::Terrain(terrain);
-            // A plain loop over the board beside what lies on it: this runs at most draws.
+            // A plain loop over the board beside what lies on it: most Chance cards are terrain cards.
             let mut empty: Vec<SpaceId> = Vec::new();
             for (i, (space, lying)) in state
                 .content

@@ -496,18 +496,18 @@ fn finale_if(state: &State) -> WhatIf {
 }
 
 /// The view of `state` (a table `creator` made).
-/// The view of scene `id` (`scene`); `available` tells whether a scene may be performed now.
+/// The view of scene `id` (`scene`); `available`: the scenes that may be performed now.
 fn scene_view(
     s: &State,
     id: &SceneId,
     scene: &story::model::Scene,
-    available: &dyn Fn(SceneId) -> bool,
+    available: &[SceneId],
 ) -> SceneView {
     let status = if scene.performed {
         "performed"
     } else if s.in_progress == Some(*id) {
         "in_progress"
-    } else if available(*id) {
+    } else if available.contains(id) {
         "available"
     } else {
         "sketched"
@@ -728,7 +728,7 @@ fn built(
         .iter()
         .map(|(id, scene)| match reuse(*id) {
             Some(view) => view,
-            None => Kept::new(scene_view(s, id, scene, &|id| available.contains(&id))),
+            None => Kept::new(scene_view(s, id, scene, &available)),
         })
         .collect();
     let prophecy = s.prophecy.as_ref().map(|p| ProphecyView {
