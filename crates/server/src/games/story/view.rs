@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{LazyLock, Mutex};
-use story::ids::{PairId, SceneId, Timestamp};
+use story::ids::{AspectId, ObjectId, PairId, SceneId, Timestamp};
 use story::model::{
     AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
 };
@@ -39,7 +39,8 @@ pub struct StoryView {
     moderator: Option<u32>,
     lines: Vec<LineView>,
     prophecy: Option<ProphecyView>,
-    objects: Vec<ObjectView>,
+    /// Kept from the view before for the objects a change left as they were.
+    objects: Vec<Kept<ObjectView>>,
     categories: [CategoryView; 5],
     finale: Option<u32>,
     in_progress: Option<u32>,
@@ -50,10 +51,10 @@ pub struct StoryView {
     long_term_effects: Option<String>,
     long_term_effects_flagged: bool,
     warnings: Vec<String>,
-    /// Each unperformed scene's chance, by scene id.
-    outline_odds: BTreeMap<u32, f64>,
-    /// The Finale's chance if a scene succeeds and if it fails, by scene id.
-    finale_if: BTreeMap<u32, [f64; 2]>,
+    /// Each unperformed scene's chance, by scene id (kept while no scene changes).
+    outline_odds: Kept<BTreeMap<u32, f64>>,
+    /// The Finale's chance if a scene succeeds and if it fails, by scene id (likewise).
+    finale_if: Kept<BTreeMap<u32, [f64; 2]>>,
 }
 
 impl View for StoryView {
@@ -580,27 +581,23 @@ fn scene_view(
 }
 
 pub(super) fn view(state: &State, creator: u32) -> StoryView {
-    built(state, creator, &|_| None)
+    built(state, creator, None)
 }
 
 /// The view after `events`, `previous` being the one before them: the scenes the events left
 /// as they were are taken over from `previous` (a scene's view was most of the cost of
-/// building and comparing views under load). What [`view`] gives, cheaper.
+/// building and comparing views under load), and the outline's odds when they left every
+/// scene as it was. What [`view`] gives, cheaper.
 pub(super) fn view_after(
     state: &State,
     creator: u32,
     previous: &StoryView,
     events: &[Event],
 ) -> StoryView {
-    let Some(touched) = scenes_touched(previous, events) else {
+    let Some(touched) = touched(previous, events) else {
         return view(state, creator);
     };
-    let view = built(state, creator, &|id| {
-        if touched.contains(&id) {
-            return None;
-        }
-        previous.scenes.iter().find(|v| v.id == id.0).cloned()
-    });
+    let view = built(state, creator, Some((previous, &touched)));
     // Every test and browser test builds debug binaries: there, the view taken over is checked
     // against the one built afresh at every change.
     debug_assert!(
@@ -610,40 +607,68 @@ pub(super) fn view_after(
     view
 }
 
-/// The scenes whose views `events` may change, when that is only some: `None` when it may be
-/// any of them (most events, and every one that adds or removes a scene, changes a phase,
-/// a flag, a player or what a scene's pool or status depends on elsewhere in the outline).
-fn scenes_touched(previous: &StoryView, events: &[Event]) -> Option<Vec<SceneId>> {
-    // The scene whose pairs hold `pair` in the view before.
-    let holding = |pair: PairId| {
+/// The scenes and objects whose views some events may change.
+#[derive(Debug, Default)]
+struct Touched {
+    scenes: Vec<SceneId>,
+    objects: Vec<ObjectId>,
+}
+
+/// The scenes and objects whose views `events` may change, when that is only some: `None`
+/// when it may be any of them (most events, and every one that adds or removes a scene or an
+/// object, changes a phase, a flag, a player or what a scene's pool or status depends on
+/// elsewhere in the outline).
+fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
+    // The scene whose pairs hold `pair`, and the object that holds `aspect`, in the view before.
+    let holding_pair = |pair: PairId| {
         (previous.scenes.iter())
             .find(|v| v.pairs.iter().any(|p| p.id == pair.0))
             .map(|v| SceneId(v.id))
     };
-    let mut touched = Vec::new();
+    let holding_aspect = |aspect: AspectId| {
+        (previous.objects.iter())
+            .find(|v| v.aspects.iter().any(|a| a.id == aspect.0))
+            .map(|v| ObjectId(v.id))
+    };
+    let mut touched = Touched::default();
     for event in events {
         match event {
             // The scene itself only: its setting, narration (and its flag) or dice.
             Event::ObjectPlaced { scene, .. }
             | Event::ObjectWithdrawn { scene, .. }
             | Event::Narrated { scene, .. }
-            | Event::DiceCalledFor { scene } => touched.push(*scene),
+            | Event::DiceCalledFor { scene } => touched.scenes.push(*scene),
             // A new pair: its scene's pairs and pool (a pair id used before elsewhere would
-            // change that scene too).
-            Event::PairProposed { pair, scene, .. } => {
-                if holding(*pair).is_some_and(|s| s != *scene) {
+            // change that scene too), and whether its two aspects are in a pair.
+            Event::PairProposed {
+                pair,
+                scene,
+                character_aspect,
+                environment_aspect,
+                ..
+            } => {
+                if holding_pair(*pair).is_some_and(|s| s != *scene) {
                     return None;
                 }
-                touched.push(*scene);
+                touched.scenes.push(*scene);
+                touched.objects.push(holding_aspect(*character_aspect)?);
+                touched.objects.push(holding_aspect(*environment_aspect)?);
             }
             // A pair's agreements and objections: its scene's pairs and pool.
             Event::PairAccepted { pair, .. } | Event::PairObjected { pair, .. } => {
-                touched.push(holding(*pair)?);
+                touched.scenes.push(holding_pair(*pair)?);
             }
-            // Nothing a scene shows (a pair shows its aspects by id only).
-            Event::AspectAttached { .. }
-            | Event::AspectEdited { .. }
-            | Event::ProposalMade { .. }
+            // An aspect: its object only (a scene shows aspects by id only). One that was
+            // another object's would change that object too.
+            Event::AspectAttached { aspect, object, .. } => {
+                if holding_aspect(*aspect).is_some_and(|o| o != *object) {
+                    return None;
+                }
+                touched.objects.push(*object);
+            }
+            Event::AspectEdited { aspect, .. } => touched.objects.push(holding_aspect(*aspect)?),
+            // Nothing a scene or an object shows.
+            Event::ProposalMade { .. }
             | Event::ProposalAgreed { .. }
             | Event::ProposalStopped { .. }
             | Event::ProposalCarried { .. }
@@ -660,12 +685,9 @@ fn scenes_touched(previous: &StoryView, events: &[Event]) -> Option<Vec<SceneId>
     Some(touched)
 }
 
-/// The view, with the scenes `kept` gives taken over as they are.
-fn built(
-    state: &State,
-    creator: u32,
-    reuse: &dyn Fn(SceneId) -> Option<Kept<SceneView>>,
-) -> StoryView {
+/// The view; with `Some((previous, touched))`, the scenes and objects of `previous` but those
+/// `touched` are taken over as they are, and the outline's odds too when no scene is touched.
+fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) -> StoryView {
     let s = state;
     let available = s.available_scenes();
     let in_pair: HashSet<_> = s
@@ -686,6 +708,12 @@ fn built(
         .objects
         .iter()
         .map(|(id, o)| {
+            let kept = previous
+                .filter(|(_, touched)| !touched.objects.contains(id))
+                .and_then(|(view, _)| view.objects.iter().find(|v| v.id == id.0));
+            if let Some(view) = kept {
+                return view.clone();
+            }
             let (kind, player) = match o.kind {
                 ObjectKind::Character { player } => ("character", player),
                 ObjectKind::Npc => ("npc", None),
@@ -708,7 +736,7 @@ fn built(
                     in_pair: in_pair.contains(&aid),
                 })
                 .collect();
-            ObjectView {
+            Kept::new(ObjectView {
                 id: id.0,
                 name: shown(s, TextRef::ObjectName(*id), &o.name),
                 name_flagged: s.is_flagged(TextRef::ObjectName(*id)),
@@ -720,15 +748,20 @@ fn built(
                     Vec::new()
                 },
                 aspects,
-            }
+            })
         })
         .collect();
     let scenes = s
         .scenes
         .iter()
-        .map(|(id, scene)| match reuse(*id) {
-            Some(view) => view,
-            None => Kept::new(scene_view(s, id, scene, &available)),
+        .map(|(id, scene)| {
+            let kept = previous
+                .filter(|(_, touched)| !touched.scenes.contains(id))
+                .and_then(|(view, _)| view.scenes.iter().find(|v| v.id == id.0));
+            match kept {
+                Some(view) => view.clone(),
+                None => Kept::new(scene_view(s, id, scene, &available)),
+            }
         })
         .collect();
     let prophecy = s.prophecy.as_ref().map(|p| ProphecyView {
@@ -807,6 +840,13 @@ fn built(
             held: t.held,
         }
     });
+    // The odds depend only on the scenes (their outline, pools and outcomes) and the rules.
+    let (outline_odds, finale_if) = match previous {
+        Some((view, touched)) if touched.scenes.is_empty() => {
+            (view.outline_odds.clone(), view.finale_if.clone())
+        }
+        _ => (Kept::new(outline_odds(s)), Kept::new(finale_if(s))),
+    };
     StoryView {
         game: <super::StoryGame as crate::game::Game>::KIND,
         title: super::title(s, creator),
@@ -861,8 +901,8 @@ fn built(
             .and_then(|t| shown(s, TextRef::LongTermEffects, t)),
         long_term_effects_flagged: s.is_flagged(TextRef::LongTermEffects),
         warnings: s.warnings().iter().map(ToString::to_string).collect(),
-        outline_odds: outline_odds(s),
-        finale_if: finale_if(s),
+        outline_odds,
+        finale_if,
     }
 }
 
@@ -900,7 +940,7 @@ mod tests {
 
     /// The view built from the one before gives what building it afresh gives, after every
     /// event of a whole stored game, alone and in pairs (several events can come of one
-    /// action); and many scenes are taken over, not built again.
+    /// action); and many scenes and objects are taken over, not built again.
     #[test]
     fn views_built_from_the_one_before_are_the_views() {
         let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
@@ -916,6 +956,7 @@ mod tests {
             let mut state = State::default();
             let mut before = view(&state, 1);
             let (mut taken_over, mut scenes) = (0, 0);
+            let (mut objects_taken_over, mut objects) = (0, 0);
             for chunk in events.chunks(step) {
                 for event in chunk {
                     state = story::evolve(state, event);
@@ -926,6 +967,10 @@ mod tests {
                     .filter(|s| before.scenes.iter().any(|b| b.same(s)))
                     .count();
                 scenes += after.scenes.len();
+                objects_taken_over += (after.objects.iter())
+                    .filter(|o| before.objects.iter().any(|b| b.same(o)))
+                    .count();
+                objects += after.objects.len();
                 before = after;
             }
             // This game's log is mostly the outline being written (every scene built again);
@@ -933,6 +978,10 @@ mod tests {
             assert!(
                 taken_over * 5 > scenes,
                 "{taken_over} of {scenes} scene views taken over"
+            );
+            assert!(
+                objects_taken_over * 5 > objects,
+                "{objects_taken_over} of {objects} object views taken over"
             );
         }
     }
