@@ -2,12 +2,14 @@
 //! [`crate::patch`]). It is built at every change of the table and compared with the one
 //! before; built as a [`Value`] tree, it was half of the server's time under load (a key and a
 //! map node allocated for every field, and the tree copied again into its parent). The scenes
-//! a change cannot have touched are taken over from the view before ([`view_after`]).
+//! and objects a change cannot have touched, and the outline's odds when it touched no scene,
+//! are taken over from the view before ([`view_after`]).
 
 use crate::patch::{self, Kept, View};
 use dice::check::{Cause, Outcome, PoolEntry};
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::LazyCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{LazyLock, Mutex};
 use story::ids::{AspectId, ObjectId, PairId, SceneId, Timestamp};
@@ -602,7 +604,7 @@ pub(super) fn view_after(
     // against the one built afresh at every change.
     debug_assert!(
         view == self::view(state, creator),
-        "a scene was taken over after {events:?}"
+        "a part of the view was taken over wrongly after {events:?}"
     );
     view
 }
@@ -689,12 +691,13 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
 /// `touched` are taken over as they are, and the outline's odds too when no scene is touched.
 fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) -> StoryView {
     let s = state;
-    let available = s.available_scenes();
-    let in_pair: HashSet<_> = s
-        .pairs
-        .values()
-        .flat_map(|p| [p.character_aspect, p.environment_aspect])
-        .collect();
+    // Worked out only if a scene or an object is built, not taken over.
+    let available = LazyCell::new(|| s.available_scenes());
+    let in_pair = LazyCell::new(|| {
+        (s.pairs.values())
+            .flat_map(|p| [p.character_aspect, p.environment_aspect])
+            .collect::<HashSet<_>>()
+    });
     let players = s
         .present_players()
         .map(|(id, p)| PlayerView {
@@ -910,18 +913,26 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
 mod tests {
     use super::*;
 
+    /// The events of a whole game stored by the first version (the story crate's test data).
+    fn stored_game() -> Vec<Event> {
+        let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
+        (stored.lines())
+            .map(|line| {
+                serde_json::from_str::<story::StoredEvent>(line)
+                    .unwrap()
+                    .into_event()
+            })
+            .collect()
+    }
+
     /// Every member of the view is in its patch: the patches between the views after each
     /// event of a whole stored game turn each view's JSON into the next one's.
     #[test]
     fn patches_turn_each_view_into_the_next() {
-        let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
         let mut state = State::default();
         let mut before: Option<StoryView> = None;
         let mut ops_seen = 0;
-        for line in stored.lines() {
-            let event = serde_json::from_str::<story::StoredEvent>(line)
-                .unwrap()
-                .into_event();
+        for event in stored_game() {
             state = story::evolve(state, &event);
             let now = view(&state, 1);
             if let Some(before) = before {
@@ -931,7 +942,7 @@ mod tests {
                 let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
                 let mut json = serde_json::to_value(&before).unwrap();
                 json_patch::patch(&mut json, &patch).unwrap();
-                assert_eq!(json, serde_json::to_value(&now).unwrap(), "after {line}");
+                assert_eq!(json, serde_json::to_value(&now).unwrap(), "after {event:?}");
             }
             before = Some(now);
         }
@@ -943,15 +954,7 @@ mod tests {
     /// action); and many scenes and objects are taken over, not built again.
     #[test]
     fn views_built_from_the_one_before_are_the_views() {
-        let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
-        let events: Vec<Event> = stored
-            .lines()
-            .map(|line| {
-                serde_json::from_str::<story::StoredEvent>(line)
-                    .unwrap()
-                    .into_event()
-            })
-            .collect();
+        let events = stored_game();
         for step in [1, 2] {
             let mut state = State::default();
             let mut before = view(&state, 1);
