@@ -65,6 +65,18 @@ pub struct Scratch {
     goals: Vec<usize>,
     /// Her Items for each kind of battle (Strength, Wills).
     gear: [Gear; 2],
+    /// Each bot's best bonuses, with what they were worked out from: her Items change seldom.
+    bonuses: Vec<KnownBonuses>,
+}
+
+/// A bot's best bonuses ([`Bot::bonuses`]) as worked out from her Items with a content.
+#[derive(Debug)]
+struct KnownBonuses {
+    content: Arc<Content>,
+    player: PlayerId,
+    items: Vec<ItemId>,
+    damaged: Vec<ItemId>,
+    bonuses: Bonuses,
 }
 
 impl Scratch {
@@ -511,6 +523,34 @@ impl<'a> Bot<'a> {
         ]
     }
 
+    /// [`Bot::bonuses`], worked out again only when her Items changed since the last time
+    /// (kept in `scratch`).
+    fn known_bonuses(&self, scratch: &mut Scratch) -> Bonuses {
+        let me = self.me;
+        let known = scratch.bonuses.iter().position(|k| {
+            k.player == me.player && std::ptr::eq(Arc::as_ptr(&k.content), self.content)
+        });
+        if let Some(k) = known.map(|at| &scratch.bonuses[at])
+            && k.items == me.items
+            && k.damaged == me.damaged
+        {
+            return k.bonuses;
+        }
+        let bonuses = self.bonuses(&mut scratch.gear);
+        let k = KnownBonuses {
+            content: Arc::clone(&self.state.content),
+            player: me.player,
+            items: me.items.clone(),
+            damaged: me.damaged.clone(),
+            bonuses,
+        };
+        match known {
+            Some(at) => scratch.bonuses[at] = k,
+            None => scratch.bonuses.push(k),
+        }
+        bonuses
+    }
+
     /// What meeting `creature` (`foe`) is worth, fought the best way she can with her best
     /// Items (or passed by its optional rule).
     fn creature_value(&self, creature: &Creature, foe: &Foe, bonuses: &Bonuses) -> f32 {
@@ -845,11 +885,11 @@ impl<'a> Bot<'a> {
         let n = board.spaces.len();
         let here = me.space.index();
         let gold = me.gold.0;
+        let bonuses = self.known_bonuses(scratch);
         // What the Adventure cards are worth, worked out only where asked (NaN: not yet).
         scratch.worth.clear();
         scratch.worth.resize(n, f32::NAN);
         let worth = Cell::from_mut(&mut scratch.worth[..]).as_slice_of_cells();
-        let bonuses = self.bonuses(&mut scratch.gear);
         let worth_at = |space: usize| -> f32 {
             match worth.get(space) {
                 Some(w) if w.get().is_nan() => {
