@@ -35,21 +35,19 @@ const MAX_ROLL_ROUNDS: usize = 64;
 /// Checks a command against the rules and the state; the events it becomes, or why not.
 pub fn decide(state: &State, command: Command) -> Decision {
     let mut events = Vec::new();
-    let (decision, _) = decide_from(Base::Borrowed(state), command, &mut events);
-    decision.map(|()| events)
+    decide_from(Base::Borrowed(state), command, &mut events).map(|()| events)
 }
 
-/// [`decide`] on a state of the caller's own, moved in: it comes back after the events (as it
-/// was when the command is refused), and the events are added to `events` (a list the caller
+/// [`decide`] on a state of the caller's own, changed in place: after the events (as it was
+/// when the command is refused), and the events are added to `events` (a list the caller
 /// keeps from one command to the next). The simulator's: deciding applies the events anyway
 /// (in an [`Out`]), and on a state no other copy shares, applying them copies nothing.
 pub(crate) fn decide_owned(
-    state: State,
+    state: &mut State,
     command: Command,
     events: &mut Vec<Event>,
-) -> (Result<(), Refusal>, State) {
-    let (decision, after) = decide_from(Base::Owned(state), command, events);
-    (decision, after.expect("an owned state is given back"))
+) -> Result<(), Refusal> {
+    decide_from(Base::Owned(state), command, events)
 }
 
 /// The state a decision starts from.
@@ -57,8 +55,8 @@ enum Base<'a> {
     /// [`decide`]'s: left as it was; an [`Out`] works on a copy (its parts shared until
     /// written, and then copied).
     Borrowed(&'a State),
-    /// [`decide_owned`]'s: an [`Out`] takes it over, so that writing to it copies nothing.
-    Owned(State),
+    /// [`decide_owned`]'s: the events are applied to it, in place.
+    Owned(&'a mut State),
 }
 
 impl Base<'_> {
@@ -68,23 +66,11 @@ impl Base<'_> {
             Base::Owned(state) => state,
         }
     }
-
-    /// The owned state, if it is one.
-    fn owned(self) -> Option<State> {
-        match self {
-            Base::Borrowed(_) => None,
-            Base::Owned(state) => Some(state),
-        }
-    }
 }
 
-/// The decision, with its events added to `events`, and the state after it when `base` was
-/// owned (see [`decide_owned`]).
-fn decide_from(
-    base: Base<'_>,
-    command: Command,
-    events: &mut Vec<Event>,
-) -> (Decided, Option<State>) {
+/// The decision, with its events added to `events` and, when `base` is owned, applied to it
+/// (see [`decide_owned`]).
+fn decide_from(base: Base<'_>, command: Command, events: &mut Vec<Event>) -> Decided {
     let by = command.by;
     match command.action {
         Action::SetUp { seats, seed } => plain(base, events, |state| set_up(state, seats, seed)),
@@ -145,42 +131,32 @@ fn plain(
     base: Base<'_>,
     events: &mut Vec<Event>,
     decide: impl FnOnce(&State) -> OneEvent,
-) -> (Decided, Option<State>) {
-    let event = match decide(base.state()) {
-        Ok(event) => event,
-        Err(refusal) => return (Err(refusal), base.owned()),
-    };
-    let mut state = base.owned();
-    if let Some(state) = &mut state {
+) -> Decided {
+    let event = decide(base.state())?;
+    if let Base::Owned(state) = base {
         state.apply(&event);
     }
     events.push(event);
-    (Ok(()), state)
+    Ok(())
 }
 
 /// A decision in two steps: `check` refuses the command or returns how it acts, which emits
 /// its events into an [`Out`] (each applied as it comes, as later ones depend on them) and is
-/// never refused. The act borrows nothing of the state, so an owned one moves into the `Out`.
+/// never refused. The act borrows nothing of the state, so it can change an owned one in place.
 fn acted<A: FnOnce(&mut Out)>(
     base: Base<'_>,
     events: &mut Vec<Event>,
     check: impl FnOnce(&State) -> Result<A, Refusal>,
-) -> (Decided, Option<State>) {
-    let act = match check(base.state()) {
-        Ok(act) => act,
-        Err(refusal) => return (Err(refusal), base.owned()),
-    };
-    let (state, owned) = match base {
-        Base::Borrowed(state) => (state.clone(), false),
-        Base::Owned(state) => (state, true),
-    };
-    let mut out = Out {
-        state,
-        events: std::mem::take(events),
-    };
-    act(&mut out);
-    *events = out.events;
-    (Ok(()), owned.then_some(out.state))
+) -> Decided {
+    let act = check(base.state())?;
+    match base {
+        Base::Borrowed(state) => act(&mut Out {
+            state: &mut state.clone(),
+            events,
+        }),
+        Base::Owned(state) => act(&mut Out { state, events }),
+    }
+    Ok(())
 }
 
 /// A number in `0..n` (0 when `n` ≤ 1), uniformly, from the generator's bytes.
@@ -330,12 +306,12 @@ pub(crate) fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer)
 }
 
 /// Events being decided, applied as they come so later ones see the earlier ones' effects.
-pub(crate) struct Out {
-    pub(crate) state: State,
-    pub(crate) events: Vec<Event>,
+pub(crate) struct Out<'a> {
+    pub(crate) state: &'a mut State,
+    pub(crate) events: &'a mut Vec<Event>,
 }
 
-impl Out {
+impl Out<'_> {
     pub(crate) fn emit(&mut self, event: Event) {
         self.state.apply(&event);
         self.events.push(event);
@@ -650,7 +626,7 @@ fn buy_certificate(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) 
             .adventurer(by)
             .is_some_and(|a| a.certificates.len() >= CERTIFICATES_TO_WIN)
         {
-            let ranking = ranking(&out.state, by);
+            let ranking = ranking(out.state, by);
             out.emit(Event::GameWon {
                 winner: by,
                 ranking,

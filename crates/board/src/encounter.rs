@@ -668,7 +668,7 @@ fn apply_effects(
             }
             Effect::MoveOneSpace => {
                 let clockwise = choices.clockwise.unwrap_or(true);
-                if let Ok(to) = destination(&out.state, a.space, MoveKind::Walk { clockwise }) {
+                if let Ok(to) = destination(out.state, a.space, MoveKind::Walk { clockwise }) {
                     out.emit(Event::MovedOneSpace {
                         player: by,
                         clockwise,
@@ -700,11 +700,11 @@ fn settle_death(out: &mut Out, by: PlayerId) {
         .collect();
     match alive.as_slice() {
         [] => {
-            let ranking = standings(&out.state);
+            let ranking = standings(out.state);
             out.emit(Event::GameEndedWithoutWinner { ranking });
         }
         [winner] => {
-            let ranking = ranking(&out.state, *winner);
+            let ranking = ranking(out.state, *winner);
             out.emit(Event::GameWon {
                 winner: *winner,
                 ranking,

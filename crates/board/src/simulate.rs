@@ -182,18 +182,13 @@ fn play(
             Some(action) if in_turn <= MAX_COMMANDS_PER_TURN => action,
             _ => Action::EndTurn,
         };
-        // The state moves through deciding and comes back after the events (as it was if
-        // refused): no copy of it shares its parts, so applying the events copies nothing.
+        // The events are applied to the state in place (it is unchanged if refused): no copy
+        // of it shares its parts, so applying them copies nothing.
         events.clear();
-        let (decision, after) = decide_owned(state, Command::new(by, action), &mut events);
-        state = after;
-        if decision.is_err() {
+        if decide_owned(&mut state, Command::new(by, action), &mut events).is_err() {
             summary.refusals += 1;
-            let (decision, after) =
-                decide_owned(state, Command::new(by, Action::EndTurn), &mut events);
-            state = after;
             // Not even ending the turn (a Creature to fight): give up on the game.
-            if decision.is_err() {
+            if decide_owned(&mut state, Command::new(by, Action::EndTurn), &mut events).is_err() {
                 break;
             }
         }
