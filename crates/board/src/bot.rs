@@ -263,7 +263,7 @@ impl Foe {
 }
 
 /// Her counters, as effects change them one after the other.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Vitals {
     gold: u32,
     experience: u32,
@@ -274,13 +274,31 @@ struct Vitals {
     items: usize,
 }
 
+/// What one Gold is worth to her, in Experience: short of Gold for a Certificate she has the
+/// Experience for, rich, or otherwise (see [`Bot::new`]).
+const GOLD_RATES: [f32; 3] = [1.2, 0.4, 0.8];
+
 /// How much each thing is worth to her now, in Experience.
 struct Values {
+    /// Which of [`GOLD_RATES`] one Gold is worth.
+    gold_rate: usize,
     gold: f32,
     experience: f32,
     magic: f32,
     /// Willpower counts for more than Strength for her.
     mage: bool,
+}
+
+impl Values {
+    fn new(gold_rate: usize, mage: bool) -> Values {
+        Values {
+            gold_rate,
+            gold: GOLD_RATES[gold_rate],
+            experience: 1.2,
+            magic: if mage { 1.2 } else { 0.6 },
+            mage,
+        }
+    }
 }
 
 /// What one Health on the right is worth when she has `health` of them (the last ones most);
@@ -294,6 +312,121 @@ fn health_cube(health: u32, mage: bool) -> f32 {
         (3, false) => 2.5,
         _ => 1.6,
     }
+}
+
+/// What following `effects` in order is worth with `values`, from `v` (changed as they apply).
+fn effects_worth(values: &Values, v: &mut Vitals, effects: &[Effect]) -> f32 {
+    let mut total = 0.0;
+    for &effect in effects {
+        total += match effect {
+            Effect::GainGold(n) => {
+                v.gold = v.gold.saturating_add(n);
+                n as f32 * values.gold
+            }
+            Effect::LoseGold(n) => {
+                let n = n.min(v.gold);
+                v.gold -= n;
+                -(n as f32) * values.gold
+            }
+            Effect::GainExperience(n) => {
+                v.experience = v.experience.saturating_add(n);
+                n as f32 * values.experience
+            }
+            Effect::LoseExperience(n) => {
+                let n = n.min(v.experience);
+                v.experience -= n;
+                -(n as f32) * values.experience
+            }
+            Effect::Heal(n) => {
+                let mut worth = 0.0;
+                for _ in 0..n.min(v.hurt) {
+                    v.health += 1;
+                    v.hurt -= 1;
+                    worth += health_cube(v.health, values.mage);
+                }
+                worth
+            }
+            Effect::LoseHealth(n) => {
+                if n > v.health {
+                    return DEATH;
+                }
+                let mut worth = 0.0;
+                for _ in 0..n {
+                    worth -= health_cube(v.health, values.mage);
+                    v.health -= 1;
+                    v.hurt += 1;
+                }
+                worth
+            }
+            Effect::Recharge(n) => {
+                let n = n.min(v.drained);
+                v.magic += n;
+                v.drained -= n;
+                n as f32 * values.magic
+            }
+            Effect::LoseMagic(n) => {
+                let n = n.min(v.magic);
+                v.magic -= n;
+                v.drained += n;
+                -(n as f32) * values.magic
+            }
+            Effect::GainStrength(n) => {
+                v.health = v.health.saturating_add(n);
+                n as f32 * if values.mage { 2.0 } else { 3.5 }
+            }
+            Effect::GainWillpower(n) => {
+                v.magic = v.magic.saturating_add(n);
+                n as f32 * if values.mage { 3.5 } else { 1.5 }
+            }
+            Effect::DrawCommonItem => {
+                v.items += 1;
+                1.5
+            }
+            Effect::DrawRareItem => {
+                v.items += 1;
+                3.0
+            }
+            Effect::LoseItem => {
+                if v.items > 0 {
+                    v.items -= 1;
+                    -1.5
+                } else {
+                    0.0
+                }
+            }
+            Effect::MoveOneSpace => 0.0,
+            Effect::MissTurn => -2.5,
+        };
+    }
+    total
+}
+
+/// What a Creature's treasure is worth, by [`GOLD_RATES`] and then mage or not.
+type Treasure = [[f32; 2]; 3];
+
+/// What `effects` are worth by [`GOLD_RATES`] and mage or not, if that is all they depend on
+/// (none reads her counters): worked out once per content, in the [`Map`].
+fn treasure_worth(effects: &[Effect]) -> Option<Treasure> {
+    let free = effects.iter().all(|e| {
+        matches!(
+            e,
+            Effect::GainGold(_)
+                | Effect::GainExperience(_)
+                | Effect::GainStrength(_)
+                | Effect::GainWillpower(_)
+                | Effect::DrawCommonItem
+                | Effect::DrawRareItem
+                | Effect::MoveOneSpace
+                | Effect::MissTurn
+        )
+    });
+    free.then(|| {
+        [0, 1, 2].map(|rate| {
+            [false, true].map(|mage| {
+                effects_worth(&Values::new(rate, mage), &mut Vitals::default(), effects)
+            })
+        })
+    })
 }
 
 /// Bonuses (every roll, first roll only) by battle kind, then by one life or three.
@@ -334,14 +467,13 @@ impl<'a> Bot<'a> {
         let mage = character.is_some_and(|c| c.willpower > c.strength);
         let enough_experience = me.experience >= CERTIFICATE_EXPERIENCE;
         let needs_gold = missing[..missing_len].iter().any(|&(_, own)| !own);
-        let gold = if enough_experience && needs_gold && me.gold < CERTIFICATE_GOLD {
-            1.2
+        let gold_rate = if enough_experience && needs_gold && me.gold < CERTIFICATE_GOLD {
+            0
         } else if me.gold.0 >= 12 {
-            0.4
+            1
         } else {
-            0.8
+            2
         };
-        let magic = if mage { 1.2 } else { 0.6 };
         Bot {
             map,
             state,
@@ -349,12 +481,7 @@ impl<'a> Bot<'a> {
             me,
             turn,
             seed,
-            values: Values {
-                gold,
-                experience: 1.2,
-                magic,
-                mage,
-            },
+            values: Values::new(gold_rate, mage),
             missing,
             missing_len,
         }
@@ -399,96 +526,17 @@ impl<'a> Bot<'a> {
 
     /// What following `effects` in order is worth, from `v` (changed as they apply).
     fn effects_value(&self, v: &mut Vitals, effects: &[Effect]) -> f32 {
-        let values = &self.values;
-        let mut total = 0.0;
-        for &effect in effects {
-            total += match effect {
-                Effect::GainGold(n) => {
-                    v.gold = v.gold.saturating_add(n);
-                    n as f32 * values.gold
-                }
-                Effect::LoseGold(n) => {
-                    let n = n.min(v.gold);
-                    v.gold -= n;
-                    -(n as f32) * values.gold
-                }
-                Effect::GainExperience(n) => {
-                    v.experience = v.experience.saturating_add(n);
-                    n as f32 * values.experience
-                }
-                Effect::LoseExperience(n) => {
-                    let n = n.min(v.experience);
-                    v.experience -= n;
-                    -(n as f32) * values.experience
-                }
-                Effect::Heal(n) => {
-                    let mut worth = 0.0;
-                    for _ in 0..n.min(v.hurt) {
-                        v.health += 1;
-                        v.hurt -= 1;
-                        worth += health_cube(v.health, self.values.mage);
-                    }
-                    worth
-                }
-                Effect::LoseHealth(n) => {
-                    if n > v.health {
-                        return DEATH;
-                    }
-                    let mut worth = 0.0;
-                    for _ in 0..n {
-                        worth -= health_cube(v.health, self.values.mage);
-                        v.health -= 1;
-                        v.hurt += 1;
-                    }
-                    worth
-                }
-                Effect::Recharge(n) => {
-                    let n = n.min(v.drained);
-                    v.magic += n;
-                    v.drained -= n;
-                    n as f32 * values.magic
-                }
-                Effect::LoseMagic(n) => {
-                    let n = n.min(v.magic);
-                    v.magic -= n;
-                    v.drained += n;
-                    -(n as f32) * values.magic
-                }
-                Effect::GainStrength(n) => {
-                    v.health = v.health.saturating_add(n);
-                    n as f32 * if values.mage { 2.0 } else { 3.5 }
-                }
-                Effect::GainWillpower(n) => {
-                    v.magic = v.magic.saturating_add(n);
-                    n as f32 * if values.mage { 3.5 } else { 1.5 }
-                }
-                Effect::DrawCommonItem => {
-                    v.items += 1;
-                    1.5
-                }
-                Effect::DrawRareItem => {
-                    v.items += 1;
-                    3.0
-                }
-                Effect::LoseItem => {
-                    if v.items > 0 {
-                        v.items -= 1;
-                        -1.5
-                    } else {
-                        0.0
-                    }
-                }
-                Effect::MoveOneSpace => 0.0,
-                Effect::MissTurn => -2.5,
-            };
-        }
-        total
+        effects_worth(&self.values, v, effects)
     }
 
-    /// Winning and losing against `creature`: what each is worth.
-    fn stakes(&self, creature: &Creature) -> (f32, f32) {
-        let win = creature.experience as f32 * self.values.experience
-            + self.effects_value(&mut self.vitals(), &creature.treasure);
+    /// Winning and losing against `creature`: what each is worth. `treasure` is what its
+    /// treasure is worth by [`GOLD_RATES`] and mage or not, when the map knows it.
+    fn stakes(&self, creature: &Creature, treasure: Option<&Treasure>) -> (f32, f32) {
+        let treasure = match treasure {
+            Some(worth) => worth[self.values.gold_rate][usize::from(self.values.mage)],
+            None => self.effects_value(&mut self.vitals(), &creature.treasure),
+        };
+        let win = creature.experience as f32 * self.values.experience + treasure;
         let loss = match &creature.on_loss {
             Some(effects) => self.effects_value(&mut self.vitals(), effects),
             // The default loss, one Health, as `effects_value` would count it.
@@ -553,8 +601,14 @@ impl<'a> Bot<'a> {
 
     /// What meeting `creature` (`foe`) is worth, fought the best way she can with her best
     /// Items (or passed by its optional rule).
-    fn creature_value(&self, creature: &Creature, foe: &Foe, bonuses: &Bonuses) -> f32 {
-        let (win, mut loss) = self.stakes(creature);
+    fn creature_value(
+        &self,
+        creature: &Creature,
+        foe: &Foe,
+        treasure: Option<&Treasure>,
+        bonuses: &Bonuses,
+    ) -> f32 {
+        let (win, mut loss) = self.stakes(creature, treasure);
         // A bold turn (one in four, by the seed) shrugs off losses that do not kill: a bot
         // walled in by Creatures it fears would otherwise wait forever.
         if loss > DEATH / 2.0 {
@@ -603,8 +657,10 @@ impl<'a> Bot<'a> {
         };
         match self.content.adventures.get(card.index()) {
             Some(AdventureCard::Creature(c)) => match map.foes.get(card.index()) {
-                Some(Some(foe)) => self.creature_value(c, foe, bonuses),
-                _ => self.creature_value(c, &Foe::of(c), bonuses),
+                Some(Some((foe, treasure))) => {
+                    self.creature_value(c, foe, treasure.as_ref(), bonuses)
+                }
+                _ => self.creature_value(c, &Foe::of(c), None, bonuses),
             },
             Some(AdventureCard::Opportunity(o)) => {
                 self.effects_value(&mut self.vitals(), &o.effects).max(0.0)
@@ -661,7 +717,7 @@ impl<'a> Bot<'a> {
                 lose_item: None,
             };
         };
-        let (win, loss) = self.stakes(creature);
+        let (win, loss) = self.stakes(creature, None);
         let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
         for kind in [BattleKind::Strength, BattleKind::Wills] {
             // A kind of battle refused without Items is refused with any.
@@ -1108,14 +1164,15 @@ fn next_port(content: &Content, from: usize, clockwise: bool) -> Option<usize> {
 /// afford (on foot with no Gold; with a horse and a boat from 1 Gold; with the Magic Gates
 /// too from 2), the spaces' kinds and the battles each Creature allows. Worked out once per
 /// content: share one between many games with [`choose_with`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Map {
     /// The content it is the map of.
     content: Arc<Content>,
     /// Each space's kind, by index.
     kinds: Vec<SpaceKind>,
-    /// Each Adventure card's Creature, by id (`None` for an Opportunity).
-    foes: Vec<Option<Foe>>,
+    /// Each Adventure card's Creature and what its treasure is worth if that depends on
+    /// nothing but her values ([`treasure_worth`]), by id (`None` for an Opportunity).
+    foes: Vec<Option<(Foe, Option<Treasure>)>>,
     /// By Gold (0, 1, 2 or more), from × spaces + to. Moves are symmetric.
     turns: [Vec<u8>; 3],
 }
@@ -1172,7 +1229,7 @@ impl Map {
             kinds: spaces.iter().map(|s| s.kind).collect(),
             foes: (content.adventures.iter())
                 .map(|card| match card {
-                    AdventureCard::Creature(c) => Some(Foe::of(c)),
+                    AdventureCard::Creature(c) => Some((Foe::of(c), treasure_worth(&c.treasure))),
                     AdventureCard::Opportunity(_) => None,
                 })
                 .collect(),
@@ -1323,6 +1380,43 @@ impl Gear {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A treasure worked out once per content is worth, to the bit, what it is worth worked
+    /// out with any counters: none of the effects it is worked out for reads them.
+    #[test]
+    fn treasures_known_beforehand_are_worth_the_same_with_any_counters() {
+        let content = Content::builtin();
+        let mut known = 0;
+        for card in &content.adventures {
+            let AdventureCard::Creature(c) = card else {
+                continue;
+            };
+            let Some(worth) = treasure_worth(&c.treasure) else {
+                continue;
+            };
+            known += 1;
+            for (rate, mage, n) in (0..3).flat_map(|r| [(r, false, 0), (r, true, 1), (r, true, 7)])
+            {
+                let mut v = Vitals {
+                    gold: n,
+                    experience: n + 1,
+                    health: n % 3,
+                    hurt: 2,
+                    magic: n % 2,
+                    drained: 1,
+                    items: n as usize,
+                };
+                let now = effects_worth(&Values::new(rate, mage), &mut v, &c.treasure);
+                assert_eq!(
+                    now.to_bits(),
+                    worth[rate][usize::from(mage)].to_bits(),
+                    "{}",
+                    c.name
+                );
+            }
+        }
+        assert!(known > 20, "only {known} treasures known beforehand");
+    }
 
     #[test]
     fn one_roll_odds_match_the_dice_crate() {
