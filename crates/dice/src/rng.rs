@@ -15,8 +15,9 @@
 //! stream, which is a fixed algorithm. The tests check the bytes against a ChaCha8 written from
 //! the algorithm's definition, and pin the first faces of a few seeds.
 
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Core;
+use rand_chacha::rand_core::SeedableRng;
+use rand_chacha::rand_core::block::Generator;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -42,7 +43,9 @@ pub trait FaceSource {
 /// The seeded, reproducible generator of faces (see the module docs for the exact method).
 #[derive(Debug, Clone)]
 pub struct DiceRng {
-    chacha: ChaCha8Rng,
+    /// ChaCha8's block function and counter: `ChaCha8Rng` without a buffer of its own, so that
+    /// the keystream goes straight into ours (a generator is made for every roll).
+    chacha: ChaCha8Core,
     /// The next bytes of the keystream; `buffer[next..]` are unread.
     buffer: [u8; BUFFER],
     next: usize,
@@ -50,6 +53,8 @@ pub struct DiceRng {
 
 /// Bytes drawn from ChaCha at a time: four 64-byte blocks, what `rand_chacha` computes at once.
 const BUFFER: usize = 256;
+/// The same, in the 32-bit words ChaCha computes (each read least significant byte first).
+const WORDS: usize = BUFFER / 4;
 
 impl DiceRng {
     /// The generator for `seed`.
@@ -57,7 +62,7 @@ impl DiceRng {
         let mut key = [0u8; 32];
         key[..8].copy_from_slice(&seed.0.to_le_bytes());
         DiceRng {
-            chacha: ChaCha8Rng::from_seed(key),
+            chacha: ChaCha8Core::from_seed(key),
             buffer: [0; BUFFER],
             next: BUFFER,
         }
@@ -92,7 +97,11 @@ impl DiceRng {
 
     #[cold]
     fn refill(&mut self) {
-        self.chacha.fill_bytes(&mut self.buffer);
+        let mut words = [0u32; WORDS];
+        self.chacha.generate(&mut words);
+        for (bytes, word) in self.buffer.chunks_exact_mut(4).zip(words) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
         self.next = 0;
     }
 
