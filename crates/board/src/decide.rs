@@ -305,6 +305,25 @@ pub(crate) fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer)
     Ok((turn, adventurer))
 }
 
+/// A command's generator, made from its seed only when a shuffle or a roll first needs it (most
+/// Chance cards need none).
+pub(crate) struct LazyRng {
+    seed: Seed,
+    rng: Option<DiceRng>,
+}
+
+impl LazyRng {
+    pub(crate) fn new(seed: Seed) -> LazyRng {
+        LazyRng { seed, rng: None }
+    }
+
+    /// The generator, made now if not yet.
+    pub(crate) fn get(&mut self) -> &mut DiceRng {
+        let seed = self.seed;
+        self.rng.get_or_insert_with(|| DiceRng::new(seed))
+    }
+}
+
 /// Events being decided, applied as they come so later ones see the earlier ones' effects.
 pub(crate) struct Out<'a> {
     pub(crate) state: &'a mut State,
@@ -318,7 +337,7 @@ impl Out<'_> {
     }
 
     /// Shuffles a deck's discards into a new draw pile, if it has any.
-    fn reshuffle(&mut self, deck: DeckKind, rng: &mut DiceRng) {
+    fn reshuffle(&mut self, deck: DeckKind, rng: &mut LazyRng) {
         let decks = &self.state.decks;
         let mut order: Vec<u32> = match deck {
             DeckKind::Adventure => decks.adventure.discard.iter().map(|c| c.0).collect(),
@@ -329,7 +348,7 @@ impl Out<'_> {
         if order.is_empty() {
             return;
         }
-        shuffle(rng, &mut order);
+        shuffle(rng.get(), &mut order);
         self.emit(Event::DeckReshuffled { deck, order });
     }
 
@@ -353,7 +372,7 @@ impl Out<'_> {
         &mut self,
         deck: DeckKind,
         count: usize,
-        rng: &mut DiceRng,
+        rng: &mut LazyRng,
         place: impl Fn(Vec<u32>, usize) -> Event,
     ) {
         let mut drawn = 0;
@@ -391,7 +410,7 @@ fn draw_chance(
 
 /// The Chance card drawn, and what it does.
 fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
-    let mut rng = DiceRng::new(seed);
+    let mut rng = LazyRng::new(seed);
     if out.state.decks.chance.draw.is_empty() {
         out.reshuffle(DeckKind::Chance, &mut rng);
     }
@@ -406,8 +425,12 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
         ChanceKind::Terrain(terrain) => {
             let state = &out.state;
             let kind = SpaceKind::Terrain(terrain);
-            // A plain loop over the board beside what lies on it: most Chance cards are terrain cards.
-            let mut empty: Vec<SpaceId> = Vec::new();
+            // A plain loop over the board beside what lies on it (most Chance cards are terrain
+            // cards), pairing each empty space with the next card of the draw pile; the spaces
+            // left when it runs out wait for the reshuffle.
+            let mut pile = state.decks.adventure.draw.iter();
+            let mut placed = Vec::new();
+            let mut left: Vec<SpaceId> = Vec::new();
             for (i, (space, lying)) in state
                 .content
                 .board
@@ -417,18 +440,26 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
                 .enumerate()
             {
                 if space.kind == kind && lying.adventure.is_none() {
-                    empty.push(SpaceId::of(i));
+                    match pile.next() {
+                        Some(&card) if left.is_empty() => placed.push((SpaceId::of(i), card)),
+                        _ => left.push(SpaceId::of(i)),
+                    }
                 }
             }
-            out.draw(DeckKind::Adventure, empty.len(), &mut rng, |cards, from| {
-                Event::AdventuresPlaced {
-                    placed: empty[from..]
-                        .iter()
-                        .copied()
-                        .zip(cards.into_iter().map(AdventureId))
-                        .collect(),
-                }
-            });
+            if !placed.is_empty() {
+                out.emit(Event::AdventuresPlaced { placed });
+            }
+            if !left.is_empty() {
+                out.draw(DeckKind::Adventure, left.len(), &mut rng, |cards, from| {
+                    Event::AdventuresPlaced {
+                        placed: left[from..]
+                            .iter()
+                            .copied()
+                            .zip(cards.into_iter().map(AdventureId))
+                            .collect(),
+                    }
+                });
+            }
         }
         ChanceKind::Restock {
             space: market,

@@ -50,7 +50,7 @@ use crate::command::{BattleKind, Choices, MoveKind};
 use crate::content::{
     AdventureCard, CreatureStats, Effect, Hands, Slot, SpaceKind, SpecialKind, Terrain,
 };
-use crate::decide::{Out, below, current, destination, pass_turn, ranking, standings};
+use crate::decide::{LazyRng, Out, below, current, destination, pass_turn, ranking, standings};
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{DeckKind, Experience, Gold, Step};
@@ -408,13 +408,13 @@ pub(crate) fn fight(
             return; // Checked above.
         };
         let mut items = items;
-        let mut rng = DiceRng::new(seed);
+        let mut rng = LazyRng::new(seed);
         let (rolls, mut outcome) = roll(
             battle.yours,
             battle.first_roll_bonus,
             battle.theirs,
             &battle,
-            &mut rng,
+            rng.get(),
         );
         let mut thrown = battle.thrown;
         let then = match (outcome, battle.then) {
@@ -442,7 +442,7 @@ pub(crate) fn fight(
                 then.first_roll_bonus,
                 then.theirs,
                 &battle,
-                &mut rng,
+                rng.get(),
             );
             outcome = second;
             thrown = thrown.or(then.thrown);
@@ -482,7 +482,7 @@ pub(crate) fn fight(
 }
 
 /// `rises_again`: the defeated Creature goes back on another empty space of `terrain`.
-fn rise(out: &mut Out, card: AdventureId, from: SpaceId, terrain: Terrain, rng: &mut DiceRng) {
+fn rise(out: &mut Out, card: AdventureId, from: SpaceId, terrain: Terrain, rng: &mut LazyRng) {
     let board = &out.state.content.board;
     let empty: Vec<SpaceId> = (0..board.spaces.len())
         .filter(|&i| {
@@ -499,7 +499,7 @@ fn rise(out: &mut Out, card: AdventureId, from: SpaceId, terrain: Terrain, rng: 
     if empty.is_empty() {
         return;
     }
-    let to = empty[below(rng, empty.len())];
+    let to = empty[below(rng.get(), empty.len())];
     out.emit(Event::CreatureRose { card, from, to });
 }
 
@@ -588,7 +588,7 @@ pub(crate) fn use_opportunity(
             by,
             &opportunity.effects,
             choices,
-            &mut DiceRng::new(seed),
+            &mut LazyRng::new(seed),
         );
     })
 }
@@ -609,7 +609,7 @@ fn apply_effects(
     by: PlayerId,
     effects: &[Effect],
     choices: Choices,
-    rng: &mut DiceRng,
+    rng: &mut LazyRng,
 ) {
     for &effect in effects {
         let Some(a) = out.state.adventurer(by) else {
