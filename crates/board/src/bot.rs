@@ -721,12 +721,17 @@ impl<'a> Bot<'a> {
         let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
         for kind in [BattleKind::Strength, BattleKind::Wills] {
             // A kind of battle refused without Items is refused with any.
-            if crate::encounter::battle(state, player, kind, &[]).is_err() {
+            let Ok(bare) = crate::encounter::battle(state, player, kind, &[]) else {
                 continue;
-            }
+            };
             for items in self.gear(kind, None).loadouts() {
-                let Ok(b) = crate::encounter::battle(state, player, kind, &items) else {
-                    continue;
+                let b = if items.is_empty() {
+                    bare
+                } else {
+                    match crate::encounter::battle(state, player, kind, &items) {
+                        Ok(b) => b,
+                        Err(_) => continue,
+                    }
                 };
                 let mut odds = stage_odds(
                     b.yours,
