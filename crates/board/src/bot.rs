@@ -455,12 +455,15 @@ impl<'a> Bot<'a> {
     ) -> Bot<'a> {
         let content = &*state.content;
         let character = content.characters.get(me.character.index());
-        let own = |g: Guild| character.is_some_and(|c| c.guilds.contains(&g));
+        // Guilds as bits: one pass over her Certificates and one over her character's guilds.
+        let bit = |g: Guild| 1u8 << g as u8;
+        let held = me.certificates.iter().fold(0, |m, c| m | bit(c.0));
+        let own = character.map_or(0, |c| c.guilds.iter().fold(0, |m, &g| m | bit(g)));
         let mut missing = [(Guild::Fortress, false); 5];
         let mut missing_len = 0;
         for guild in Guild::ALL {
-            if !me.has_certificate(guild) {
-                missing[missing_len] = (guild, own(guild));
+            if held & bit(guild) == 0 {
+                missing[missing_len] = (guild, own & bit(guild) != 0);
                 missing_len += 1;
             }
         }
