@@ -491,12 +491,13 @@ pub struct Creature {
     pub special: Option<SpecialRule>,
 }
 
+/// What losing to a Creature without loss effects of its own costs.
+const DEFAULT_LOSS: [Effect; 1] = [Effect::LoseHealth(1)];
+
 impl Creature {
     /// What losing to it costs: its own loss effects, or one Health.
-    pub fn loss_effects(&self) -> Vec<Effect> {
-        self.on_loss
-            .clone()
-            .unwrap_or_else(|| vec![Effect::LoseHealth(1)])
+    pub fn loss_effects(&self) -> &[Effect] {
+        self.on_loss.as_deref().unwrap_or(&DEFAULT_LOSS)
     }
 }
 
@@ -1117,7 +1118,7 @@ mod tests {
         let keep = content.board.guild(Guild::Fortress);
         assert!(content.board.spaces[keep].kind.is_civilization());
         let default_loss = content.creatures().find(|c| c.on_loss.is_none()).unwrap();
-        assert_eq!(default_loss.loss_effects(), vec![Effect::LoseHealth(1)]);
+        assert_eq!(default_loss.loss_effects(), [Effect::LoseHealth(1)]);
     }
 
     /// A board of `spaces` lines `kind[,port][,gate]`, named by position.

@@ -340,19 +340,20 @@ fn roll(
 
 /// Checks her choices against the effects the card may play: each must be asked for by one of
 /// them, and the Item lost must be hers.
-fn check_choices(
+fn check_choices<'e>(
     state: &State,
     by: PlayerId,
-    effects: &[Effect],
+    effects: impl IntoIterator<Item = &'e Effect> + Clone,
     choices: Choices,
 ) -> Result<(), Refusal> {
-    if choices.clockwise.is_some() && !effects.contains(&Effect::MoveOneSpace) {
+    let offers = |wanted: Effect| effects.clone().into_iter().any(|&e| e == wanted);
+    if choices.clockwise.is_some() && !offers(Effect::MoveOneSpace) {
         return Err(Refusal::ChoiceNotOffered {
             choice: "clockwise",
         });
     }
     if let Some(item) = choices.lose_item {
-        if !effects.contains(&Effect::LoseItem) {
+        if !offers(Effect::LoseItem) {
             return Err(Refusal::ChoiceNotOffered {
                 choice: "lose_item",
             });
@@ -394,14 +395,12 @@ pub(crate) fn fight(
     else {
         return Err(Refusal::NoCreature);
     };
-    let loss_effects = creature.loss_effects();
-    let all: Vec<Effect> = creature
-        .treasure
-        .iter()
-        .chain(&loss_effects)
-        .copied()
-        .collect();
-    check_choices(state, by, &all, choices)?;
+    check_choices(
+        state,
+        by,
+        creature.treasure.iter().chain(creature.loss_effects()),
+        choices,
+    )?;
     Ok(move |out: &mut Out| {
         let Some(AdventureCard::Creature(creature)) = content.adventures.get(battle.card.index())
         else {
@@ -476,7 +475,9 @@ pub(crate) fn fight(
                 apply_effects(out, by, &creature.treasure, choices, &mut rng);
             }
             BattleOutcome::Draw => {}
-            BattleOutcome::Loss => apply_effects(out, by, &loss_effects, choices, &mut rng),
+            BattleOutcome::Loss => {
+                apply_effects(out, by, creature.loss_effects(), choices, &mut rng);
+            }
         }
     })
 }

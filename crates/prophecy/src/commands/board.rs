@@ -206,7 +206,7 @@ fn adventure(card: &AdventureCard) -> Adventure<'_> {
             },
             experience: Some(c.experience),
             treasure: Some(&c.treasure),
-            on_loss: Some(c.loss_effects()),
+            on_loss: Some(c.loss_effects().to_vec()),
             three_lives: c.three_lives,
             special: c.special.as_ref(),
             text: None,
@@ -358,7 +358,7 @@ fn cards_text(content: &Content) -> String {
                     c.name,
                     c.experience,
                     effects(&c.treasure),
-                    effects(&c.loss_effects())
+                    effects(c.loss_effects())
                 )
                 .unwrap();
                 if let Some(rule) = &c.special {

@@ -1301,7 +1301,7 @@ fn options(table: &Table, player: PlayerId, step: Step) -> Value {
     };
     let choices = match card_here {
         Some(AdventureCard::Creature(c)) => {
-            asks(c.treasure.iter().copied().chain(c.loss_effects()).collect())
+            asks(c.treasure.iter().chain(c.loss_effects()).copied().collect())
         }
         Some(AdventureCard::Opportunity(o)) => asks(o.effects.clone()),
         None => Vec::new(),
@@ -1461,7 +1461,7 @@ fn content_json() -> Value {
                 "stats": stats(c.stats),
                 "experience": c.experience,
                 "treasure": effects(&c.treasure),
-                "on_loss": effects(&c.loss_effects()),
+                "on_loss": effects(c.loss_effects()),
                 "three_lives": c.three_lives,
                 "special": c.special.as_ref().map(|r| json!({"mandatory": r.mandatory(), "text": r.text})),
             }),
