@@ -4,7 +4,7 @@
 
 use crate::command::{Action, Choices, Command, MoveKind};
 use crate::content::{ChanceKind, Market, Rarity, SpaceKind};
-use crate::event::{Event, Refreshment, Seat};
+use crate::event::{Event, Refreshment, Seat, SetUp};
 use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
 use crate::model::{
     Adventurer, CERTIFICATES_TO_WIN, DeckKind, Experience, Gold, Phase, Ranking, RollRound, Step,
@@ -254,7 +254,7 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> OneEvent
         rolls.push(round);
     }
     let first_player = rolling.first().copied().unwrap_or(seats[0].player);
-    Ok(Event::GameSetUp {
+    Ok(Event::GameSetUp(Box::new(SetUp {
         seats,
         adventure_deck,
         chance_deck,
@@ -262,7 +262,7 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> OneEvent
         rare_items,
         rolls,
         first_player,
-    })
+    })))
 }
 
 /// The turn and the acting adventurer once her move is made (and any Creature there fought), and the kind of

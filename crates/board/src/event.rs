@@ -33,28 +33,33 @@ pub struct Refreshment {
     pub gold: Gold,
 }
 
+/// What [`Event::GameSetUp`] holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetUp {
+    /// In seating order, with the characters dealt.
+    pub seats: Vec<Seat>,
+    /// The Adventure deck, top first.
+    pub adventure_deck: Vec<AdventureId>,
+    /// The Chance deck, top first (a card's copies repeat its id).
+    pub chance_deck: Vec<ChanceId>,
+    /// The Common Item deck, top first.
+    pub common_items: Vec<ItemId>,
+    /// The Rare Item deck, top first.
+    pub rare_items: Vec<ItemId>,
+    /// The rolls for who begins: everyone, then those tied for the highest, until one is.
+    pub rolls: Vec<RollRound>,
+    /// Who begins.
+    pub first_player: PlayerId,
+}
+
 /// Something that happened in a game.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// The game is prepared: 3 Gold and 3 Experience each, full cubes, each adventurer in her
-    /// character's first guild.
-    GameSetUp {
-        /// In seating order, with the characters dealt.
-        seats: Vec<Seat>,
-        /// The Adventure deck, top first.
-        adventure_deck: Vec<AdventureId>,
-        /// The Chance deck, top first (a card's copies repeat its id).
-        chance_deck: Vec<ChanceId>,
-        /// The Common Item deck, top first.
-        common_items: Vec<ItemId>,
-        /// The Rare Item deck, top first.
-        rare_items: Vec<ItemId>,
-        /// The rolls for who begins: everyone, then those tied for the highest, until one is.
-        rolls: Vec<RollRound>,
-        /// Who begins.
-        first_player: PlayerId,
-    },
+    /// character's first guild. Boxed, as it is far larger than any other event (which are
+    /// moved around by the thousand in a simulation); its fields are written beside `type`.
+    GameSetUp(Box<SetUp>),
     /// A deck ran out: its discards, shuffled, are its new draw pile (top first).
     DeckReshuffled {
         /// Which.

@@ -89,6 +89,6 @@ pub mod state;
 
 pub use command::{Action, BattleKind, Choices, Command, MoveKind};
 pub use decide::decide;
-pub use event::Event;
+pub use event::{Event, SetUp};
 pub use refusal::Refusal;
 pub use state::{State, evolve};

@@ -2,7 +2,7 @@
 
 use crate::command::BattleKind;
 use crate::content::{AdventureCard, Content, Creature, Effect, Rarity};
-use crate::event::Event;
+use crate::event::{Event, SetUp};
 use crate::ids::{AdventureId, ChanceId, ItemId, PlayerId, SpaceId};
 use crate::model::{
     Adventurer, Certificate, Cubes, Deck, DeckKind, Decks, Phase, STARTING_EXPERIENCE,
@@ -155,15 +155,16 @@ impl State {
     pub(crate) fn apply(&mut self, event: &Event) {
         self.version = self.version.saturating_add(1);
         match event {
-            Event::GameSetUp {
-                seats,
-                adventure_deck,
-                chance_deck,
-                common_items,
-                rare_items,
-                first_player,
-                rolls: _,
-            } => {
+            Event::GameSetUp(set_up) => {
+                let SetUp {
+                    seats,
+                    adventure_deck,
+                    chance_deck,
+                    common_items,
+                    rare_items,
+                    first_player,
+                    rolls: _,
+                } = &**set_up;
                 let content = Arc::clone(&self.content);
                 self.adventurers = seats
                     .iter()

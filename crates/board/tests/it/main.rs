@@ -15,7 +15,7 @@ mod setup;
 mod special_rules;
 
 use board::content::{ChanceKind, Content};
-use board::event::{Event, Seat};
+use board::event::{Event, Seat, SetUp};
 use board::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
 use board::{Action, Command, Refusal, State, decide, evolve};
 use dice::Seed;
@@ -47,7 +47,7 @@ pub fn set_up_event(content: &Content, characters: &[usize], chance_deck: Vec<Ch
             .map(ItemId::of)
             .collect()
     };
-    Event::GameSetUp {
+    Event::GameSetUp(Box::new(SetUp {
         seats: characters
             .iter()
             .enumerate()
@@ -63,7 +63,7 @@ pub fn set_up_event(content: &Content, characters: &[usize], chance_deck: Vec<Ch
         rare_items: items(board::content::Rarity::Rare),
         rolls: vec![vec![(P1, 6), (P2, 1)]],
         first_player: P1,
-    }
+    }))
 }
 
 /// A game of three (characters 0, 1, 2) with this Chance deck.

@@ -29,7 +29,10 @@ fn scripted_set_up_deals_places_and_shuffles() {
         },
     );
     assert_eq!(events.len(), 1);
-    let Event::GameSetUp {
+    let Event::GameSetUp(set_up) = &events[0] else {
+        panic!("GameSetUp")
+    };
+    let SetUp {
         seats: dealt,
         adventure_deck,
         chance_deck,
@@ -37,10 +40,7 @@ fn scripted_set_up_deals_places_and_shuffles() {
         rare_items,
         rolls,
         first_player,
-    } = &events[0]
-    else {
-        panic!("GameSetUp")
-    };
+    } = &**set_up;
     // Distinct characters, one each.
     let characters: Vec<_> = dealt.iter().map(|s| s.character).collect();
     assert_eq!(
@@ -140,7 +140,7 @@ fn ties_for_the_first_player_roll_again() {
             .unwrap()
         })
         .find_map(|events| match &events[0] {
-            Event::GameSetUp { rolls, .. } if rolls.len() > 1 => Some(rolls.clone()),
+            Event::GameSetUp(set_up) if set_up.rolls.len() > 1 => Some(set_up.rolls.clone()),
             _ => None,
         })
         .expect("some seed ties");

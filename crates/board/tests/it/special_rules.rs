@@ -484,8 +484,8 @@ fn a_scripted_game_of_special_rules_and_choices_replays_to_the_live_state() {
         "Bog Lurker",
     ]);
     let mut setup = set_up_event(&content, &[0, 1, 2], chance_deck);
-    if let Event::GameSetUp { adventure_deck, .. } = &mut setup {
-        *adventure_deck = deck;
+    if let Event::GameSetUp(set_up) = &mut setup {
+        set_up.adventure_deck = deck;
     }
     let mut state = State::new(content.clone());
     let mut log = vec![setup.clone()];

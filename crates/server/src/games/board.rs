@@ -451,10 +451,9 @@ impl Game for BoardGame {
                     BoardEvent::ChanceDrawn { player, card } => {
                         table.last_chance = Some((*player, *card));
                     }
-                    BoardEvent::GameSetUp { first_player, .. } => {
+                    BoardEvent::GameSetUp(_) => {
                         table.turns = 1;
                         table.last_chance = None;
-                        let _ = first_player;
                     }
                     BoardEvent::TurnEnded { .. } => table.turns += 1,
                     BoardEvent::BattleFought { .. } => table.last_battle = Some(event.clone()),
@@ -541,23 +540,15 @@ impl Game for BoardGame {
         log.into_iter()
             .map(|event| match event {
                 Event::Game {
-                    event:
-                        BoardEvent::GameSetUp {
-                            seats,
-                            rolls,
-                            first_player,
-                            ..
-                        },
+                    event: BoardEvent::GameSetUp(set_up),
                 } => Event::Game {
-                    event: BoardEvent::GameSetUp {
-                        seats,
+                    event: BoardEvent::GameSetUp(Box::new(board::SetUp {
                         adventure_deck: Vec::new(),
                         chance_deck: Vec::new(),
                         common_items: Vec::new(),
                         rare_items: Vec::new(),
-                        rolls,
-                        first_player,
-                    },
+                        ..*set_up
+                    })),
                 },
                 Event::Game {
                     event: BoardEvent::DeckReshuffled { deck, .. },
@@ -717,12 +708,13 @@ fn describe(before: &Table, event: &Event) -> String {
             before.name(PlayerId(*player))
         ),
         Event::Game { event } => match event {
-            BoardEvent::GameSetUp {
-                seats,
-                rolls,
-                first_player,
-                ..
-            } => {
+            BoardEvent::GameSetUp(set_up) => {
+                let board::SetUp {
+                    seats,
+                    rolls,
+                    first_player,
+                    ..
+                } = &**set_up;
                 let dealt: Vec<String> = seats
                     .iter()
                     .map(|s| {

@@ -318,7 +318,7 @@ async fn the_game_file_keeps_the_decks_order_secret_until_the_game_is_over() {
     let events = stored_events(&server, &token).await;
     assert!(events.iter().any(|(_, e)| matches!(
         e,
-        Event::Game { event: board::Event::GameSetUp { adventure_deck, .. } } if !adventure_deck.is_empty()
+        Event::Game { event: board::Event::GameSetUp(set_up) } if !set_up.adventure_deck.is_empty()
     )));
     server.stop().await;
 }
