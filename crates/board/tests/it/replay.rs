@@ -82,7 +82,11 @@ fn replay_gives_the_live_state() {
     // The set-up's fields are written beside its type, as every other event's.
     let set_up = serde_json::to_value(&log[0]).unwrap();
     assert_eq!(set_up["type"], "game_set_up");
-    assert!(set_up["adventure_deck"].as_array().is_some_and(|d| !d.is_empty()));
+    assert!(
+        set_up["adventure_deck"]
+            .as_array()
+            .is_some_and(|d| !d.is_empty())
+    );
     let back: Vec<Event> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, log);
     assert_eq!(State::replay(content(), &back), live);
