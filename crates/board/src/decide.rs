@@ -295,7 +295,9 @@ pub(crate) fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer)
         Phase::Won { .. } | Phase::Ended { .. } => return Err(Refusal::GameOver),
         Phase::Playing(turn) => *turn,
     };
-    let adventurer = state.adventurer(by).ok_or(Refusal::NotAPlayer)?;
+    let Some(adventurer) = state.adventurer(by) else {
+        return Err(Refusal::NotAPlayer);
+    };
     if !adventurer.alive {
         return Err(Refusal::Dead);
     }
@@ -560,10 +562,9 @@ pub fn destination(state: &State, from: SpaceId, how: MoveKind) -> Result<SpaceI
         MoveKind::Horse { clockwise } => Ok(step(2, clockwise)),
         MoveKind::Boat { clockwise } => {
             let ports = board.ports();
-            let at = ports
-                .iter()
-                .position(|&p| p == from.index())
-                .ok_or(Refusal::NotAPort)?;
+            let Some(at) = ports.iter().position(|&p| p == from.index()) else {
+                return Err(Refusal::NotAPort);
+            };
             let next = if clockwise {
                 (at + 1) % ports.len()
             } else {

@@ -122,16 +122,20 @@ pub fn item_bonuses(
     kind: BattleKind,
     items: &[ItemId],
 ) -> Result<(i32, i32, Option<ItemId>), Refusal> {
-    let adventurer = state.adventurer(player).ok_or(Refusal::NotAPlayer)?;
+    let Some(adventurer) = state.adventurer(player) else {
+        return Err(Refusal::NotAPlayer);
+    };
     let (mut weapons, mut hands, mut headwear) = (0, 0, 0);
     let (mut bonus, mut first, mut thrown) = (0i32, 0i32, None);
     for (at, &id) in items.iter().enumerate() {
-        let item = state
+        let Some(item) = state
             .content
             .items
             .get(id.index())
             .filter(|_| adventurer.items.contains(&id) && !items[..at].contains(&id))
-            .ok_or(Refusal::ItemNotCarried)?;
+        else {
+            return Err(Refusal::ItemNotCarried);
+        };
         if adventurer.damaged.contains(&id) {
             return Err(Refusal::DamagedItem);
         }
@@ -181,15 +185,17 @@ pub fn battle(
     kind: BattleKind,
     items: &[ItemId],
 ) -> Result<Battle, Refusal> {
-    let adventurer = state.adventurer(player).ok_or(Refusal::NotAPlayer)?;
+    let Some(adventurer) = state.adventurer(player) else {
+        return Err(Refusal::NotAPlayer);
+    };
     if !adventurer.alive {
         return Err(Refusal::Dead);
     }
-    let (card, creature) = state
-        .creature_on(adventurer.space)
-        .ok_or(Refusal::NoCreature)?;
+    let Some((card, creature)) = state.creature_on(adventurer.space) else {
+        return Err(Refusal::NoCreature);
+    };
     let special = creature.special.as_ref().map(|r| r.rule);
-    let wrong = Refusal::WrongBattle { asked: kind };
+    let wrong = || Refusal::WrongBattle { asked: kind };
     let (theirs, magic_cost) = match (special, kind) {
         (Some(rule @ SpecialKind::OnlyStrength), BattleKind::Wills)
         | (
@@ -203,23 +209,23 @@ pub fn battle(
             });
         }
         (Some(SpecialKind::OnlyStrength), BattleKind::Strength) => {
-            (creature.stats.strength().ok_or(wrong)?, 0)
+            (creature.stats.strength().ok_or_else(wrong)?, 0)
         }
         (Some(SpecialKind::OnlyWills | SpecialKind::WillsThenStrength), BattleKind::Wills) => {
-            (creature.stats.willpower().ok_or(wrong)?, 0)
+            (creature.stats.willpower().ok_or_else(wrong)?, 0)
         }
         (_, BattleKind::Strength) => match creature.stats {
             CreatureStats::Strength(s)
             | CreatureStats::StrengthThenWillpower { strength: s, .. } => (s, 0),
             CreatureStats::Willpower(_) | CreatureStats::WillpowerThenStrength { .. } => {
-                return Err(wrong);
+                return Err(wrong());
             }
         },
         (_, BattleKind::Wills) => match creature.stats {
             CreatureStats::Willpower(w)
             | CreatureStats::WillpowerThenStrength { willpower: w, .. } => (w, 0),
             CreatureStats::StrengthThenWillpower { willpower: w, .. } => (w, OPTIONAL_WILLS_MAGIC),
-            CreatureStats::Strength(_) => return Err(wrong),
+            CreatureStats::Strength(_) => return Err(wrong()),
         },
     };
     let drained = match special {
@@ -516,7 +522,9 @@ pub(crate) fn use_special_rule(state: &State, by: PlayerId) -> OneEvent {
         Step::Moved => return Err(Refusal::NoCreature),
         Step::Battle => {}
     }
-    let (card, creature) = met.ok_or(Refusal::NoCreature)?;
+    let Some((card, creature)) = met else {
+        return Err(Refusal::NoCreature);
+    };
     let Some(special) = &creature.special else {
         return Err(Refusal::NoSpecialRule {
             creature: creature.name.clone(),
@@ -564,10 +572,9 @@ pub(crate) fn use_opportunity(
         Step::Moved => {}
     }
     let space = adventurer.space;
-    let card = state
-        .space(space)
-        .and_then(|s| s.adventure)
-        .ok_or(Refusal::NoOpportunity)?;
+    let Some(card) = state.space(space).and_then(|s| s.adventure) else {
+        return Err(Refusal::NoOpportunity);
+    };
     // Its own handle on the content: the act below outlives the borrow of `state`.
     let content = Arc::clone(&state.content);
     let Some(AdventureCard::Opportunity(opportunity)) = content.adventures.get(card.index()) else {

@@ -27,7 +27,9 @@ pub const WILDERNESS_RECHARGE: u32 = 3;
 /// why not.
 pub fn recovery(state: &State, by: PlayerId, amount: u32) -> Result<(u32, u32, Gold), Refusal> {
     let (turn, adventurer, kind) = after_moving(state, by, Refusal::MoveFirst)?;
-    let kind = kind.ok_or(Refusal::NoRecoveryHere)?;
+    let Some(kind) = kind else {
+        return Err(Refusal::NoRecoveryHere);
+    };
     let (health, magic) = (adventurer.health.left, adventurer.magic.left);
     let check = |most: u32| {
         if amount == 0 || amount > most {
@@ -100,7 +102,9 @@ pub(crate) fn recover(state: &State, by: PlayerId, amount: u32) -> OneEvent {
 
 pub(crate) fn trade(state: &State, by: PlayerId) -> OneEvent {
     let (turn, adventurer, kind) = after_moving(state, by, Refusal::StayFirst)?;
-    let kind = kind.ok_or(Refusal::NoPossibilityHere)?;
+    let Some(kind) = kind else {
+        return Err(Refusal::NoPossibilityHere);
+    };
     let (health, magic, gold, experience) = match kind {
         SpaceKind::City => (0, 1, 2, 0),
         SpaceKind::Guild(Guild::ThievesGuild) => (1, 0, 3, 0),
