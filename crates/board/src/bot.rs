@@ -440,9 +440,15 @@ struct Bot<'a> {
     turn: Turn,
     seed: Seed,
     values: Values,
-    /// Guilds whose Certificate she lacks, and whether each is one of her own two.
-    missing: [(Guild, bool); 5],
-    missing_len: usize,
+    /// Guilds whose Certificate she lacks, as bits ([`guild_bit`]).
+    missing: u8,
+    /// Her character's own two guilds, as bits.
+    own: u8,
+}
+
+/// A guild's bit in a set of guilds.
+fn guild_bit(guild: Guild) -> u8 {
+    1 << guild as u8
 }
 
 impl<'a> Bot<'a> {
@@ -456,20 +462,13 @@ impl<'a> Bot<'a> {
         let content = &*state.content;
         let character = content.characters.get(me.character.index());
         // Guilds as bits: one pass over her Certificates and one over her character's guilds.
-        let bit = |g: Guild| 1u8 << g as u8;
-        let held = me.certificates.iter().fold(0, |m, c| m | bit(c.0));
-        let own = character.map_or(0, |c| c.guilds.iter().fold(0, |m, &g| m | bit(g)));
-        let mut missing = [(Guild::Fortress, false); 5];
-        let mut missing_len = 0;
-        for guild in Guild::ALL {
-            if held & bit(guild) == 0 {
-                missing[missing_len] = (guild, own & bit(guild) != 0);
-                missing_len += 1;
-            }
-        }
+        let all = Guild::ALL.iter().fold(0, |m, &g| m | guild_bit(g));
+        let held = me.certificates.iter().fold(0, |m, c| m | guild_bit(c.0));
+        let missing = all & !held;
+        let own = character.map_or(0, |c| c.guilds.iter().fold(0, |m, &g| m | guild_bit(g)));
         let mage = character.is_some_and(|c| c.willpower > c.strength);
         let enough_experience = me.experience >= CERTIFICATE_EXPERIENCE;
-        let needs_gold = missing[..missing_len].iter().any(|&(_, own)| !own);
+        let needs_gold = missing & !own != 0;
         let gold_rate = if enough_experience && needs_gold && me.gold < CERTIFICATE_GOLD {
             0
         } else if me.gold.0 >= 12 {
@@ -486,7 +485,7 @@ impl<'a> Bot<'a> {
             seed,
             values: Values::new(gold_rate, mage),
             missing,
-            missing_len,
+            own,
         }
     }
 
@@ -505,10 +504,12 @@ impl<'a> Bot<'a> {
 
     /// The Gold her Certificate of `guild` costs, if she lacks it.
     fn certificate_gold(&self, guild: Guild) -> Option<u32> {
-        self.missing[..self.missing_len]
-            .iter()
-            .find(|&&(g, _)| g == guild)
-            .map(|&(_, own)| if own { 0 } else { CERTIFICATE_GOLD.0 })
+        let bit = guild_bit(guild);
+        (self.missing & bit != 0).then_some(if self.own & bit != 0 {
+            0
+        } else {
+            CERTIFICATE_GOLD.0
+        })
     }
 
     /// Whether she could buy the Certificate of `guild` with `gold`.
@@ -844,9 +845,7 @@ impl<'a> Bot<'a> {
 
     /// Gold she keeps for Certificates.
     fn reserve(&self) -> u32 {
-        let needs_gold = self.missing[..self.missing_len]
-            .iter()
-            .any(|&(_, own)| !own);
+        let needs_gold = self.missing & !self.own != 0;
         if needs_gold { CERTIFICATE_GOLD.0 } else { 1 }
     }
 
