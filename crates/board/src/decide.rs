@@ -427,12 +427,8 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
         ChanceKind::Terrain(terrain) => {
             let state = &out.state;
             let kind = SpaceKind::Terrain(terrain);
-            // A plain loop over the board beside what lies on it (most Chance cards are terrain
-            // cards), pairing each empty space with the next card of the draw pile; the spaces
-            // left when it runs out wait for the reshuffle.
-            let mut pile = state.decks.adventure.draw.iter();
-            let mut placed = Vec::new();
-            let mut left: Vec<SpaceId> = Vec::new();
+            // A plain loop over the board beside what lies on it: most Chance cards are terrain cards.
+            let mut empty: Vec<SpaceId> = Vec::new();
             for (i, (space, lying)) in state
                 .content
                 .board
@@ -442,26 +438,18 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
                 .enumerate()
             {
                 if space.kind == kind && lying.adventure.is_none() {
-                    match pile.next() {
-                        Some(&card) if left.is_empty() => placed.push((SpaceId::of(i), card)),
-                        _ => left.push(SpaceId::of(i)),
-                    }
+                    empty.push(SpaceId::of(i));
                 }
             }
-            if !placed.is_empty() {
-                out.emit(Event::AdventuresPlaced { placed });
-            }
-            if !left.is_empty() {
-                out.draw(DeckKind::Adventure, left.len(), &mut rng, |cards, from| {
-                    Event::AdventuresPlaced {
-                        placed: left[from..]
-                            .iter()
-                            .copied()
-                            .zip(cards.into_iter().map(AdventureId))
-                            .collect(),
-                    }
-                });
-            }
+            out.draw(DeckKind::Adventure, empty.len(), &mut rng, |cards, from| {
+                Event::AdventuresPlaced {
+                    placed: empty[from..]
+                        .iter()
+                        .copied()
+                        .zip(cards.into_iter().map(AdventureId))
+                        .collect(),
+                }
+            });
         }
         ChanceKind::Restock {
             space: market,
