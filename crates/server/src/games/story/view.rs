@@ -669,6 +669,19 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
                 touched.objects.push(*object);
             }
             Event::AspectEdited { aspect, .. } => touched.objects.push(holding_aspect(*aspect)?),
+            // A scene started, checked or finished: the scene, and the scenes it is a precursor
+            // of (whether they are available, and their reward dice). Nothing else a scene
+            // shows depends on it: the scene in progress and the timer are the view's own.
+            Event::SceneStarted { scene, .. }
+            | Event::CheckMade { scene, .. }
+            | Event::SceneFinished { scene } => {
+                touched.scenes.push(*scene);
+                touched.scenes.extend(
+                    (previous.scenes.iter())
+                        .filter(|v| v.precursors.contains(&scene.0))
+                        .map(|v| SceneId(v.id)),
+                );
+            }
             // Nothing a scene or an object shows.
             Event::ProposalMade { .. }
             | Event::ProposalAgreed { .. }
