@@ -614,6 +614,9 @@ pub(super) fn view_after(
 struct Touched {
     scenes: Vec<SceneId>,
     objects: Vec<ObjectId>,
+    /// Whether the outline's odds may change: they depend only on each scene's parent, number
+    /// of pairs and outcome, and on which scenes can be played now.
+    odds: bool,
 }
 
 /// The scenes and objects whose views `events` may change, when that is only some: `None`
@@ -653,6 +656,7 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
                     return None;
                 }
                 touched.scenes.push(*scene);
+                touched.odds = true;
                 touched.objects.push(holding_aspect(*character_aspect)?);
                 touched.objects.push(holding_aspect(*environment_aspect)?);
             }
@@ -676,6 +680,7 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
             | Event::CheckMade { scene, .. }
             | Event::SceneFinished { scene } => {
                 touched.scenes.push(*scene);
+                touched.odds = true;
                 touched.scenes.extend(
                     (previous.scenes.iter())
                         .filter(|v| v.precursors.contains(&scene.0))
@@ -701,7 +706,7 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
 }
 
 /// The view; with `Some((previous, touched))`, the scenes and objects of `previous` but those
-/// `touched` are taken over as they are, and the outline's odds too when no scene is touched.
+/// `touched` are taken over as they are, and the outline's odds too unless `touched.odds`.
 fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) -> StoryView {
     let s = state;
     // Worked out only if a scene or an object is built, not taken over.
@@ -858,7 +863,7 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
     });
     // The odds depend only on the scenes (their outline, pools and outcomes) and the rules.
     let (outline_odds, finale_if) = match previous {
-        Some((view, touched)) if touched.scenes.is_empty() => {
+        Some((view, touched)) if !touched.odds => {
             (view.outline_odds.clone(), view.finale_if.clone())
         }
         _ => (Kept::new(outline_odds(s)), Kept::new(finale_if(s))),
