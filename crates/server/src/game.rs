@@ -96,6 +96,12 @@ pub trait Game: Send + Sync + 'static {
     fn own(_state: &Self::State, _player: u32) -> Value {
         Value::Null
     }
+    /// Whether `events` may change what [`Game::own`] gives some player; after events that
+    /// cannot, an update carries no `own` message (pages keep theirs). By default they may.
+    fn own_may_change(events: &[Self::Event]) -> bool {
+        let _ = events;
+        true
+    }
     /// What the game's page needs once and never changes (a board, the cards by id), served
     /// at `/games/{KIND}/content.json` with caching; `None` if it needs nothing.
     fn content() -> Option<Value> {

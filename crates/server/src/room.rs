@@ -770,7 +770,9 @@ impl<G: Game, S: Store> Room<G, S> {
     /// Sends every page what changed from `first` on; `events` are those changes when they are
     /// known here (the view is then built from the one before where the game can).
     fn publish(&mut self, first: u64, events: Option<&[G::Event]>) {
-        let log: Vec<&LogEntry> = self.log.iter().filter(|e| e.seq >= first).collect();
+        // The log is in seq order: only its end is new (a long log is not walked each time).
+        let from = self.log.partition_point(|e| e.seq < first);
+        let log: Vec<&LogEntry> = self.log[from..].iter().collect();
         /// The `update` message, serialized from borrowed parts (no copy of the view).
         #[derive(serde::Serialize)]
         struct Update<'a, V> {
@@ -831,11 +833,13 @@ impl<G: Game, S: Store> Room<G, S> {
         self.shown = Some((self.seq, view));
         // Only the players with a page open get theirs; a page that opens later has it in
         // its `sync`.
-        let own = self
-            .connections
-            .keys()
-            .map(|p| (*p, Arc::from(own_message(&G::own(&self.state, *p)))))
-            .collect();
+        // Pages keep their last `own`: none is needed after events that cannot change it.
+        let own = match events {
+            Some(events) if !G::own_may_change(events) => BTreeMap::new(),
+            _ => (self.connections.keys())
+                .map(|p| (*p, Arc::from(own_message(&G::own(&self.state, *p)))))
+                .collect(),
+        };
         let _ = self.published.send(Arc::new(Published {
             seq: self.seq,
             at: Instant::now(),

@@ -247,6 +247,19 @@ impl Game for StoryGame {
         })
     }
 
+    fn own_may_change(events: &[Event]) -> bool {
+        // `own` reads only the lines' authors and who used the X-card.
+        events.iter().any(|e| {
+            matches!(
+                e,
+                Event::LineAdded { .. }
+                    | Event::LineRemoved { .. }
+                    | Event::TablePaused { .. }
+                    | Event::TableResumed
+            )
+        })
+    }
+
     fn markdown(state: &State) -> (String, String) {
         let markdown = story::export::to_markdown(state);
         let title = markdown
@@ -626,5 +639,58 @@ mod log_lines {
             json!({"scene": 7, "text": "The Finale (4)"})
         );
         assert_eq!(line_parts("Ada joined the table."), None);
+    }
+}
+
+#[cfg(test)]
+mod own_messages {
+    use super::*;
+    use story::ids::LineId;
+
+    /// After a whole stored game and the safety tools used by several players, no event
+    /// changes what `own` gives a player unless [`StoryGame::own_may_change`] says it may.
+    #[test]
+    fn every_event_that_changes_a_player_s_own_says_so() {
+        let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
+        let mut events: Vec<Event> = (stored.lines())
+            .map(|line| {
+                serde_json::from_str::<story::StoredEvent>(line)
+                    .unwrap()
+                    .into_event()
+            })
+            .collect();
+        let by = |p| Some(PlayerId(p));
+        events.extend([
+            Event::LineAdded {
+                line: LineId(7),
+                text: "spiders".into(),
+                by: by(2),
+            },
+            Event::TablePaused { by: by(3) },
+            Event::TableResumed,
+            Event::TablePaused { by: None },
+            Event::TableResumed,
+            Event::LineRemoved { line: LineId(7) },
+            Event::LineAdded {
+                line: LineId(8),
+                text: "drowning".into(),
+                by: None,
+            },
+        ]);
+        let mut state = State::default();
+        let mut changes = 0;
+        for event in &events {
+            let before: Vec<Value> = (1..=4).map(|p| StoryGame::own(&state, p)).collect();
+            state = story::evolve(state, event);
+            let after: Vec<Value> = (1..=4).map(|p| StoryGame::own(&state, p)).collect();
+            if before != after {
+                changes += 1;
+                assert!(
+                    StoryGame::own_may_change(std::slice::from_ref(event)),
+                    "{event:?} changed a player's own"
+                );
+            }
+        }
+        assert!(changes >= 4, "{changes} changes of own seen");
     }
 }
