@@ -3,11 +3,13 @@
 //!
 //! A game's view is either a [`Value`] or a typed struct of its own. A typed view is built
 //! without a key or a map per field and compared field by field; only the parts that changed
-//! are turned into [`Value`]s, to be diffed like any other ([`field`], [`list`]). The patch is
-//! the one the two views' JSON would give.
+//! are turned into [`Value`]s, to be diffed like any other ([`field`], [`list`], [`member`];
+//! a map keyed by numbers replaces only the entries that differ). Applied to the old view's
+//! JSON, the patch gives the new one's.
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// What a game shows every page: serialized whole on `sync`, sent as a patch after a change.
@@ -138,15 +140,63 @@ pub fn by_value<T: Serialize>(old: &T, new: &T, path: &mut String, ops: &mut Vec
     diff(&to_value(old), &to_value(new), path, ops);
 }
 
+/// The patch of member `name` of an object that is a view of its own (nothing if equal).
+pub fn member<T: View + PartialEq>(
+    old: &T,
+    new: &T,
+    name: &str,
+    path: &mut String,
+    ops: &mut Vec<Value>,
+) {
+    if old == new {
+        return;
+    }
+    let at = path.len();
+    push_token(path, name);
+    old.diff(new, path, ops);
+    path.truncate(at);
+}
+
+/// A map keyed by numbers (a JSON object whose keys are those numbers) entry by entry: only the
+/// entries that differ become JSON, each replaced whole.
+impl<T: Serialize + PartialEq + Send + Sync + 'static> View for BTreeMap<u32, T> {
+    fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Value>) {
+        let at = path.len();
+        for (key, was) in self {
+            let op = match new.get(key) {
+                Some(is) if is == was => continue,
+                Some(is) => Some(is),
+                None => None,
+            };
+            push_token(path, &key.to_string());
+            ops.push(match op {
+                Some(is) => json!({"op": "replace", "path": path.as_str(), "value": to_value(is)}),
+                None => json!({"op": "remove", "path": path.as_str()}),
+            });
+            path.truncate(at);
+        }
+        for (key, is) in new {
+            if !self.contains_key(key) {
+                push_token(path, &key.to_string());
+                ops.push(json!({"op": "add", "path": path.as_str(), "value": to_value(is)}));
+                path.truncate(at);
+            }
+        }
+    }
+}
+
 /// [`View::diff`] of a struct member by member, inside its `impl View`:
-/// `diff_members!(old, new, path, ops; a, b; list: c)` compares `old.a` with `new.a` and so on
-/// ([`field`]), each member named in the patch as in the struct; members after `list:` are
-/// arrays of views ([`list`]). Every member must be named: a new one left out does not compile.
+/// `diff_members!(old, new, path, ops; a, b; list: c; view: d)` compares `old.a` with `new.a`
+/// and so on ([`field`]), each member named in the patch as in the struct; members after
+/// `list:` are arrays of views ([`list`]), those after `view:` views of their own ([`member`]).
+/// Every member must be named: a new one left out does not compile.
 macro_rules! diff_members {
-    ($old:expr, $new:expr, $path:expr, $ops:expr; $($name:ident),* $(; list: $($items:ident),*)?) => {{
-        let Self { $($name: _,)* $($($items: _,)*)? } = $old;
+    ($old:expr, $new:expr, $path:expr, $ops:expr; $($name:ident),*
+        $(; list: $($items:ident),*)? $(; view: $($views:ident),*)?) => {{
+        let Self { $($name: _,)* $($($items: _,)*)? $($($views: _,)*)? } = $old;
         $( $crate::patch::field(&$old.$name, &$new.$name, stringify!($name), $path, $ops); )*
         $($( $crate::patch::list(&$old.$items, &$new.$items, stringify!($items), $path, $ops); )*)?
+        $($( $crate::patch::member(&$old.$views, &$new.$views, stringify!($views), $path, $ops); )*)?
     }};
 }
 pub(crate) use diff_members;
@@ -228,6 +278,24 @@ mod tests {
             assert_eq!(patched(&old, &new), new);
             assert_eq!(patched(&new, &old), old);
         }
+    }
+
+    #[test]
+    fn a_map_by_number_is_patched_entry_by_entry() {
+        use super::View;
+        use std::collections::BTreeMap;
+        let old: BTreeMap<u32, [f64; 2]> =
+            [(1, [0.5, 0.25]), (2, [0.1, 0.9]), (7, [1.0, 0.0])].into();
+        let new: BTreeMap<u32, [f64; 2]> =
+            [(1, [0.5, 0.25]), (7, [0.75, 0.0]), (12, [0.2, 0.3])].into();
+        let mut ops = Vec::new();
+        old.diff(&new, &mut String::from("/finale_if"), &mut ops);
+        // Entry 1 is the same: no operation names it.
+        assert_eq!(ops.len(), 3, "{ops:?}");
+        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+        let mut doc = json!({"finale_if": old});
+        json_patch::patch(&mut doc, &patch).unwrap();
+        assert_eq!(doc, json!({"finale_if": new}));
     }
 
     #[test]

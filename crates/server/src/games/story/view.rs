@@ -65,8 +65,9 @@ impl View for StoryView {
             game, title, creator, ruleset, phase, paused, x_card, proposal, voters,
             physical_dice, timer, question, question_flagged, checked_any, moderator, prophecy,
             categories, finale, in_progress, flashback, flashback_flagged, long_term_effects,
-            long_term_effects_flagged, warnings, outline_odds, finale_if;
-            list: players, lines, objects, scenes);
+            long_term_effects_flagged, warnings;
+            list: players, lines, objects, scenes;
+            view: outline_odds, finale_if);
     }
 }
 
