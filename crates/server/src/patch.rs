@@ -84,12 +84,16 @@ pub fn field<T: Serialize + PartialEq>(
     path: &mut String,
     ops: &mut Vec<Value>,
 ) {
-    if old == new {
-        return;
+    if old != new {
+        at_member(path, name, |path| by_value(old, new, path, ops));
     }
+}
+
+/// Runs `patch` with `path` pointing at member `name`, then leaves `path` as it was.
+fn at_member(path: &mut String, name: &str, patch: impl FnOnce(&mut String)) {
     let at = path.len();
     push_token(path, name);
-    by_value(old, new, path, ops);
+    patch(path);
     path.truncate(at);
 }
 
@@ -103,10 +107,7 @@ pub fn list<T: View + PartialEq>(
     ops: &mut Vec<Value>,
 ) {
     // No comparison of the whole lists first: each element is compared once, below.
-    let at = path.len();
-    push_token(path, name);
-    elements(old, new, path, ops);
-    path.truncate(at);
+    at_member(path, name, |path| elements(old, new, path, ops));
 }
 
 /// The patch of the array at `path`: the elements that differ, each diffed as a view of its
@@ -148,13 +149,9 @@ pub fn member<T: View + PartialEq>(
     path: &mut String,
     ops: &mut Vec<Value>,
 ) {
-    if old == new {
-        return;
+    if old != new {
+        at_member(path, name, |path| old.diff(new, path, ops));
     }
-    let at = path.len();
-    push_token(path, name);
-    old.diff(new, path, ops);
-    path.truncate(at);
 }
 
 /// A map keyed by numbers (a JSON object whose keys are those numbers) entry by entry: only the
