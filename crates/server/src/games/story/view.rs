@@ -610,6 +610,36 @@ pub(super) fn view_after(
     view
 }
 
+/// A walk through the parts of the view before, in id order like the state's maps: each part
+/// is looked at once, not searched for again for every id (the parts live behind pointers, and
+/// a search per scene showed in profiles under load).
+#[derive(Default)]
+struct InOrder {
+    at: usize,
+}
+
+impl InOrder {
+    /// The part of `before` with id `id`, if any; ids must be asked for in increasing order.
+    fn next<'a, T>(
+        &mut self,
+        before: &'a [Kept<T>],
+        id: u32,
+        id_of: impl Fn(&T) -> u32,
+    ) -> Option<&'a Kept<T>> {
+        while let Some(part) = before.get(self.at) {
+            let at = id_of(part);
+            if at > id {
+                return None;
+            }
+            self.at += 1;
+            if at == id {
+                return Some(part);
+            }
+        }
+        None
+    }
+}
+
 /// The scenes and objects whose views some events may change.
 #[derive(Debug, Default)]
 struct Touched {
@@ -726,13 +756,15 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
             moderator: s.moderator == Some(id),
         })
         .collect();
+    let (mut objects_before, mut scenes_before) = (InOrder::default(), InOrder::default());
     let objects = s
         .objects
         .iter()
         .map(|(id, o)| {
-            let kept = previous
-                .filter(|(_, touched)| !touched.objects.contains(id))
-                .and_then(|(view, _)| view.objects.iter().find(|v| v.id == id.0));
+            let kept = previous.and_then(|(view, touched)| {
+                let part = objects_before.next(&view.objects, id.0, |v| v.id);
+                part.filter(|_| !touched.objects.contains(id))
+            });
             if let Some(view) = kept {
                 return view.clone();
             }
@@ -777,9 +809,10 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
         .scenes
         .iter()
         .map(|(id, scene)| {
-            let kept = previous
-                .filter(|(_, touched)| !touched.scenes.contains(id))
-                .and_then(|(view, _)| view.scenes.iter().find(|v| v.id == id.0));
+            let kept = previous.and_then(|(view, touched)| {
+                let part = scenes_before.next(&view.scenes, id.0, |v| v.id);
+                part.filter(|_| !touched.scenes.contains(id))
+            });
             match kept {
                 Some(view) => view.clone(),
                 None => Kept::new(scene_view(s, id, scene, &available)),
