@@ -650,10 +650,9 @@ struct Touched {
     odds: bool,
 }
 
-/// The scenes and objects whose views `events` may change, when that is only some: `None`
-/// when it may be any of them (most events, and every one that adds or removes a scene or an
-/// object, changes a phase, a flag, a player or what a scene's pool or status depends on
-/// elsewhere in the outline).
+/// The scenes and objects whose views `events` may change, and whether the outline's odds may,
+/// when that is only some: `None` when it may be any of them (most events, and every one that
+/// adds or removes a scene or an object, or changes a phase, a flag or a player).
 fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
     // The scene whose pairs hold `pair`, and the object that holds `aspect`, in the view before.
     let holding_pair = |pair: PairId| {
