@@ -158,26 +158,21 @@ pub fn member<T: View + PartialEq>(
 /// entries that differ become JSON, each replaced whole.
 impl<T: Serialize + PartialEq + Send + Sync + 'static> View for BTreeMap<u32, T> {
     fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Value>) {
-        let at = path.len();
         for (key, was) in self {
-            let op = match new.get(key) {
-                Some(is) if is == was => continue,
-                Some(is) => Some(is),
-                None => None,
-            };
-            push_token(path, &key.to_string());
-            ops.push(match op {
-                Some(is) => json!({"op": "replace", "path": path.as_str(), "value": to_value(is)}),
-                None => json!({"op": "remove", "path": path.as_str()}),
-            });
-            path.truncate(at);
-        }
-        for (key, is) in new {
-            if !self.contains_key(key) {
-                push_token(path, &key.to_string());
-                ops.push(json!({"op": "add", "path": path.as_str(), "value": to_value(is)}));
-                path.truncate(at);
+            let is = new.get(key);
+            if is != Some(was) {
+                at_member(path, &key.to_string(), |path| {
+                    ops.push(match is {
+                        Some(is) => json!({"op": "replace", "path": &*path, "value": to_value(is)}),
+                        None => json!({"op": "remove", "path": &*path}),
+                    });
+                });
             }
+        }
+        for (key, is) in new.iter().filter(|(key, _)| !self.contains_key(key)) {
+            at_member(path, &key.to_string(), |path| {
+                ops.push(json!({"op": "add", "path": &*path, "value": to_value(is)}));
+            });
         }
     }
 }
