@@ -159,7 +159,8 @@ pub mod limits {
     /// A WebSocket message past this closes the connection instead of being answered: what
     /// one socket can make the server hold while a message is in flight.
     pub const HARD_MESSAGE_BYTES: usize = 64 * 1024;
-    /// A socket's read buffer to begin with; it grows for a large message and shrinks back.
+    /// A socket's read buffer to begin with (it grows for a large message and shrinks back),
+    /// and what its writes gather before the flush sends them together.
     pub const SOCKET_BUFFER_BYTES: usize = 4 * 1024;
     /// What `hello` costs of a seat's budget, in messages: it is answered with the whole view
     /// and log.

@@ -11,10 +11,11 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use futures_util::SinkExt;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use store::Store;
-use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::oneshot;
 
 /// Accepts the upgrade for a seated player whose page comes from this server.
@@ -77,7 +78,9 @@ pub async fn upgrade<S: Store>(
         .max_frame_size(limits::HARD_MESSAGE_BYTES)
         // Buffers grow with the messages they carry; an idle socket keeps them small.
         .read_buffer_size(limits::SOCKET_BUFFER_BYTES)
-        .write_buffer_size(0)
+        // Messages wait there for the loop's flush, so those ready together leave in one
+        // write; a larger one goes out at once.
+        .write_buffer_size(limits::SOCKET_BUFFER_BYTES)
         .on_upgrade(move |socket| {
             Connection {
                 room,
@@ -171,6 +174,7 @@ impl<S: Store> Connection<S> {
         let mut removed = self.room.removed();
         if removed.borrow_and_update().contains(&self.player) {
             let _ = send(&mut socket, removed_notice()).await;
+            let _ = socket.flush().await;
             return;
         }
         if !self
@@ -221,7 +225,18 @@ impl<S: Store> Connection<S> {
             if let Flow::Close = flow {
                 break;
             }
+            // What the room published meanwhile goes out in the same write: the actor's
+            // `done` and the `update` of its action (published before the answer) leave as
+            // one segment, a fifth fewer writes (and wake-ups of the page) per action.
+            if let Flow::Close = self.forward_ready(&mut socket, &mut published).await {
+                break;
+            }
+            if socket.flush().await.is_err() {
+                break;
+            }
         }
+        // A last notice (removed, restarting) still reaches the page.
+        let _ = socket.flush().await;
         metrics.sockets_open.dec();
         let _ = self
             .room
@@ -355,6 +370,25 @@ impl<S: Store> Connection<S> {
         }
     }
 
+    /// Forwards what the room has already published, without waiting for more.
+    async fn forward_ready(
+        &mut self,
+        socket: &mut WebSocket,
+        published: &mut tokio::sync::broadcast::Receiver<Arc<Published>>,
+    ) -> Flow {
+        loop {
+            let flow = match published.try_recv() {
+                Ok(change) => self.forward(socket, &change).await,
+                Err(TryRecvError::Lagged(_)) => self.sync(socket).await,
+                Err(TryRecvError::Empty) => return Flow::Continue,
+                Err(TryRecvError::Closed) => Flow::Close,
+            };
+            if let Flow::Close = flow {
+                return Flow::Close;
+            }
+        }
+    }
+
     async fn sync(&mut self, socket: &mut WebSocket) -> Flow {
         let (reply, answer) = oneshot::channel();
         if !self
@@ -391,8 +425,9 @@ async fn send(socket: &mut WebSocket, message: Value) -> Flow {
     send_text(socket, &message.to_string()).await
 }
 
+/// Queues a message: the connection's loop flushes once it has nothing more ready to send.
 async fn send_text(socket: &mut WebSocket, text: &str) -> Flow {
-    match socket.send(Message::Text(Utf8Bytes::from(text))).await {
+    match socket.feed(Message::Text(Utf8Bytes::from(text))).await {
         Ok(()) => Flow::Continue,
         Err(_) => Flow::Close,
     }
