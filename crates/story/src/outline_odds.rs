@@ -547,6 +547,45 @@ pub fn outline_odds_f64(
     Ok(solve::<f64>(ruleset, &shape, scenes, |s| scenes[s].pairs))
 }
 
+/// The Finale's P(success) in `f64` if a scene succeeded and if it failed, `[success, failure]`
+/// for each scene of `asked` (an index into `scenes`; a recorded outcome is set aside).
+///
+/// The same arithmetic as [`outline_odds_f64`] on each changed plan, to the last bit, but the
+/// outline is solved once: a scene's outcome changes only the scenes between it and the Finale,
+/// so only those are worked out again (a few per question instead of the whole outline twice).
+pub fn finale_if_f64(
+    ruleset: Ruleset,
+    scenes: &[PlannedScene],
+    asked: &[usize],
+) -> Result<Vec<[f64; 2]>, OutlineError> {
+    let shape = OutlineShape::new(ruleset, scenes)?;
+    let p = solve::<f64>(ruleset, &shape, scenes, |s| scenes[s].pairs);
+    let mut hits = Vec::with_capacity(ruleset.finale_difficulty() as usize);
+    let mut finale_if = |scene: usize, chance: f64| {
+        let (mut at, mut chance) = (scene, chance);
+        while let Some(parent) = scenes[at].parent {
+            if scenes[parent].outcome.is_some() {
+                // Its outcome holds whatever its precursors did, and so does everything above.
+                return p[shape.finale];
+            }
+            let d = ruleset
+                .difficulty_at_depth(shape.depth[parent])
+                .unwrap_or(1);
+            <f64 as Odds>::pool(scenes[parent].pairs, d, &mut hits);
+            for &child in shape.precursors(parent) {
+                add_reward_die(&mut hits, if child == at { &chance } else { &p[child] });
+            }
+            let below = hits.iter().fold(0.0, |sum, h| sum.plus(h));
+            (at, chance) = (parent, 1.0.minus(&below));
+        }
+        chance
+    };
+    Ok(asked
+        .iter()
+        .map(|&scene| [finale_if(scene, 1.0), finale_if(scene, 0.0)])
+        .collect())
+}
+
 /// How many pairs per scene the Finale needs for an even chance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EvenFinale {
@@ -650,6 +689,64 @@ mod tests {
         Sixths::pool(60, 41, &mut exact);
         let expected = hit_distribution(60, 41).exact;
         assert_eq!(exact[40].to_probability(), expected[40]);
+    }
+
+    #[test]
+    fn what_if_answers_are_those_of_the_changed_plans() {
+        // Outlines of every shape the rules allow, some scenes performed, some pairs planned:
+        // each answer is the Finale's odds of the whole plan solved again.
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        for ruleset in [Ruleset::Edition10, Ruleset::Edition11, Ruleset::Temporal] {
+            for _ in 0..200 {
+                let n = 1 + next(14) as usize;
+                let mut scenes = vec![scene(None, next(4) as u32)];
+                for i in 1..n {
+                    // A parent above the deepest level a scene may have.
+                    let candidates: Vec<usize> = (0..i)
+                        .filter(|&j| depth_of(&scenes, j) < ruleset.max_depth())
+                        .collect();
+                    let parent = candidates[next(candidates.len() as u64) as usize];
+                    scenes.push(scene(Some(parent), next(4) as u32));
+                }
+                for planned in scenes.iter_mut() {
+                    planned.outcome = match next(4) {
+                        0 => Some(Outcome::Success),
+                        1 => Some(Outcome::Failure),
+                        _ => None,
+                    };
+                }
+                let asked: Vec<usize> = (0..n).collect();
+                let answers = finale_if_f64(ruleset, &scenes, &asked).unwrap();
+                let finale = 0;
+                for (&i, answer) in asked.iter().zip(&answers) {
+                    for (k, outcome) in [Outcome::Success, Outcome::Failure].into_iter().enumerate()
+                    {
+                        let mut what_if = scenes.clone();
+                        what_if[i].outcome = Some(outcome);
+                        let expected = outline_odds_f64(ruleset, &what_if).unwrap()[finale];
+                        assert_eq!(
+                            answer[k].to_bits(),
+                            expected.to_bits(),
+                            "{ruleset:?} {scenes:?} scene {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn depth_of(scenes: &[PlannedScene], mut at: usize) -> u32 {
+        let mut depth = 0;
+        while let Some(parent) = scenes[at].parent {
+            (at, depth) = (parent, depth + 1);
+        }
+        depth
     }
 
     #[test]

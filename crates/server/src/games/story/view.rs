@@ -16,7 +16,7 @@ use story::ids::{AspectId, ObjectId, PairId, SceneId, Timestamp};
 use story::model::{
     AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
 };
-use story::outline_odds::{PlannedScene, outline_odds_f64};
+use story::outline_odds::{PlannedScene, finale_if_f64, outline_odds_f64};
 use story::{Event, Ruleset, State};
 
 /// The view of a story table. Its JSON is what the page reads (PROTOCOL.md); the members are
@@ -401,22 +401,11 @@ fn work_out_scene_odds(dice: u32, difficulty: u32, playing: bool) -> OddsView {
     odds
 }
 
-/// Outlines with more scenes to choose from than this get no "what if" (each one solves the
-/// outline twice more).
+/// Outlines with more scenes to choose from than this get no "what if" (each one is a pair of
+/// entries in every view, and works out the scenes above it twice more).
 const WHAT_IF_SCENES: usize = 60;
 
-/// The outlines whose "what if" was worked out lately, by what it depends on: most changes at
-/// a table (an agreement, a narration, the timer) leave the outline, its pairs and outcomes as
-/// they were, and solving it again for each showed in profiles under load. Emptied when full.
-type WhatIfKey = (
-    Ruleset,
-    Vec<(Option<usize>, u32, Option<Outcome>)>,
-    Vec<(usize, u32)>,
-);
 type WhatIf = BTreeMap<u32, [f64; 2]>;
-static WHAT_IF: LazyLock<Mutex<HashMap<WhatIfKey, WhatIf>>> = LazyLock::new(Default::default);
-/// Outlines [`WHAT_IF`] keeps at most.
-const WHAT_IF_KEPT: usize = 4096;
 
 /// The outline as the odds solver plans it: the scenes' ids, and each scene with its parent
 /// (by index), the pairs proposed so far and its outcome once performed.
@@ -470,33 +459,16 @@ fn finale_if(state: &State) -> WhatIf {
     if open.len() > WHAT_IF_SCENES {
         return WhatIf::new();
     }
-    let Some(at) = ids.iter().position(|id| *id == finale) else {
-        return WhatIf::new();
-    };
-    let key: WhatIfKey = (
-        state.ruleset,
-        planned
-            .iter()
-            .map(|p| (p.parent, p.pairs, p.outcome))
-            .collect(),
-        open.iter().map(|&i| (i, ids[i].0)).collect(),
-    );
-    kept(&WHAT_IF, WHAT_IF_KEPT, key, || {
-        let mut out = WhatIf::new();
-        for i in open {
-            let chance = |outcome| {
-                let mut what_if = planned.clone();
-                what_if[i].outcome = Some(outcome);
-                outline_odds_f64(state.ruleset, &what_if)
-                    .ok()
-                    .and_then(|odds| odds.get(at).copied())
-            };
-            if let (Some(won), Some(lost)) = (chance(Outcome::Success), chance(Outcome::Failure)) {
-                out.insert(ids[i].0, [won, lost]);
-            }
-        }
-        out
-    })
+    // One solve of the outline, then only the scenes above each choice again: cheap enough to
+    // need no cache, and worked out only after the events that change odds (`Touched::odds`).
+    finale_if_f64(state.ruleset, &planned, &open)
+        .map(|answers| {
+            open.iter()
+                .zip(answers)
+                .map(|(&i, answer)| (ids[i].0, answer))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The view of `state` (a table `creator` made).
