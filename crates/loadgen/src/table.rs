@@ -695,14 +695,15 @@ impl Table {
         while self.seen[0] < self.seq {
             self.hear(deadline, "an update").await?;
         }
-        // A `sync` or an update with the whole view replaces it; a patch (RFC 6902) changes it.
+        // A `sync` or an update with the whole view replaces it; a patch (RFC 6902) changes it,
+        // without the undo record of an atomic patch: one that does not apply fails the table.
         for text in self.unread.drain(..) {
             let message: StateMessage = serde_json::from_str(text.as_str())
                 .map_err(|e| Failure::Error(format!("an unreadable state: {e}")))?;
             match message {
                 StateMessage {
                     patch: Some(patch), ..
-                } => json_patch::patch(&mut self.view, &patch)
+                } => json_patch::patch_unsafe(&mut self.view, &patch)
                     .map_err(|e| Failure::Error(format!("a patch that does not apply: {e}")))?,
                 StateMessage {
                     view: Some(view), ..
