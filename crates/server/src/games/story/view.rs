@@ -411,57 +411,64 @@ type WhatIf = BTreeMap<u32, [f64; 2]>;
 /// (by index), the pairs proposed so far and its outcome once performed.
 fn planned(state: &State) -> (Vec<SceneId>, Vec<PlannedScene>) {
     let ids: Vec<SceneId> = state.scenes.keys().copied().collect();
-    let index: HashMap<SceneId, usize> = ids.iter().enumerate().map(|(i, id)| (*id, i)).collect();
-    let planned = ids
-        .iter()
-        .map(|id| {
-            let scene = &state.scenes[id];
-            PlannedScene {
-                parent: scene.parent.and_then(|p| index.get(&p).copied()),
-                pairs: scene.pairs.len() as u32,
-                outcome: scene.outcome(),
-            }
+    // The ids are in order (a map's keys): a parent's index is found by halving.
+    let planned = state
+        .scenes
+        .values()
+        .map(|scene| PlannedScene {
+            parent: scene.parent.and_then(|p| ids.binary_search(&p).ok()),
+            pairs: scene.pairs.len() as u32,
+            outcome: scene.outcome(),
         })
         .collect();
     (ids, planned)
 }
 
-/// Each unperformed scene's chance with the pairs proposed so far, as a plan.
-fn outline_odds(state: &State) -> BTreeMap<u32, f64> {
+/// The outline's odds, planned once for both: each unperformed scene's chance with the pairs
+/// proposed so far (as a plan), and the Finale's what-if ([`finale_if`]); `available`: the
+/// scenes that may be performed now.
+fn odds(state: &State, available: &[SceneId]) -> (BTreeMap<u32, f64>, WhatIf) {
     let (ids, planned) = planned(state);
-    match outline_odds_f64(state.ruleset, &planned) {
+    let outline_odds = match outline_odds_f64(state.ruleset, &planned) {
         Ok(odds) => ids
             .iter()
             .zip(odds)
-            .filter(|(id, _)| state.scenes[id].outcome().is_none())
-            .map(|(id, p)| (id.0, p))
+            .zip(&planned)
+            .filter(|(_, scene)| scene.outcome.is_none())
+            .map(|((id, p), _)| (id.0, p))
             .collect(),
         Err(_) => BTreeMap::new(),
-    }
+    };
+    (outline_odds, finale_if(state, &ids, &planned, available))
 }
 
 /// For each scene but the Finale that can be played now (or is being played): the Finale's
 /// chance (as a plan, with the pairs proposed so far) if that scene succeeds, and if it fails:
 /// `{"7": [0.61, 0.38]}`. Empty past [`WHAT_IF_SCENES`] such scenes or without a Finale.
-fn finale_if(state: &State) -> WhatIf {
+fn finale_if(
+    state: &State,
+    ids: &[SceneId],
+    planned: &[PlannedScene],
+    available: &[SceneId],
+) -> WhatIf {
     let Some(finale) = state.finale else {
         return WhatIf::new();
     };
-    let (ids, planned) = planned(state);
-    let choices: HashSet<SceneId> = state
-        .available_scenes()
-        .into_iter()
-        .chain(state.in_progress)
-        .collect();
     let open: Vec<usize> = (0..ids.len())
-        .filter(|&i| ids[i] != finale && planned[i].outcome.is_none() && choices.contains(&ids[i]))
+        .filter(|&i| {
+            let id = ids[i];
+            id != finale
+                && planned[i].outcome.is_none()
+                // `available` is in id order, as the state keeps its scenes.
+                && (available.binary_search(&id).is_ok() || state.in_progress == Some(id))
+        })
         .collect();
     if open.len() > WHAT_IF_SCENES {
         return WhatIf::new();
     }
     // One solve of the outline, then only the scenes above each choice again: cheap enough to
     // need no cache, and worked out only after the events that change odds (`Touched::odds`).
-    finale_if_f64(state.ruleset, &planned, &open)
+    finale_if_f64(state.ruleset, planned, &open)
         .map(|answers| {
             open.iter()
                 .zip(answers)
@@ -871,7 +878,10 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
         Some((view, touched)) if !touched.odds => {
             (view.outline_odds.clone(), view.finale_if.clone())
         }
-        _ => (Kept::new(outline_odds(s)), Kept::new(finale_if(s))),
+        _ => {
+            let (outline_odds, finale_if) = odds(s, &available);
+            (Kept::new(outline_odds), Kept::new(finale_if))
+        }
     };
     StoryView {
         game: <super::StoryGame as crate::game::Game>::KIND,
