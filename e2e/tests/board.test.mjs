@@ -18,7 +18,9 @@ const SERVER_ARGS = ['--bot-pause-ms', '20'];
 /** A server with quick bots and a browser; closes both, even when `run` throws. */
 async function withBoardTable(name, run) {
   const server = await Server.start(undefined, { args: SERVER_ARGS });
-  const browser = await launchBrowser();
+  // Launched inside the `try`: a browser that fails to start must still stop the server, or
+  // its open pipes keep node (and the whole test run) waiting forever.
+  let browser;
   const players = [];
   const open = async (playerName, viewport) => {
     const p = await player(browser, { viewport });
@@ -28,6 +30,7 @@ async function withBoardTable(name, run) {
     return p;
   };
   try {
+    browser = await launchBrowser();
     await run({ server, open });
   } catch (e) {
     for (const p of players) {
@@ -37,7 +40,7 @@ async function withBoardTable(name, run) {
     console.error(`server output (end):\n${server.output.slice(-3000)}`);
     throw e;
   } finally {
-    await browser.close().catch(() => {});
+    if (browser) await browser.close().catch(() => {});
     server.cleanup();
   }
 }
