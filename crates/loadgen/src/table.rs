@@ -5,7 +5,9 @@
 use crate::client::{self, Answer, Heard, Sender, Traffic};
 use crate::report::Errors;
 use futures_util::SinkExt;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -14,6 +16,9 @@ use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 
 /// Players at a table.
 pub const SEATS: usize = 4;
+
+/// The view's member that holds the open proposal.
+const PROPOSAL: &str = "proposal";
 
 /// Deepest scene under ruleset 1.0: the Finale (difficulty 4) is depth 0, a tertiary scene
 /// (difficulty 1) depth 3.
@@ -186,6 +191,35 @@ struct StateMessage {
     patch: Option<json_patch::Patch>,
 }
 
+/// A state message read only for the open proposal (see [`Table::proposal`]): the patch's
+/// operations with their values left as unparsed JSON text, and of a whole view only its
+/// `proposal`.
+#[derive(serde::Deserialize)]
+struct ProposalMessage<'a> {
+    #[serde(default, borrow)]
+    view: Option<ProposalOf<'a>>,
+    #[serde(default, borrow)]
+    patch: Option<Vec<Operation<'a>>>,
+}
+
+/// Of a whole view, only its `proposal`.
+#[derive(serde::Deserialize)]
+struct ProposalOf<'a> {
+    #[serde(default, borrow)]
+    proposal: Option<&'a RawValue>,
+}
+
+/// One operation of a patch (RFC 6902), its value unparsed.
+#[derive(serde::Deserialize)]
+struct Operation<'a> {
+    #[serde(borrow)]
+    op: Cow<'a, str>,
+    #[serde(borrow)]
+    path: Cow<'a, str>,
+    #[serde(default, borrow)]
+    value: Option<&'a RawValue>,
+}
+
 /// One table, set up and ready to play.
 pub struct Table {
     senders: Vec<Sender>,
@@ -197,8 +231,12 @@ pub struct Table {
     /// State messages socket 0 received since its view was last worked out, in order (read
     /// only when a view is needed, to keep the generator's CPU low).
     unread: Vec<Utf8Bytes>,
-    /// Socket 0's view, as of the state messages read so far.
+    /// Socket 0's view, as of the state messages read so far (during the setup).
     view: Value,
+    /// Once the setup is done, only the view's open proposal is kept, as `{"proposal": …}`:
+    /// applying every patch of the play to the whole view was a fifth of the generator's CPU,
+    /// and a scene needs nothing else from it.
+    lean: Option<Value>,
     /// The table's last accepted event.
     seq: u64,
     probe: Option<Probe>,
@@ -272,6 +310,7 @@ impl Table {
             seen: [0; SEATS],
             unread: Vec::new(),
             view: Value::Null,
+            lean: None,
             seq: 0,
             probe: None,
             errors: Errors::default(),
@@ -282,7 +321,12 @@ impl Table {
             order: Vec::new(),
         };
         match table.play_setup(plan.scenes).await {
-            Ok(()) => Ok(table),
+            Ok(()) => {
+                let proposal = table.view[PROPOSAL].take();
+                table.view = Value::Null;
+                table.lean = Some(json!({ PROPOSAL: proposal }));
+                Ok(table)
+            }
             Err(failure) => {
                 let errors = std::mem::take(&mut table.errors);
                 table.close().await;
@@ -368,7 +412,7 @@ impl Table {
     async fn propose(&mut self, socket: usize, last: usize, motion: Value) -> Result<u64, Failure> {
         self.act(socket, json!({"action": "propose", "motion": motion}))
             .await?;
-        let id = self.view().await?["proposal"]["id"]
+        let id = self.proposal().await?["id"]
             .as_u64()
             .ok_or(Failure::Error("the proposal has no id".into()))?;
         for other in (0..SEATS).filter(|s| *s != socket && *s != last) {
@@ -718,12 +762,73 @@ impl Table {
         Ok(&self.view)
     }
 
+    /// The open proposal (`null` if none) as socket 0 sees it after the table's last accepted
+    /// action. Once the setup is done, only the patch operations at or under `/proposal` are
+    /// parsed and applied, to `{"proposal": …}` alone: the server sends only `add`, `remove` and
+    /// `replace`, and an operation under `/proposal` reads and changes nothing else.
+    async fn proposal(&mut self) -> Result<&Value, Failure> {
+        if self.lean.is_none() {
+            return Ok(&self.view().await?[PROPOSAL]);
+        }
+        let deadline = Instant::now() + self.timeout;
+        while self.seen[0] < self.seq {
+            self.hear(deadline, "an update").await?;
+        }
+        let lean = self.lean.get_or_insert(Value::Null);
+        for text in self.unread.drain(..) {
+            follow_proposal(lean, text.as_str())?;
+        }
+        Ok(&lean[PROPOSAL])
+    }
+
     /// Closes the four sockets (briefly waiting for the server's close).
     async fn close(&mut self) {
         for sender in &mut self.senders {
             let _ = tokio::time::timeout(Duration::from_secs(2), sender.close()).await;
         }
     }
+}
+
+/// Brings `lean` (`{"proposal": …}`) up to date with one state message: a whole view's
+/// proposal replaces it; of a patch, only the operations at or under `/proposal` (or on the
+/// whole view) are parsed, and applied.
+fn follow_proposal(lean: &mut Value, text: &str) -> Result<(), Failure> {
+    let unreadable = |e: serde_json::Error| Failure::Error(format!("an unreadable state: {e}"));
+    let parse = |raw: Option<&RawValue>| -> Result<Value, Failure> {
+        // A `null` reads as none.
+        raw.map_or(Ok(Value::Null), |raw| {
+            serde_json::from_str(raw.get()).map_err(unreadable)
+        })
+    };
+    match serde_json::from_str(text).map_err(unreadable)? {
+        ProposalMessage {
+            patch: Some(operations),
+            ..
+        } => {
+            for operation in operations {
+                let path = operation.path.as_ref();
+                if path.is_empty() {
+                    // The whole view replaced.
+                    let view = parse(operation.value)?;
+                    *lean = json!({ PROPOSAL: view[PROPOSAL] });
+                } else if path == "/proposal" || path.starts_with("/proposal/") {
+                    let mut parsed = json!({"op": operation.op, "path": path});
+                    if operation.op != "remove" {
+                        parsed["value"] = parse(operation.value)?;
+                    }
+                    let parsed: json_patch::PatchOperation = serde_json::from_value(parsed)
+                        .map_err(|e| Failure::Error(format!("an unreadable patch: {e}")))?;
+                    json_patch::patch_unsafe(lean, &[parsed])
+                        .map_err(|e| Failure::Error(format!("a patch that does not apply: {e}")))?;
+                }
+            }
+        }
+        ProposalMessage {
+            view: Some(view), ..
+        } => *lean = json!({ PROPOSAL: parse(view.proposal)? }),
+        _ => return Err(Failure::Error("a state with no view and no patch".into())),
+    }
+    Ok(())
 }
 
 fn find(list: &Value, wanted: impl Fn(&Value) -> bool) -> Result<&Value, Failure> {
@@ -762,6 +867,49 @@ mod tests {
             Some(12),
             "1 + 3 + 9 + 27: the last tertiary scene"
         );
+    }
+
+    #[test]
+    fn the_proposal_followed_alone_is_the_whole_views() {
+        let sync = json!({"type": "sync", "seq": 3, "view": {
+            "objects": [{"id": 1, "name": "Wren"}], "proposal": null, "scenes": []}});
+        let patches = [
+            json!([{"op": "replace", "path": "/proposal", "value": {"id": 7, "votes": [1]}},
+                   {"op": "replace", "path": "/objects/0/name", "value": "Maud"}]),
+            json!([{"op": "add", "path": "/proposal/votes/-", "value": 2},
+                   {"op": "add", "path": "/scenes/0", "value": {"id": 4, "proposal": 1}}]),
+            json!([{"op": "replace", "path": "/proposal/id", "value": 8},
+                   {"op": "remove", "path": "/proposal/votes/0"}]),
+            json!([{"op": "replace", "path": "/proposal", "value": null}]),
+            json!([{"op": "replace", "path": "", "value": {"proposal": {"id": 9}, "objects": []}}]),
+            json!([{"op": "add", "path": "/proposal/votes", "value": [3]}]),
+        ];
+        let mut whole = sync["view"].clone();
+        let mut lean = Value::Null;
+        follow_proposal(&mut lean, &sync.to_string()).unwrap();
+        assert_eq!(lean[PROPOSAL], Value::Null);
+        let mut seen = Vec::new();
+        for (k, patch) in patches.iter().enumerate() {
+            let update = json!({"type": "update", "seq": 4 + k, "patch": patch, "log": []});
+            follow_proposal(&mut lean, &update.to_string()).unwrap();
+            let patch: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+            json_patch::patch(&mut whole, &patch).unwrap();
+            assert_eq!(lean[PROPOSAL], whole[PROPOSAL], "after patch {k}");
+            seen.push(lean[PROPOSAL]["id"].clone());
+        }
+        assert_eq!(
+            seen,
+            [
+                json!(7),
+                json!(7),
+                json!(8),
+                Value::Null,
+                json!(9),
+                json!(9)
+            ]
+        );
+        // A state with neither is an error, not a silent null.
+        assert!(follow_proposal(&mut lean, r#"{"type": "update", "seq": 9}"#).is_err());
     }
 
     #[test]
