@@ -69,6 +69,9 @@ pub struct Errors {
     /// Tables that performed every scene of their outline before the run ended (they stop
     /// rolling, so the offered load drops: give a longer outline with `--scenes`).
     pub exhausted_tables: u64,
+    /// Tables stopped because what the server sent could not be read as the generator expects
+    /// (a patch that does not apply, an id missing from the view).
+    pub misread: u64,
 }
 
 impl Errors {
@@ -81,6 +84,7 @@ impl Errors {
         self.disconnects += other.disconnects;
         self.setup_failures += other.setup_failures;
         self.exhausted_tables += other.exhausted_tables;
+        self.misread += other.misread;
     }
 
     /// Everything but exhausted outlines, which are not failures of the server.
@@ -91,6 +95,7 @@ impl Errors {
             + self.timeouts
             + self.disconnects
             + self.setup_failures
+            + self.misread
     }
 }
 
@@ -253,14 +258,15 @@ impl Report {
         let e = &self.errors;
         let _ = writeln!(
             out,
-            "errors: {} refused, {} errors, {} rate-limited, {} timeouts, {} disconnects, {} tables not set up, {} tables out of scenes",
+            "errors: {} refused, {} errors, {} rate-limited, {} timeouts, {} disconnects, {} tables not set up, {} tables out of scenes, {} tables stopped misreading the server",
             e.refused,
             e.errors,
             e.rate_limited,
             e.timeouts,
             e.disconnects,
             e.setup_failures,
-            e.exhausted_tables
+            e.exhausted_tables,
+            e.misread
         );
         out
     }
@@ -433,6 +439,21 @@ mod tests {
         assert_eq!(largest_passing(&runs, 200.0), Some(2000));
         assert_eq!(largest_passing(&[run(4, 1.0, 1)], 100.0), None);
         assert!(sweep_text(&runs, 100.0).ends_with("largest N with p99 < 100 ms: 500\n"));
+    }
+
+    /// A table stopped because the generator could not read the server fails the run, as a
+    /// timeout does, and the report says so.
+    #[test]
+    fn a_table_stopped_misreading_the_server_fails_the_run() {
+        let mut misread = run(400, 5.0, 0);
+        misread.errors.misread = 1;
+        assert_eq!(misread.errors.failures(), 1);
+        assert_eq!(largest_passing(&[misread.clone()], 100.0), None);
+        assert!(
+            misread
+                .text()
+                .contains("1 tables stopped misreading the server")
+        );
     }
 
     /// With `--repeat`, an N passes when more than half of its runs do: one slow run in three

@@ -258,6 +258,9 @@ enum Failure {
     Closed(String),
     Refused(String),
     Error(String),
+    /// What the server sent could not be read as the generator expects (a patch that does not
+    /// apply, an id missing from the view): a changed server, or the generator's bug.
+    Misread(String),
 }
 
 impl std::fmt::Display for Failure {
@@ -267,6 +270,7 @@ impl std::fmt::Display for Failure {
             Failure::Closed(why) => write!(f, "a socket closed: {why}"),
             Failure::Refused(why) => write!(f, "refused: {why}"),
             Failure::Error(why) => write!(f, "error: {why}"),
+            Failure::Misread(why) => write!(f, "misread the server: {why}"),
         }
     }
 }
@@ -357,7 +361,7 @@ impl Table {
                 o["kind"] == "character" && o["player"] == socket as u64 + 1
             })?["id"]
                 .as_u64()
-                .ok_or(Failure::Error("a character without an id".into()))?;
+                .ok_or(Failure::Misread("a character without an id".into()))?;
         }
         let categories = [
             json!("occupation"),
@@ -382,7 +386,7 @@ impl Table {
             *aspect =
                 find(&view["objects"], |o| o["id"] == characters[socket])?["aspects"][0]["id"]
                     .as_u64()
-                    .ok_or(Failure::Error("a character without aspects".into()))?;
+                    .ok_or(Failure::Misread("a character without aspects".into()))?;
         }
         self.agreed(2, json!({"motion": "advance", "to": "outline"}))
             .await?;
@@ -395,13 +399,13 @@ impl Table {
         let view = self.view().await?;
         self.vault = find(&view["objects"], |o| o["name"] == "The vault")?["id"]
             .as_u64()
-            .ok_or(Failure::Error("the vault has no id".into()))?;
+            .ok_or(Failure::Misread("the vault has no id".into()))?;
         self.act(0, json!({"action": "attach_aspect", "object": self.vault, "text": "Unguarded", "category": null})).await?;
         let vault = self.vault;
         let view = self.view().await?;
         self.vault_aspect = find(&view["objects"], |o| o["id"] == vault)?["aspects"][0]["id"]
             .as_u64()
-            .ok_or(Failure::Error("the vault has no aspect".into()))?;
+            .ok_or(Failure::Misread("the vault has no aspect".into()))?;
         self.agreed(1, json!({"motion": "advance", "to": "story"}))
             .await?;
         Ok(())
@@ -414,7 +418,7 @@ impl Table {
             .await?;
         let id = self.proposal().await?["id"]
             .as_u64()
-            .ok_or(Failure::Error("the proposal has no id".into()))?;
+            .ok_or(Failure::Misread("the proposal has no id".into()))?;
         for other in (0..SEATS).filter(|s| *s != socket && *s != last) {
             self.act(other, json!({"action": "agree", "proposal": id}))
                 .await?;
@@ -443,7 +447,7 @@ impl Table {
         let view = self.view().await?;
         ids[0] = view["finale"]
             .as_u64()
-            .ok_or(Failure::Error("no finale".into()))?;
+            .ok_or(Failure::Misread("no finale".into()))?;
         let mut level: Vec<usize> = vec![0];
         let mut n = 0;
         while !level.is_empty() {
@@ -474,7 +478,7 @@ impl Table {
                     .filter(|&c| parents[c] == Some(parent))
                     .collect();
                 if sketched.len() != wanted.len() {
-                    return Err(Failure::Error(format!(
+                    return Err(Failure::Misread(format!(
                         "expected {} scenes under {}, saw {}",
                         wanted.len(),
                         ids[parent],
@@ -517,8 +521,11 @@ impl Table {
                 }
                 Err(failure) => {
                     // A lost answer leaves the table in a state we no longer know: stop it.
-                    if let Failure::Timeout(_) = failure {
-                        self.errors.timeouts += 1;
+                    // Refusals, errors and disconnects were counted where they were heard.
+                    match failure {
+                        Failure::Timeout(_) => self.errors.timeouts += 1,
+                        Failure::Misread(_) => self.errors.misread += 1,
+                        _ => {}
                     }
                     break;
                 }
@@ -743,20 +750,20 @@ impl Table {
         // without the undo record of an atomic patch: one that does not apply fails the table.
         for text in self.unread.drain(..) {
             let message: StateMessage = serde_json::from_str(text.as_str())
-                .map_err(|e| Failure::Error(format!("an unreadable state: {e}")))?;
+                .map_err(|e| Failure::Misread(format!("an unreadable state: {e}")))?;
             match message {
                 StateMessage {
                     patch: Some(patch), ..
                 } => json_patch::patch_unsafe(&mut self.view, &patch)
-                    .map_err(|e| Failure::Error(format!("a patch that does not apply: {e}")))?,
+                    .map_err(|e| Failure::Misread(format!("a patch that does not apply: {e}")))?,
                 StateMessage {
                     view: Some(view), ..
                 } => self.view = view,
-                _ => return Err(Failure::Error("a state with no view and no patch".into())),
+                _ => return Err(Failure::Misread("a state with no view and no patch".into())),
             }
         }
         if self.view.is_null() {
-            return Err(Failure::Error("no state yet".into()));
+            return Err(Failure::Misread("no state yet".into()));
         }
         // Borrowed: a copy of the whole view for every scene was a fifth of the generator's CPU.
         Ok(&self.view)
@@ -793,7 +800,7 @@ impl Table {
 /// proposal replaces it; of a patch, only the operations at or under `/proposal` (or on the
 /// whole view) are parsed, and applied.
 fn follow_proposal(lean: &mut Value, text: &str) -> Result<(), Failure> {
-    let unreadable = |e: serde_json::Error| Failure::Error(format!("an unreadable state: {e}"));
+    let unreadable = |e: serde_json::Error| Failure::Misread(format!("an unreadable state: {e}"));
     let parse = |raw: Option<&RawValue>| -> Result<Value, Failure> {
         // A `null` reads as none.
         raw.map_or(Ok(Value::Null), |raw| {
@@ -817,16 +824,17 @@ fn follow_proposal(lean: &mut Value, text: &str) -> Result<(), Failure> {
                         parsed["value"] = parse(operation.value)?;
                     }
                     let parsed: json_patch::PatchOperation = serde_json::from_value(parsed)
-                        .map_err(|e| Failure::Error(format!("an unreadable patch: {e}")))?;
-                    json_patch::patch_unsafe(lean, &[parsed])
-                        .map_err(|e| Failure::Error(format!("a patch that does not apply: {e}")))?;
+                        .map_err(|e| Failure::Misread(format!("an unreadable patch: {e}")))?;
+                    json_patch::patch_unsafe(lean, &[parsed]).map_err(|e| {
+                        Failure::Misread(format!("a patch that does not apply: {e}"))
+                    })?;
                 }
             }
         }
         ProposalMessage {
             view: Some(view), ..
         } => *lean = json!({ PROPOSAL: parse(view.proposal)? }),
-        _ => return Err(Failure::Error("a state with no view and no patch".into())),
+        _ => return Err(Failure::Misread("a state with no view and no patch".into())),
     }
     Ok(())
 }
@@ -836,7 +844,7 @@ fn find(list: &Value, wanted: impl Fn(&Value) -> bool) -> Result<&Value, Failure
         .into_iter()
         .flatten()
         .find(|v| wanted(v))
-        .ok_or_else(|| Failure::Error("an object missing from the view".into()))
+        .ok_or_else(|| Failure::Misread("an object missing from the view".into()))
 }
 
 #[cfg(test)]
