@@ -177,6 +177,17 @@ impl<T: Serialize + PartialEq + Send + Sync + 'static> View for BTreeMap<u32, T>
     }
 }
 
+/// An optional part (`null` in the JSON when absent): patched as a view of its own while it
+/// stays, replaced whole when it comes or goes.
+impl<T: View + PartialEq> View for Option<T> {
+    fn diff(&self, new: &Option<T>, path: &mut String, ops: &mut Vec<Value>) {
+        match (self, new) {
+            (Some(was), Some(is)) => was.diff(is, path, ops),
+            _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": to_value(new)})),
+        }
+    }
+}
+
 /// [`View::diff`] of a struct member by member, inside its `impl View`:
 /// `diff_members!(old, new, path, ops; a, b; list: c; view: d)` compares `old.a` with `new.a`
 /// and so on ([`field`]), each member named in the patch as in the struct; members after
@@ -288,6 +299,30 @@ mod tests {
         let mut doc = json!({"finale_if": old});
         json_patch::patch(&mut doc, &patch).unwrap();
         assert_eq!(doc, json!({"finale_if": new}));
+    }
+
+    #[test]
+    fn an_optional_part_is_patched_while_it_stays_and_replaced_when_it_comes_or_goes() {
+        use super::View;
+        use std::collections::BTreeMap;
+        let some =
+            |entries: &[(u32, f64)]| Some(entries.iter().copied().collect::<BTreeMap<_, _>>());
+        let states = [
+            None,
+            some(&[(1, 0.5)]),
+            some(&[(1, 0.5), (2, 0.25)]),
+            some(&[(2, 1.0)]),
+            None,
+        ];
+        for pair in states.windows(2) {
+            let (old, new) = (&pair[0], &pair[1]);
+            let mut ops = Vec::new();
+            old.diff(new, &mut String::from("/odds"), &mut ops);
+            let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+            let mut doc = json!({"odds": old});
+            json_patch::patch(&mut doc, &patch).unwrap();
+            assert_eq!(doc, json!({"odds": new}), "{old:?} → {new:?}");
+        }
     }
 
     #[test]
