@@ -82,7 +82,7 @@ impl Table {
         #[derive(serde::Serialize)]
         struct Update<'a> {
             log: &'a [(String, Option<Vec<Value>>)],
-            patch: &'a [Value],
+            patch: &'a [server::patch::Op],
         }
         serde_json::to_string(&Update {
             log: &log,

@@ -8,7 +8,7 @@
 //! JSON, the patch gives the new one's.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -16,12 +16,56 @@ use std::sync::Arc;
 pub trait View: Serialize + Send + Sync + 'static {
     /// Appends to `ops` the patch that turns `self` into `new`; `path` is where both sit (a
     /// JSON Pointer, `""` for the whole view), and is left as it was.
-    fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Value>);
+    fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Op>);
 }
 
 impl View for Value {
-    fn diff(&self, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &Value, path: &mut String, ops: &mut Vec<Op>) {
         diff(self, new, path, ops);
+    }
+}
+
+/// One operation of a JSON Patch: `add`, `remove` or `replace` (the only ones the server
+/// sends). Typed, not a JSON object: building and dropping a map for each operation showed in
+/// the benchmark of a scene (`benches/publish.rs`). Its JSON is RFC 6902's, `value` left out
+/// of a `remove`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Op {
+    /// `add`, `remove` or `replace`.
+    pub op: &'static str,
+    /// Where, as a JSON Pointer.
+    pub path: String,
+    /// What is added or put in place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+}
+
+impl Op {
+    /// Adds `value` at `path` (a member, or an array's element at that index).
+    pub fn add(path: &str, value: Value) -> Op {
+        Op {
+            op: "add",
+            path: path.to_owned(),
+            value: Some(value),
+        }
+    }
+
+    /// Removes what is at `path`.
+    pub fn remove(path: &str) -> Op {
+        Op {
+            op: "remove",
+            path: path.to_owned(),
+            value: None,
+        }
+    }
+
+    /// Puts `value` in place of what is at `path`.
+    pub fn replace(path: &str, value: Value) -> Op {
+        Op {
+            op: "replace",
+            path: path.to_owned(),
+            value: Some(value),
+        }
     }
 }
 
@@ -69,7 +113,7 @@ impl<T: Serialize> Serialize for Kept<T> {
 }
 
 impl<T: View> View for Kept<T> {
-    fn diff(&self, new: &Kept<T>, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &Kept<T>, path: &mut String, ops: &mut Vec<Op>) {
         if !self.same(new) {
             self.0.diff(&new.0, path, ops);
         }
@@ -82,7 +126,7 @@ pub fn field<T: Serialize + PartialEq>(
     new: &T,
     name: &str,
     path: &mut String,
-    ops: &mut Vec<Value>,
+    ops: &mut Vec<Op>,
 ) {
     if old != new {
         at_member(path, name, |path| by_value(old, new, path, ops));
@@ -104,7 +148,7 @@ pub fn list<T: View + PartialEq>(
     new: &[T],
     name: &str,
     path: &mut String,
-    ops: &mut Vec<Value>,
+    ops: &mut Vec<Op>,
 ) {
     // No comparison of the whole lists first: each element is compared once, below.
     at_member(path, name, |path| elements(old, new, path, ops));
@@ -113,7 +157,7 @@ pub fn list<T: View + PartialEq>(
 /// The patch of the array at `path`: the elements that differ, each diffed as a view of its
 /// own, then what was removed from the end (backwards, so that each index is still there when
 /// removed), then what was added.
-fn elements<T: View + PartialEq>(old: &[T], new: &[T], path: &mut String, ops: &mut Vec<Value>) {
+fn elements<T: View + PartialEq>(old: &[T], new: &[T], path: &mut String, ops: &mut Vec<Op>) {
     let at = path.len();
     let common = old.len().min(new.len());
     for (i, (was, is)) in old.iter().zip(new).enumerate().take(common) {
@@ -125,19 +169,19 @@ fn elements<T: View + PartialEq>(old: &[T], new: &[T], path: &mut String, ops: &
     }
     for i in (common..old.len()).rev() {
         push_token(path, &i.to_string());
-        ops.push(json!({"op": "remove", "path": path.as_str()}));
+        ops.push(Op::remove(path));
         path.truncate(at);
     }
     for (i, is) in new.iter().enumerate().skip(common) {
         push_token(path, &i.to_string());
-        ops.push(json!({"op": "add", "path": path.as_str(), "value": to_value(is)}));
+        ops.push(Op::add(path, to_value(is)));
         path.truncate(at);
     }
 }
 
 /// The patch from `old` to `new` through their JSON: for small parts, where comparing member
 /// by member would save little.
-pub fn by_value<T: Serialize>(old: &T, new: &T, path: &mut String, ops: &mut Vec<Value>) {
+pub fn by_value<T: Serialize>(old: &T, new: &T, path: &mut String, ops: &mut Vec<Op>) {
     diff(&to_value(old), &to_value(new), path, ops);
 }
 
@@ -147,7 +191,7 @@ pub fn member<T: View + PartialEq>(
     new: &T,
     name: &str,
     path: &mut String,
-    ops: &mut Vec<Value>,
+    ops: &mut Vec<Op>,
 ) {
     if old != new {
         at_member(path, name, |path| old.diff(new, path, ops));
@@ -157,21 +201,21 @@ pub fn member<T: View + PartialEq>(
 /// A map keyed by numbers (a JSON object whose keys are those numbers) entry by entry: only the
 /// entries that differ become JSON, each replaced whole.
 impl<T: Serialize + PartialEq + Send + Sync + 'static> View for BTreeMap<u32, T> {
-    fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &Self, path: &mut String, ops: &mut Vec<Op>) {
         for (key, was) in self {
             let is = new.get(key);
             if is != Some(was) {
                 at_member(path, &key.to_string(), |path| {
                     ops.push(match is {
-                        Some(is) => json!({"op": "replace", "path": &*path, "value": to_value(is)}),
-                        None => json!({"op": "remove", "path": &*path}),
+                        Some(is) => Op::replace(path, to_value(is)),
+                        None => Op::remove(path),
                     });
                 });
             }
         }
         for (key, is) in new.iter().filter(|(key, _)| !self.contains_key(key)) {
             at_member(path, &key.to_string(), |path| {
-                ops.push(json!({"op": "add", "path": &*path, "value": to_value(is)}));
+                ops.push(Op::add(path, to_value(is)));
             });
         }
     }
@@ -180,10 +224,10 @@ impl<T: Serialize + PartialEq + Send + Sync + 'static> View for BTreeMap<u32, T>
 /// An optional part (`null` in the JSON when absent): patched as a view of its own while it
 /// stays, replaced whole when it comes or goes.
 impl<T: View + PartialEq> View for Option<T> {
-    fn diff(&self, new: &Option<T>, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &Option<T>, path: &mut String, ops: &mut Vec<Op>) {
         match (self, new) {
             (Some(was), Some(is)) => was.diff(is, path, ops),
-            _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": to_value(new)})),
+            _ => ops.push(Op::replace(path, to_value(new))),
         }
     }
 }
@@ -214,7 +258,7 @@ fn to_value<T: Serialize>(part: &T) -> Value {
 /// `ops`; `path` is where `old` sits. Equal subtrees are skipped after one comparison, which
 /// allocates nothing: `json_patch::diff` walks every node with pointer tokens and cost more
 /// than sending the whole view at 2,000 players (loadgen: p99 205 → 366 ms).
-pub fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
+pub fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Op>) {
     if old == new {
         return;
     }
@@ -225,20 +269,20 @@ pub fn diff(old: &Value, new: &Value, path: &mut String, ops: &mut Vec<Value>) {
                 push_token(path, key);
                 match after.get(key) {
                     Some(is) => diff(was, is, path, ops),
-                    None => ops.push(json!({"op": "remove", "path": path.as_str()})),
+                    None => ops.push(Op::remove(path)),
                 }
                 path.truncate(at);
             }
             for (key, is) in after {
                 if !before.contains_key(key) {
                     push_token(path, key);
-                    ops.push(json!({"op": "add", "path": path.as_str(), "value": is}));
+                    ops.push(Op::add(path, is.clone()));
                     path.truncate(at);
                 }
             }
         }
         (Value::Array(before), Value::Array(after)) => elements(before, after, path, ops),
-        _ => ops.push(json!({"op": "replace", "path": path.as_str(), "value": new})),
+        _ => ops.push(Op::replace(path, new.clone())),
     }
 }
 
@@ -262,7 +306,8 @@ mod tests {
     fn patched(old: &Value, new: &Value) -> Value {
         let mut ops = Vec::new();
         diff(old, new, &mut String::new(), &mut ops);
-        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+        let patch: json_patch::Patch =
+            serde_json::from_value(serde_json::to_value(&ops).unwrap()).unwrap();
         let mut doc = old.clone();
         json_patch::patch(&mut doc, &patch).unwrap();
         doc
@@ -295,7 +340,8 @@ mod tests {
         old.diff(&new, &mut String::from("/finale_if"), &mut ops);
         // Entry 1 is the same: no operation names it.
         assert_eq!(ops.len(), 3, "{ops:?}");
-        let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+        let patch: json_patch::Patch =
+            serde_json::from_value(serde_json::to_value(&ops).unwrap()).unwrap();
         let mut doc = json!({"finale_if": old});
         json_patch::patch(&mut doc, &patch).unwrap();
         assert_eq!(doc, json!({"finale_if": new}));
@@ -318,7 +364,8 @@ mod tests {
             let (old, new) = (&pair[0], &pair[1]);
             let mut ops = Vec::new();
             old.diff(new, &mut String::from("/odds"), &mut ops);
-            let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+            let patch: json_patch::Patch =
+                serde_json::from_value(serde_json::to_value(&ops).unwrap()).unwrap();
             let mut doc = json!({"odds": old});
             json_patch::patch(&mut doc, &patch).unwrap();
             assert_eq!(doc, json!({"odds": new}), "{old:?} → {new:?}");

@@ -785,7 +785,7 @@ impl<G: Game, S: Store> Room<G, S> {
             #[serde(skip_serializing_if = "Option::is_none")]
             view: Option<&'a V>,
             #[serde(skip_serializing_if = "Option::is_none")]
-            patch: Option<&'a [Value]>,
+            patch: Option<&'a [crate::patch::Op]>,
         }
         let view = match (&self.shown, events) {
             (Some((base, shown)), Some(events)) if base + 1 == first => {

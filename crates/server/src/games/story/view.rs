@@ -8,7 +8,6 @@
 use crate::patch::{self, Kept, View};
 use dice::check::{Cause, Outcome, PoolEntry};
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::LazyCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{LazyLock, Mutex};
@@ -60,7 +59,7 @@ pub struct StoryView {
 }
 
 impl View for StoryView {
-    fn diff(&self, new: &StoryView, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &StoryView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
             game, title, creator, ruleset, phase, paused, x_card, voters,
             physical_dice, question, question_flagged, checked_any, moderator, prophecy,
@@ -75,14 +74,14 @@ impl View for StoryView {
 /// is awaited, a tick of the timer only its time (turning both into JSON whole at every action
 /// was a fifth of comparing views).
 impl View for ProposalView {
-    fn diff(&self, new: &ProposalView, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &ProposalView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
             id, motion, scene, pair, to, label, by, agreed, waiting);
     }
 }
 
 impl View for TimerView {
-    fn diff(&self, new: &TimerView, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &TimerView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
             timed, scene, minutes, counting, deadline, remaining_ms, held);
     }
@@ -92,7 +91,7 @@ impl View for TimerView {
 macro_rules! views_by_value {
     ($($part:ty),*) => {$(
         impl View for $part {
-            fn diff(&self, new: &$part, path: &mut String, ops: &mut Vec<Value>) {
+            fn diff(&self, new: &$part, path: &mut String, ops: &mut Vec<patch::Op>) {
                 patch::by_value(self, new, path, ops);
             }
         }
@@ -103,7 +102,7 @@ views_by_value!(PlayerView, LineView, ObjectView);
 /// A scene member by member: the scene being played changes at almost every action, mostly
 /// in one or two members.
 impl View for SceneView {
-    fn diff(&self, new: &SceneView, path: &mut String, ops: &mut Vec<Value>) {
+    fn diff(&self, new: &SceneView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
             id, parent, objective, objective_flagged, difficulty, level, depth, precursors,
             time, place, setting_flagged, objects, status, started_at, rolling, pairs, pool,
@@ -989,7 +988,8 @@ mod tests {
                 let mut ops = Vec::new();
                 before.diff(&now, &mut String::new(), &mut ops);
                 ops_seen += ops.len();
-                let patch: json_patch::Patch = serde_json::from_value(Value::Array(ops)).unwrap();
+                let patch: json_patch::Patch =
+                    serde_json::from_value(serde_json::to_value(&ops).unwrap()).unwrap();
                 let mut json = serde_json::to_value(&before).unwrap();
                 json_patch::patch(&mut json, &patch).unwrap();
                 assert_eq!(json, serde_json::to_value(&now).unwrap(), "after {event:?}");
