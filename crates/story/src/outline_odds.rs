@@ -547,17 +547,19 @@ pub fn outline_odds_f64(
     Ok(solve::<f64>(ruleset, &shape, scenes, |s| scenes[s].pairs))
 }
 
-/// The Finale's P(success) in `f64` if a scene succeeded and if it failed, `[success, failure]`
-/// for each scene of `asked` (an index into `scenes`; a recorded outcome is set aside).
+/// [`outline_odds_f64`], and the Finale's P(success) in `f64` if a scene succeeded and if it
+/// failed, `[success, failure]`, for each scene of `asked` (an index into `scenes`; a recorded
+/// outcome is set aside): a table's view shows both after every change of the odds.
 ///
-/// The same arithmetic as [`outline_odds_f64`] on each changed plan, to the last bit, but the
-/// outline is solved once: a scene's outcome changes only the scenes between it and the Finale,
-/// so only those are worked out again (a few per question instead of the whole outline twice).
-pub fn finale_if_f64(
+/// The what-if is the same arithmetic as [`outline_odds_f64`] on each changed plan, to the
+/// last bit, but the outline is solved once: a scene's outcome changes only the scenes between
+/// it and the Finale, so only those are worked out again (a few per question instead of the
+/// whole outline twice).
+pub fn outline_odds_and_finale_if_f64(
     ruleset: Ruleset,
     scenes: &[PlannedScene],
     asked: &[usize],
-) -> Result<Vec<[f64; 2]>, OutlineError> {
+) -> Result<(Vec<f64>, Vec<[f64; 2]>), OutlineError> {
     let shape = OutlineShape::new(ruleset, scenes)?;
     let p = solve::<f64>(ruleset, &shape, scenes, |s| scenes[s].pairs);
     let mut hits = Vec::with_capacity(ruleset.finale_difficulty() as usize);
@@ -580,10 +582,11 @@ pub fn finale_if_f64(
         }
         chance
     };
-    Ok(asked
+    let answers = asked
         .iter()
         .map(|&scene| [finale_if(scene, 1.0), finale_if(scene, 0.0)])
-        .collect())
+        .collect();
+    Ok((p, answers))
 }
 
 /// How many pairs per scene the Finale needs for an even chance.
@@ -722,7 +725,13 @@ mod tests {
                     };
                 }
                 let asked: Vec<usize> = (0..n).collect();
-                let answers = finale_if_f64(ruleset, &scenes, &asked).unwrap();
+                let (odds, answers) =
+                    outline_odds_and_finale_if_f64(ruleset, &scenes, &asked).unwrap();
+                let plain = outline_odds_f64(ruleset, &scenes).unwrap();
+                assert_eq!(
+                    odds.iter().map(|p| p.to_bits()).collect::<Vec<_>>(),
+                    plain.iter().map(|p| p.to_bits()).collect::<Vec<_>>()
+                );
                 let finale = 0;
                 for (&i, answer) in asked.iter().zip(&answers) {
                     for (k, outcome) in [Outcome::Success, Outcome::Failure].into_iter().enumerate()

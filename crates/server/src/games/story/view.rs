@@ -15,7 +15,7 @@ use story::ids::{AspectId, ObjectId, PairId, SceneId, Timestamp};
 use story::model::{
     AspectCategory, CATEGORY_NAMES, Motion, ObjectKind, Phase, ProphecySource, TextRef, Timed,
 };
-use story::outline_odds::{PlannedScene, finale_if_f64, outline_odds_f64};
+use story::outline_odds::{PlannedScene, outline_odds_and_finale_if_f64};
 use story::{Event, Ruleset, State};
 
 /// The view of a story table. Its JSON is what the page reads (PROTOCOL.md); the members are
@@ -440,58 +440,45 @@ fn planned(state: &State) -> (Vec<SceneId>, Vec<PlannedScene>) {
     (ids, planned)
 }
 
-/// The outline's odds, planned once for both: each unperformed scene's chance with the pairs
-/// proposed so far (as a plan), and the Finale's what-if ([`finale_if`]); `available`: the
-/// scenes that may be performed now.
+/// The outline's odds, planned and solved once for both: each unperformed scene's chance with
+/// the pairs proposed so far (as a plan), and the Finale's what-if: for each scene but the
+/// Finale that can be played now (or is being played), the Finale's chance (as a plan) if that
+/// scene succeeds, and if it fails: `{"7": [0.61, 0.38]}`. No what-if past [`WHAT_IF_SCENES`]
+/// such scenes or without a Finale. `available`: the scenes that may be performed now.
 fn odds(state: &State, available: &[SceneId]) -> (BTreeMap<u32, f64>, WhatIf) {
     let (ids, planned) = planned(state);
-    let outline_odds = match outline_odds_f64(state.ruleset, &planned) {
-        Ok(odds) => ids
-            .iter()
-            .zip(odds)
-            .zip(&planned)
-            .filter(|(_, scene)| scene.outcome.is_none())
-            .map(|((id, p), _)| (id.0, p))
+    let open: Vec<usize> = match state.finale {
+        Some(finale) => (0..ids.len())
+            .filter(|&i| {
+                let id = ids[i];
+                id != finale
+                    && planned[i].outcome.is_none()
+                    // `available` is in id order, as the state keeps its scenes.
+                    && (available.binary_search(&id).is_ok() || state.in_progress == Some(id))
+            })
             .collect(),
-        Err(_) => BTreeMap::new(),
+        None => Vec::new(),
     };
-    (outline_odds, finale_if(state, &ids, &planned, available))
-}
-
-/// For each scene but the Finale that can be played now (or is being played): the Finale's
-/// chance (as a plan, with the pairs proposed so far) if that scene succeeds, and if it fails:
-/// `{"7": [0.61, 0.38]}`. Empty past [`WHAT_IF_SCENES`] such scenes or without a Finale.
-fn finale_if(
-    state: &State,
-    ids: &[SceneId],
-    planned: &[PlannedScene],
-    available: &[SceneId],
-) -> WhatIf {
-    let Some(finale) = state.finale else {
-        return WhatIf::new();
+    let asked = if open.len() > WHAT_IF_SCENES {
+        &[][..]
+    } else {
+        &open[..]
     };
-    let open: Vec<usize> = (0..ids.len())
-        .filter(|&i| {
-            let id = ids[i];
-            id != finale
-                && planned[i].outcome.is_none()
-                // `available` is in id order, as the state keeps its scenes.
-                && (available.binary_search(&id).is_ok() || state.in_progress == Some(id))
-        })
-        .collect();
-    if open.len() > WHAT_IF_SCENES {
-        return WhatIf::new();
-    }
-    // One solve of the outline, then only the scenes above each choice again: cheap enough to
+    // Only the scenes above each choice are worked out again for the what-if: cheap enough to
     // need no cache, and worked out only after the events that change odds (`Touched::odds`).
-    finale_if_f64(state.ruleset, planned, &open)
-        .map(|answers| {
-            open.iter()
-                .zip(answers)
-                .map(|(&i, answer)| (ids[i].0, answer))
-                .collect()
-        })
-        .unwrap_or_default()
+    let Ok((odds, answers)) = outline_odds_and_finale_if_f64(state.ruleset, &planned, asked) else {
+        return (BTreeMap::new(), WhatIf::new());
+    };
+    let outline_odds = (ids.iter().zip(odds).zip(&planned))
+        .filter(|(_, scene)| scene.outcome.is_none())
+        .map(|((id, p), _)| (id.0, p))
+        .collect();
+    let what_if = asked
+        .iter()
+        .zip(answers)
+        .map(|(&i, answer)| (ids[i].0, answer))
+        .collect();
+    (outline_odds, what_if)
 }
 
 /// The view of `state` (a table `creator` made).
