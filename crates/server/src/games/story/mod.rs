@@ -128,8 +128,16 @@ impl Game for StoryGame {
         action: &Value,
         context: &Context,
     ) -> Result<Vec<Event>, Rejection> {
-        let request = Request::deserialize(action).map_err(|_| malformed(action))?;
-        let action = match request {
+        // Most actions are the engine's as they are: read as such at once (through `Request`,
+        // its untagged variant copies the whole action twice before reading it).
+        let name = action.get("action").and_then(Value::as_str);
+        let request = match name {
+            Some("roll_catastrophe" | "pick_module" | "propose" | "agree") | None => {
+                Request::deserialize(action)
+            }
+            Some(_) => Action::deserialize(action).map(Request::Engine),
+        };
+        let action = match request.map_err(|_| malformed(action))? {
             Request::RollCatastrophe { world } => Action::RollCatastrophe {
                 world: LIBRARY
                     .world(&world)
