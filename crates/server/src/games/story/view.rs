@@ -71,8 +71,8 @@ impl View for StoryView {
 }
 
 /// The proposal and the timer member by member: an agreement changes only who agreed and who
-/// is awaited, a tick of the timer only its time (turning both into JSON whole at every action
-/// was a fifth of comparing views).
+/// is awaited, a tick of the timer only its time (turning both into JSON whole at every change
+/// showed in the benchmark of a scene, `benches/publish.rs`).
 impl View for ProposalView {
     fn diff(&self, new: &ProposalView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
