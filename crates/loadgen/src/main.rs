@@ -8,10 +8,12 @@
 //! story phase with an outline of many scenes. That setup is not timed.
 //!
 //! Then every table plays scenes, one every `--think-ms` on average (uniform jitter), each by
-//! one player in turn: place an object, start the scene, propose a pair, **roll**
-//! (`make_check`), narrate, finish, `--action-gap-ms` apart (200 ms, a fast player). A roll's latency runs from sending `make_check` to the
-//! moment the last of the table's four sockets has received the `update` whose `seq` covers
-//! it; each reader task stamps a message when it arrives, before parsing. Rolls sent during
+//! one player in turn: place an object, start the scene, propose a pair, **roll** (propose
+//! `make_check`; the others agree, and the fourth agreement carries it and rolls), narrate,
+//! finish, `--action-gap-ms` apart (200 ms, a fast player). A roll's latency runs from sending
+//! the agreement that carries the check to the moment the last of the table's four sockets has
+//! received the `update` whose `seq` covers it; each reader task stamps a message when it
+//! arrives, before parsing. Rolls sent during
 //! the warm-up are not counted. The run reports every roll's latency as exact percentiles
 //! (all samples sorted), throughput, what went wrong, the server's CPU time over the window
 //! (utime + stime from `/proc/PID/stat`) and its memory at the end (`VmRSS`, `VmHWM`), and the

@@ -781,6 +781,7 @@ impl Table {
         while self.seen[0] < self.seq {
             self.hear(deadline, "an update").await?;
         }
+        // Set once the setup is done, and checked above.
         let lean = self.lean.get_or_insert(Value::Null);
         for text in self.unread.drain(..) {
             follow_proposal(lean, text.as_str())?;
