@@ -157,6 +157,8 @@ pub struct Board {
 
 /// Fewest spaces a board may have.
 pub const MIN_SPACES: usize = 12;
+/// Most spaces a board may have (bots keep sets of spaces in the bits of a 64-bit word).
+pub const MAX_SPACES: usize = 64;
 /// Fewest Ports a board may have.
 pub const MIN_PORTS: usize = 2;
 /// Fewest Magic Gates a board may have.
@@ -177,6 +179,12 @@ impl Board {
         if board.spaces.len() < MIN_SPACES {
             return Err(error(format!(
                 "the ring has {} spaces, fewer than {MIN_SPACES}",
+                board.spaces.len()
+            )));
+        }
+        if board.spaces.len() > MAX_SPACES {
+            return Err(error(format!(
+                "the ring has {} spaces, more than {MAX_SPACES}",
                 board.spaces.len()
             )));
         }
@@ -1191,6 +1199,12 @@ mod tests {
         let mut no_forest = GOOD;
         no_forest[8] = "plains";
         assert_eq!(board_error(&no_forest), "board.toml: no forest space");
+        let large: Vec<&str> = GOOD.iter().copied().chain(["plains"; 53]).collect();
+        assert_eq!(
+            board_error(&large),
+            "board.toml: the ring has 65 spaces, more than 64"
+        );
+        assert!(Board::from_toml(&board(&large[..64])).is_ok());
         let mut two_villages = GOOD;
         two_villages[11] = "village";
         assert_eq!(

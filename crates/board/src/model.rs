@@ -4,62 +4,6 @@
 use crate::content::Guild;
 use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
-
-/// A part of the state shared between copies until one of them changes it (copy on write):
-/// `decide` works on a copy of the state, and most commands change only a little of it.
-/// Reads and writes go through `Deref` and `DerefMut` as if it were a `T`.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Shared<T: Clone>(Arc<T>);
-
-impl<T: Clone> Shared<T> {
-    /// Shares `value`.
-    pub fn new(value: T) -> Shared<T> {
-        Shared(Arc::new(value))
-    }
-}
-
-impl<T: Clone> From<T> for Shared<T> {
-    fn from(value: T) -> Shared<T> {
-        Shared::new(value)
-    }
-}
-
-impl<T: Clone> std::ops::Deref for Shared<T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        &self.0
-    }
-}
-
-impl<T: Clone> std::ops::DerefMut for Shared<T> {
-    /// Copies the value first if another copy of the state shares it.
-    fn deref_mut(&mut self) -> &mut T {
-        Arc::make_mut(&mut self.0)
-    }
-}
-
-impl<'a, T: Clone> IntoIterator for &'a Shared<T>
-where
-    &'a T: IntoIterator,
-{
-    type Item = <&'a T as IntoIterator>::Item;
-    type IntoIter = <&'a T as IntoIterator>::IntoIter;
-    fn into_iter(self) -> Self::IntoIter {
-        (**self).into_iter()
-    }
-}
-
-impl<'a, T: Clone> IntoIterator for &'a mut Shared<T>
-where
-    &'a mut T: IntoIterator,
-{
-    type Item = <&'a mut T as IntoIterator>::Item;
-    type IntoIter = <&'a mut T as IntoIterator>::IntoIter;
-    fn into_iter(self) -> Self::IntoIter {
-        (&mut **self).into_iter()
-    }
-}
 
 /// Gold tokens. Unsigned: a payment is checked first, so Gold is never negative.
 #[derive(
@@ -223,13 +167,13 @@ pub enum DeckKind {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Decks {
     /// Adventure cards.
-    pub adventure: Shared<Deck<AdventureId>>,
+    pub adventure: Deck<AdventureId>,
     /// Chance cards.
-    pub chance: Shared<Deck<ChanceId>>,
+    pub chance: Deck<ChanceId>,
     /// Common Items.
-    pub common_items: Shared<Deck<ItemId>>,
+    pub common_items: Deck<ItemId>,
     /// Rare Items.
-    pub rare_items: Shared<Deck<ItemId>>,
+    pub rare_items: Deck<ItemId>,
 }
 
 /// What lies on one space.

@@ -6,7 +6,7 @@ use crate::event::{Event, SetUp};
 use crate::ids::{AdventureId, ChanceId, ItemId, PlayerId, SpaceId};
 use crate::model::{
     Adventurer, Certificate, Cubes, Deck, DeckKind, Decks, Phase, STARTING_EXPERIENCE,
-    STARTING_GOLD, Shared, SpaceContents, Step, Turn,
+    STARTING_GOLD, SpaceContents, Step, Turn,
 };
 use dice::opposed::BattleOdds;
 use std::sync::Arc;
@@ -19,11 +19,11 @@ pub struct State {
     /// Where the game is, and whose turn.
     pub phase: Phase,
     /// In seating order: the next player is the one after ("on the left").
-    pub adventurers: Shared<Vec<Adventurer>>,
+    pub adventurers: Vec<Adventurer>,
     /// The decks.
     pub decks: Decks,
     /// What lies on each space, by [`SpaceId`].
-    pub spaces: Shared<Vec<SpaceContents>>,
+    pub spaces: Vec<SpaceContents>,
     /// Events applied.
     pub version: u64,
 }
@@ -38,11 +38,11 @@ pub fn evolve(mut state: State, event: &Event) -> State {
 impl State {
     /// A game not yet set up, to be played with `content`.
     pub fn new(content: Arc<Content>) -> State {
-        let spaces = Shared::new(vec![SpaceContents::default(); content.board.spaces.len()]);
+        let spaces = vec![SpaceContents::default(); content.board.spaces.len()];
         State {
             content,
             phase: Phase::NotSetUp,
-            adventurers: Shared::default(),
+            adventurers: Vec::new(),
             decks: Decks::default(),
             spaces,
             version: 0,
@@ -193,15 +193,14 @@ impl State {
                             miss_turn: false,
                         }
                     })
-                    .collect::<Vec<_>>()
-                    .into();
+                    .collect();
                 self.decks = Decks {
-                    adventure: Deck::new(adventure_deck.clone()).into(),
-                    chance: Deck::new(chance_deck.clone()).into(),
-                    common_items: Deck::new(common_items.clone()).into(),
-                    rare_items: Deck::new(rare_items.clone()).into(),
+                    adventure: Deck::new(adventure_deck.clone()),
+                    chance: Deck::new(chance_deck.clone()),
+                    common_items: Deck::new(common_items.clone()),
+                    rare_items: Deck::new(rare_items.clone()),
                 };
-                self.spaces = vec![SpaceContents::default(); content.board.spaces.len()].into();
+                self.spaces = vec![SpaceContents::default(); content.board.spaces.len()];
                 self.phase = Phase::Playing(Turn {
                     player: *first_player,
                     step: Step::DrawChance,

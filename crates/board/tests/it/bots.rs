@@ -3,7 +3,7 @@
 //! same seed gives the same report.
 
 use crate::*;
-use board::bot::{Map, choose, choose_with};
+use board::bot::{Map, Scratch, choose, choose_in, choose_with};
 use board::model::Phase;
 use board::simulate::{MAX_TURNS, play_game, simulate};
 use board::{BattleKind, MoveKind};
@@ -134,6 +134,45 @@ fn bots_act_legally_from_odd_states_too() {
         }
     }
     assert!(finished > 250, "{finished} of 300 games ended");
+}
+
+/// Bots keep what they worked out (their Items' bonuses, what Creatures were worth in the
+/// situations met) from move to move and game to game: a bot that keeps it all, over many
+/// games and odd states, chooses exactly what a bot that starts afresh each move chooses.
+#[test]
+fn bots_that_remember_choose_as_bots_that_start_afresh() {
+    let content = content();
+    let map = Map::new(&content);
+    let mut scratch = Scratch::new();
+    let mut moves = 0;
+    for seed in 0..40u64 {
+        let mut rng = DiceRng::new(Seed(seed));
+        let mut state = seated(&content, 2 + (seed % 4) as u32, seed);
+        for step in 0..3_000u64 {
+            let Phase::Playing(turn) = state.phase else {
+                break;
+            };
+            let by = turn.player;
+            let kept = choose_in(&map, &mut scratch, &state, by, Seed(seed ^ step));
+            let afresh = choose(&state, by, Seed(seed ^ step));
+            assert_eq!(kept, afresh, "seed {seed}, step {step}");
+            if matches!(kept, Some(Action::Move(_))) {
+                moves += 1;
+            }
+            // A tenth of the time, a random command instead, when the engine takes it.
+            let events = if rng.face(10) == 1
+                && let Ok(events) = decide(
+                    &state,
+                    Command::new(by, random_action(&state, by, &mut rng)),
+                ) {
+                events
+            } else {
+                decide(&state, Command::new(by, kept.expect("her turn"))).expect("legal")
+            };
+            state = events.iter().fold(state, evolve);
+        }
+    }
+    assert!(moves > 2_000, "{moves}");
 }
 
 #[test]
