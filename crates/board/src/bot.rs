@@ -21,7 +21,7 @@ use crate::content::{
 };
 use crate::decide::{CERTIFICATE_EXPERIENCE, CERTIFICATE_GOLD};
 use crate::encounter::{OPTIONAL_WILLS_MAGIC, THREE_LIVES};
-use crate::ids::{ItemId, PlayerId, SpaceId};
+use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{Adventurer, Step, Turn};
 use crate::state::State;
 use dice::Seed;
@@ -774,6 +774,8 @@ impl<'a> Bot<'a> {
     /// What the Adventure card on `space` is worth meeting there (with her counters now).
     /// A Creature's worth is looked up in `remembered` (her situation's row) first, and kept
     /// there, when it depends only on her situation.
+    // Inlined where asked: most cards asked about are remembered, or no card lies there.
+    #[inline(always)]
     fn adventure_value(
         &self,
         map: &Map,
@@ -786,9 +788,22 @@ impl<'a> Bot<'a> {
         };
         // Only situational Creatures' worths are kept: a number found is one of theirs.
         let remembered = remembered.get(card.index());
-        if let Some(worth) = remembered.map(Cell::get).filter(|w| !w.is_nan()) {
-            return worth;
+        match remembered.map(Cell::get) {
+            Some(worth) if !worth.is_nan() => worth,
+            _ => self.card_value(map, card, bonuses, remembered),
         }
+    }
+
+    /// What Adventure `card` is worth meeting, worked out (and kept in `remembered` if it
+    /// depends only on her situation).
+    #[inline(never)]
+    fn card_value(
+        &self,
+        map: &Map,
+        card: AdventureId,
+        bonuses: &Bonuses,
+        remembered: Option<&Cell<f32>>,
+    ) -> f32 {
         match self.content.adventures.get(card.index()) {
             Some(AdventureCard::Creature(c)) => match map.foes.get(card.index()) {
                 Some(Some((foe, treasure))) => {
@@ -862,13 +877,13 @@ impl<'a> Bot<'a> {
             let Ok(bare) = crate::encounter::battle(state, player, kind, &[]) else {
                 continue;
             };
-            for items in self.gear(kind, None).loadouts() {
+            self.gear(kind, None).each_loadout(|items| {
                 let b = if items.is_empty() {
                     bare
                 } else {
-                    match crate::encounter::battle(state, player, kind, &items) {
+                    match crate::encounter::battle(state, player, kind, items) {
                         Ok(b) => b,
-                        Err(_) => continue,
+                        Err(_) => return,
                     }
                 };
                 let mut odds = stage_odds(
@@ -894,9 +909,9 @@ impl<'a> Bot<'a> {
                     - (b.magic_cost + b.drained) as f32 * self.values.magic
                     - if thrown { 0.6 } else { 0.0 };
                 if best.as_ref().is_none_or(|(v, _, _)| value > *v) {
-                    best = Some((value, kind, items));
+                    best = Some((value, kind, items.to_vec()));
                 }
-            }
+            });
         }
         if let Some(instead) = self.instead(creature)
             && best.as_ref().is_none_or(|(v, _, _)| instead > *v)
@@ -1101,10 +1116,7 @@ impl<'a> Bot<'a> {
                 None => 0.0,
             }
         };
-        let cards = (self.state.spaces.iter().enumerate()).fold(0, |set, (s, lying)| {
-            set | if lying.adventure.is_some() { bit(s) } else { 0 }
-        });
-        let (goals, weight) = self.goals(map, cards, worth_at);
+        let (goals, weight) = self.goals(map, worth_at);
         let to_goal = |space: usize| -> f32 {
             // Moves are symmetric: the turns from `space` to each goal.
             let turns = map.row(gold, space);
@@ -1128,12 +1140,12 @@ impl<'a> Bot<'a> {
         } else {
             [false, true]
         };
-        let step = |by: usize, clockwise: bool| {
-            if clockwise {
-                (here + by) % n
-            } else {
-                (here + n - by % n) % n
-            }
+        // One or two spaces along a ring of at least twelve, without dividing.
+        let step = |by: usize, clockwise: bool| match (clockwise, here + by >= n, here >= by) {
+            (true, false, _) => here + by,
+            (true, true, _) => here + by - n,
+            (false, _, true) => here - by,
+            (false, _, false) => here + n - by,
         };
         for clockwise in ways {
             consider(MoveKind::Walk { clockwise }, step(1, clockwise));
@@ -1166,16 +1178,10 @@ impl<'a> Bot<'a> {
     }
 
     /// The spaces she heads for (as bits: see [`SpaceSet`]), and what a turn closer is worth.
-    /// `cards` are the spaces with an Adventure card.
     ///
     /// Sets of spaces, not loops over them: this runs once per move of every bot, and the
     /// loops showed in profiles.
-    fn goals(
-        &self,
-        map: &Map,
-        cards: SpaceSet,
-        worth_at: impl Fn(usize) -> f32,
-    ) -> (SpaceSet, f32) {
+    fn goals(&self, map: &Map, worth_at: impl Fn(usize) -> f32) -> (SpaceSet, f32) {
         let me = self.me;
         let sets = &map.sets;
         let gold = me.gold.0;
@@ -1204,11 +1210,23 @@ impl<'a> Bot<'a> {
             | when(self.values.mage && me.magic.left >= 2, sets.wilderness);
         // Adventures further than a few turns away will have changed on arrival: near ones
         // first, then any.
-        let goals = useful | worth_more(cards & map.horizon(gold, me.space.index()), 0.5);
+        // The spaces of `among` with an Adventure card.
+        let cards_in = |among: SpaceSet| {
+            spaces_of(among).fold(0, |set, s| {
+                let card = self
+                    .state
+                    .spaces
+                    .get(s)
+                    .is_some_and(|c| c.adventure.is_some());
+                set | when(card, bit(s))
+            })
+        };
+        let goals = useful | worth_more(cards_in(map.horizon(gold, me.space.index())), 0.5);
         if goals != 0 {
             return (goals, 1.0);
         }
         // No space is useful (it would have been a goal): only Adventures, far ones too.
+        let cards = cards_in(sets.all);
         for least in [0.5, 0.0] {
             let goals = worth_more(cards, least);
             if goals != 0 {
@@ -1284,6 +1302,8 @@ fn spaces_of(mut set: SpaceSet) -> impl Iterator<Item = usize> {
 /// [`Map`]).
 #[derive(Debug, Clone, PartialEq)]
 struct SpaceSets {
+    /// Every space.
+    all: SpaceSet,
     /// Each guild's, by [`Guild`] as a number.
     guild: [SpaceSet; 5],
     monastery: SpaceSet,
@@ -1389,6 +1409,7 @@ impl Map {
         };
         let guild = |g: Guild| move |kind| kind == SpaceKind::Guild(g);
         let sets = SpaceSets {
+            all: set_of(&|_| true),
             guild: Guild::ALL.map(|g| set_of(&guild(g))),
             monastery: set_of(&guild(Guild::Monastery)),
             camp_and_village: set_of(&|k| guild(Guild::ForestCamp)(k) || k == SpaceKind::Village),
@@ -1540,30 +1561,30 @@ impl Gear {
         best
     }
 
-    /// Each sensible set of Items: no weapon, or one of hers, with the best of the rest.
-    fn loadouts(&self) -> Vec<Vec<ItemId>> {
-        let rest = |used: u32| -> Vec<ItemId> {
+    /// Calls `each` with each sensible set of Items: no weapon, or one of hers, with the best
+    /// of the rest (in one buffer: nothing is allocated for a bot without Items).
+    fn each_loadout(&self, mut each: impl FnMut(&[ItemId])) {
+        let mut set = Vec::new();
+        let rest = |set: &mut Vec<ItemId>, used: u32| {
             let hands = match used {
                 0 => 2,
                 1 => 1,
                 _ => 0,
             };
-            self.hands
-                .iter()
-                .take(hands)
-                .flatten()
-                .map(|&(id, _)| id)
-                .chain(self.head.map(|(id, _)| id))
-                .chain(self.others.iter().map(|&(id, _)| id))
-                .collect()
+            set.extend(
+                (self.hands.iter().take(hands).flatten().map(|&(id, _)| id))
+                    .chain(self.head.map(|(id, _)| id))
+                    .chain(self.others.iter().map(|&(id, _)| id)),
+            );
         };
-        let mut sets = vec![rest(0)];
+        rest(&mut set, 0);
+        each(&set);
         for &(id, _, hands, _) in &self.weapons {
-            let mut set = vec![id];
-            set.extend(rest(hands));
-            sets.push(set);
+            set.clear();
+            set.push(id);
+            rest(&mut set, hands);
+            each(&set);
         }
-        sets
     }
 }
 
