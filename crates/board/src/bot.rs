@@ -1117,14 +1117,8 @@ impl<'a> Bot<'a> {
             }
         };
         let (goals, weight) = self.goals(map, worth_at);
-        let to_goal = |space: usize| -> f32 {
-            // Moves are symmetric: the turns from `space` to each goal.
-            let turns = map.row(gold, space);
-            spaces_of(goals)
-                .filter_map(|g| turns.get(g).copied())
-                .min()
-                .map_or(0.0, f32::from)
-        };
+        // Moves are symmetric: the turns from `space` to the nearest goal.
+        let to_goal = |space: usize| f32::from(map.turns_to(gold, space, goals));
         // The best move so far (`None`: ending the turn where she stands).
         let mut best: (f32, Option<MoveKind>) = (-weight * to_goal(here), None);
         let mut consider = |how: MoveKind, to: usize| {
@@ -1334,8 +1328,8 @@ fn next_port(content: &Content, from: usize, clockwise: bool) -> Option<usize> {
         .find(|&s| spaces[s].port)
 }
 
-/// What bots know of a board: the fewest turns between any two spaces, moving as one can
-/// afford (on foot with no Gold; with a horse and a boat from 1 Gold; with the Magic Gates
+/// What bots know of a board: which spaces lie within so many turns of each, moving as one
+/// can afford (on foot with no Gold; with a horse and a boat from 1 Gold; with the Magic Gates
 /// too from 2), the spaces' kinds and the battles each Creature allows. Worked out once per
 /// content: share one between many games with [`choose_with`].
 #[derive(Debug, Clone, PartialEq)]
@@ -1346,13 +1340,14 @@ pub struct Map {
     kinds: Vec<SpaceKind>,
     /// The spaces of each kind bots head for.
     sets: SpaceSets,
-    /// By Gold (as in `turns`) and from: the spaces within [`ADVENTURE_HORIZON`] turns.
-    horizons: [Vec<SpaceSet>; 3],
+    /// By Gold (as in `turns`), from and turns `t` (0 to `reach` − 1): the spaces within `t`
+    /// turns, `reach` sets for each space.
+    within: [Vec<SpaceSet>; 3],
+    /// One more than the most turns between two spaces.
+    reach: usize,
     /// Each Adventure card's Creature and what its treasure is worth if that depends on
     /// nothing but her values ([`treasure_worth`]), by id (`None` for an Opportunity).
     foes: Vec<Option<(Foe, Option<Treasure>)>>,
-    /// By Gold (0, 1, 2 or more), from × spaces + to. Moves are symmetric.
-    turns: [Vec<u8>; 3],
 }
 
 impl Map {
@@ -1361,6 +1356,7 @@ impl Map {
         let spaces = &content.board.spaces;
         let n = spaces.len();
         let gates: Vec<usize> = (0..n).filter(|&s| spaces[s].magic_gate).collect();
+        // The fewest turns between two spaces, by Gold (0, 1, 2 or more): from × spaces + to.
         let turns = [0u32, 1, 2].map(|gold| {
             let neighbours: Vec<Vec<usize>> = (0..n)
                 .map(|s| {
@@ -1419,11 +1415,17 @@ impl Map {
             wilderness: set_of(&|k| k == SpaceKind::EnchantedWilderness),
             terrain: set_of(&|k| matches!(k, SpaceKind::Terrain(_))),
         };
-        let horizons = turns.each_ref().map(|table| {
+        let reach = (turns.iter().flatten())
+            .filter(|&&t| t < u8::MAX)
+            .max()
+            .map_or(1, |&t| usize::from(t) + 1);
+        let within = turns.each_ref().map(|table| {
             (table.chunks(n.max(1)))
-                .map(|row| {
-                    (row.iter().enumerate()).fold(0, |set, (s, &t)| {
-                        set | if t <= ADVENTURE_HORIZON { bit(s) } else { 0 }
+                .flat_map(|row| {
+                    (0..reach).map(|most| {
+                        (row.iter().enumerate()).fold(0, |set, (s, &t)| {
+                            set | if usize::from(t) <= most { bit(s) } else { 0 }
+                        })
                     })
                 })
                 .collect()
@@ -1432,14 +1434,14 @@ impl Map {
             content: Arc::clone(content),
             kinds: spaces.iter().map(|s| s.kind).collect(),
             sets,
-            horizons,
+            within,
+            reach,
             foes: (content.adventures.iter())
                 .map(|card| match card {
                     AdventureCard::Creature(c) => Some((Foe::of(c), treasure_worth(&c.treasure))),
                     AdventureCard::Opportunity(_) => None,
                 })
                 .collect(),
-            turns,
         }
     }
 
@@ -1449,17 +1451,34 @@ impl Map {
         std::ptr::eq(Arc::as_ptr(&self.content), content)
     }
 
-    /// The spaces within [`ADVENTURE_HORIZON`] turns of `from` with `gold`.
-    fn horizon(&self, gold: u32, from: usize) -> SpaceSet {
-        (self.horizons[gold.min(2) as usize].get(from)).map_or(0, |&set| set)
+    /// The sets of spaces within 0, 1, 2… turns of `from` with `gold` (empty if `from` is off
+    /// the board).
+    fn within(&self, gold: u32, from: usize) -> &[SpaceSet] {
+        let reach = self.reach;
+        self.within[gold.min(2) as usize]
+            .get(from * reach..(from + 1) * reach)
+            .unwrap_or(&[])
     }
 
-    /// Turns from `from` to every space with `gold` (empty if `from` is off the board).
-    fn row(&self, gold: u32, from: usize) -> &[u8] {
-        let n = self.kinds.len();
-        self.turns[gold.min(2) as usize]
-            .get(from * n..(from + 1) * n)
-            .unwrap_or(&[])
+    /// The spaces within [`ADVENTURE_HORIZON`] turns of `from` with `gold`.
+    fn horizon(&self, gold: u32, from: usize) -> SpaceSet {
+        let within = self.within(gold, from);
+        let most = usize::from(ADVENTURE_HORIZON).min(within.len().saturating_sub(1));
+        within.get(most).copied().unwrap_or(0)
+    }
+
+    /// The fewest turns from `from` to any of `goals` with `gold`: 0 if there are none (or
+    /// `from` is off the board), 255 if none can be reached.
+    fn turns_to(&self, gold: u32, from: usize, goals: SpaceSet) -> u8 {
+        if goals == 0 {
+            return 0;
+        }
+        let within = self.within(gold, from);
+        if within.is_empty() {
+            return 0;
+        }
+        (within.iter().position(|&set| set & goals != 0))
+            .map_or(u8::MAX, |t| u8::try_from(t).unwrap_or(u8::MAX))
     }
 }
 
