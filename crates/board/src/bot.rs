@@ -860,7 +860,7 @@ impl<'a> Bot<'a> {
     fn battle(&self) -> Action {
         let state = self.state;
         let player = self.me.player;
-        let Some((_, creature)) = state.creature_on(self.me.space) else {
+        let Some((card, creature)) = state.creature_on(self.me.space) else {
             // Nothing to fight (the engine says otherwise): let it refuse the plainest battle.
             return Action::Fight {
                 kind: BattleKind::Strength,
@@ -870,10 +870,19 @@ impl<'a> Bot<'a> {
                 lose_item: None,
             };
         };
-        let (win, loss) = self.stakes(creature, None);
+        let known = (self.map.and_then(|m| m.foes.get(card.index()))).and_then(Option::as_ref);
+        let (win, loss) = self.stakes(creature, known.and_then(|(_, t)| t.as_ref()));
         let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
         for kind in [BattleKind::Strength, BattleKind::Wills] {
-            // A kind of battle refused without Items is refused with any.
+            // A kind of battle the Creature does not allow is not asked for (the map's foe
+            // mirrors the engine's rules), and one refused without Items is refused with any.
+            let allowed = known.is_none_or(|(foe, _)| match kind {
+                BattleKind::Strength => foe.strength.is_some(),
+                BattleKind::Wills => foe.wills.is_some(),
+            });
+            if !allowed {
+                continue;
+            }
             let Ok(bare) = crate::encounter::battle(state, player, kind, &[]) else {
                 continue;
             };

@@ -536,36 +536,41 @@ fn refresh(out: &mut Out, who: impl Fn(&Adventurer) -> bool, heal: u32, recharge
 pub fn destination(state: &State, from: SpaceId, how: MoveKind) -> Result<SpaceId, Refusal> {
     let board = &state.content.board;
     let n = board.spaces.len().max(1);
+    // Along the ring; no division for the usual steps (a division costs more than a move's
+    // other checks).
     let step = |by: usize, clockwise: bool| {
-        let at = from.index() % n;
-        SpaceId::of(if clockwise {
-            (at + by) % n
-        } else {
-            (at + n - by % n) % n
+        let at = if from.index() < n { from.index() } else { from.index() % n };
+        let by = if by < n { by } else { by % n };
+        SpaceId::of(match (clockwise, at + by >= n) {
+            (true, false) => at + by,
+            (true, true) => at + by - n,
+            (false, _) if at >= by => at - by,
+            (false, _) => at + n - by,
         })
     };
     match how {
         MoveKind::Stay => Ok(from),
         MoveKind::Walk { clockwise } => Ok(step(1, clockwise)),
         MoveKind::Horse { clockwise } => Ok(step(2, clockwise)),
+        // The next port or gate found along the ring, not in a list of them: a move is decided
+        // on every turn.
         MoveKind::Boat { clockwise } => {
-            let ports = board.ports();
-            let Some(at) = ports.iter().position(|&p| p == from.index()) else {
+            let port = |s: SpaceId| board.spaces.get(s.index()).is_some_and(|s| s.port);
+            if !port(from) {
                 return Err(Refusal::NotAPort);
-            };
-            let next = if clockwise {
-                (at + 1) % ports.len()
-            } else {
-                (at + ports.len() - 1) % ports.len()
-            };
-            Ok(SpaceId::of(ports[next]))
+            }
+            // With one port only, the boat goes round to where it started.
+            (1..=n)
+                .map(|by| step(by, clockwise))
+                .find(|&s| port(s))
+                .ok_or(Refusal::NotAPort)
         }
         MoveKind::MagicGate { to } => {
-            let gates = board.magic_gates();
-            if !gates.contains(&from.index()) {
+            let gate = |s: SpaceId| board.spaces.get(s.index()).is_some_and(|s| s.magic_gate);
+            if !gate(from) {
                 return Err(Refusal::NotAMagicGate);
             }
-            if to == from || !gates.contains(&to.index()) {
+            if to == from || !gate(to) {
                 return Err(Refusal::NotAnotherMagicGate);
             }
             Ok(to)
