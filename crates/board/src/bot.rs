@@ -257,10 +257,6 @@ struct Foe {
     drain: u32,
     /// A drawn roll loses.
     draw_is_loss: bool,
-    /// What meeting it is worth depends on nothing of hers but her situation ([`Bot::situation`]): its treasure
-    /// reads none of her counters ([`treasure_worth`]), its loss reads only her Health and
-    /// Magic, and it cannot be paid to pass (which reads her Gold).
-    situational: bool,
 }
 
 /// A Battle of Wills against a [`Foe`].
@@ -317,27 +313,38 @@ impl Foe {
                 _ => 0,
             },
             draw_is_loss: special == Some(SpecialKind::DrawIsLoss),
-            situational: treasure_worth(&creature.treasure).is_some()
-                && creature
-                    .loss_effects()
-                    .iter()
-                    .all(|e| reads_only_health_and_magic(*e))
-                && !matches!(special, Some(SpecialKind::PayToPass { .. })),
         }
     }
 }
 
-/// Whether what `effect` is worth ([`effects_worth`]) reads no counter of hers but Health
-/// and Magic.
-fn reads_only_health_and_magic(effect: Effect) -> bool {
-    !matches!(
-        effect,
-        Effect::LoseGold(_)
-            | Effect::LoseExperience(_)
-            | Effect::Heal(_)
-            | Effect::Recharge(_)
-            | Effect::LoseItem
-    )
+/// Whether what meeting `card` is worth depends on nothing of hers but her situation
+/// ([`Bot::situation`]): a Creature whose treasure reads none of her counters
+/// ([`treasure_worth`]), whose loss reads only her Health and Magic, and that cannot be paid to
+/// pass (which reads her Gold); an Opportunity whose effects read only her Health and Magic.
+fn situational(card: &AdventureCard) -> bool {
+    let only_health_and_magic = |effects: &[Effect]| {
+        (effects.iter()).all(|&e| {
+            !matches!(
+                e,
+                Effect::LoseGold(_)
+                    | Effect::LoseExperience(_)
+                    | Effect::Heal(_)
+                    | Effect::Recharge(_)
+                    | Effect::LoseItem
+            )
+        })
+    };
+    match card {
+        AdventureCard::Creature(c) => {
+            treasure_worth(&c.treasure).is_some()
+                && only_health_and_magic(c.loss_effects())
+                && !matches!(
+                    c.special.as_ref().map(|r| r.rule),
+                    Some(SpecialKind::PayToPass { .. })
+                )
+        }
+        AdventureCard::Opportunity(o) => only_health_and_magic(&o.effects),
+    }
 }
 
 /// Her counters, as effects change them one after the other.
@@ -698,7 +705,7 @@ impl<'a> Bot<'a> {
         self.seed.0 % 4 == 3
     }
 
-    /// All that the worth of a [`Foe::situational`] Creature depends on besides the card: her
+    /// All that the worth of a [`situational`] card depends on besides the card itself: her
     /// values, a bold turn, a late game, her Health and Magic, and her best Items' `bonuses`,
     /// packed into bits (never 0); `None` if a number is too large to pack.
     fn situation(&self, bonuses: &Bonuses) -> Option<u128> {
@@ -786,7 +793,7 @@ impl<'a> Bot<'a> {
         let Some(card) = self.state.spaces.get(space).and_then(|s| s.adventure) else {
             return 0.0;
         };
-        // Only situational Creatures' worths are kept: a number found is one of theirs.
+        // Only situational cards' worths are kept: a number found is one of theirs.
         let remembered = remembered.get(card.index());
         match remembered.map(Cell::get) {
             Some(worth) if !worth.is_nan() => worth,
@@ -804,14 +811,10 @@ impl<'a> Bot<'a> {
         bonuses: &Bonuses,
         remembered: Option<&Cell<f32>>,
     ) -> f32 {
-        match self.content.adventures.get(card.index()) {
+        let worth = match self.content.adventures.get(card.index()) {
             Some(AdventureCard::Creature(c)) => match map.foes.get(card.index()) {
                 Some(Some((foe, treasure))) => {
-                    let worth = self.creature_value(c, foe, treasure.as_ref(), bonuses);
-                    if let Some(cell) = remembered.filter(|_| foe.situational) {
-                        cell.set(worth);
-                    }
-                    worth
+                    self.creature_value(c, foe, treasure.as_ref(), bonuses)
                 }
                 _ => self.creature_value(c, &Foe::of(c), None, bonuses),
             },
@@ -819,7 +822,12 @@ impl<'a> Bot<'a> {
                 self.effects_value(&mut self.vitals(), &o.effects).max(0.0)
             }
             None => 0.0,
+        };
+        if let Some(cell) = remembered.filter(|_| map.situational.get(card.index()) == Some(&true))
+        {
+            cell.set(worth);
         }
+        worth
     }
 
     /// The Item to lose if `effects` take one: her least useful (damaged first, then the
@@ -1357,6 +1365,8 @@ pub struct Map {
     /// Each Adventure card's Creature and what its treasure is worth if that depends on
     /// nothing but her values ([`treasure_worth`]), by id (`None` for an Opportunity).
     foes: Vec<Option<(Foe, Option<Treasure>)>>,
+    /// Whether each Adventure card is [`situational`], by id.
+    situational: Vec<bool>,
 }
 
 impl Map {
@@ -1429,15 +1439,19 @@ impl Map {
             .max()
             .map_or(1, |&t| usize::from(t) + 1);
         let within = turns.each_ref().map(|table| {
-            (table.chunks(n.max(1)))
-                .flat_map(|row| {
-                    (0..reach).map(|most| {
-                        (row.iter().enumerate()).fold(0, |set, (s, &t)| {
-                            set | if usize::from(t) <= most { bit(s) } else { 0 }
-                        })
-                    })
-                })
-                .collect()
+            let mut within = vec![0; n * reach];
+            for (row, sets) in table.chunks(n.max(1)).zip(within.chunks_mut(reach)) {
+                // Each space in the set of its turns, then each set holding the nearer ones.
+                for (s, &t) in row.iter().enumerate() {
+                    if let Some(set) = sets.get_mut(usize::from(t)) {
+                        *set |= bit(s);
+                    }
+                }
+                for t in 1..reach {
+                    sets[t] |= sets[t - 1];
+                }
+            }
+            within
         });
         Map {
             content: Arc::clone(content),
@@ -1451,6 +1465,7 @@ impl Map {
                     AdventureCard::Opportunity(_) => None,
                 })
                 .collect(),
+            situational: content.adventures.iter().map(situational).collect(),
         }
     }
 
@@ -1657,22 +1672,28 @@ mod tests {
         assert!(known > 20, "only {known} treasures known beforehand");
     }
 
-    /// What losing to a situational Creature costs reads only her Health and Magic: with them
-    /// fixed, any other counters give the same worth to the bit. The cards that read more are
-    /// not situational.
+    /// What losing to a situational Creature costs, or what a situational Opportunity gives,
+    /// reads only her Health and Magic: with them fixed, any other counters give the same worth
+    /// to the bit. The cards that read more are not situational.
     #[test]
-    fn situational_creatures_read_only_health_and_magic() {
+    fn situational_cards_read_only_health_and_magic() {
         let content = Content::builtin();
-        let (mut situational, mut not) = (0, 0);
+        let (mut creatures, mut opportunities, mut not) = (0, 0, 0);
         for card in &content.adventures {
-            let AdventureCard::Creature(c) = card else {
-                continue;
-            };
-            if !Foe::of(c).situational {
+            if !situational(card) {
                 not += 1;
                 continue;
             }
-            situational += 1;
+            let effects = match card {
+                AdventureCard::Creature(c) => {
+                    creatures += 1;
+                    c.loss_effects()
+                }
+                AdventureCard::Opportunity(o) => {
+                    opportunities += 1;
+                    &o.effects[..]
+                }
+            };
             for (rate, mage) in (0..3).flat_map(|r| [(r, false), (r, true)]) {
                 for (health, magic) in [(0, 0), (1, 2), (3, 1), (6, 5)] {
                     let worth = |n: u32| {
@@ -1685,15 +1706,18 @@ mod tests {
                             drained: n % 3,
                             items: n as usize,
                         };
-                        effects_worth(&Values::new(rate, mage), &mut v, c.loss_effects())
+                        effects_worth(&Values::new(rate, mage), &mut v, effects)
                     };
                     for n in 1..8 {
-                        assert_eq!(worth(n).to_bits(), worth(0).to_bits(), "{}", c.name);
+                        assert_eq!(worth(n).to_bits(), worth(0).to_bits(), "{card:?}");
                     }
                 }
             }
         }
-        assert!(situational > 20 && not > 0, "{situational} and {not}");
+        assert!(
+            creatures > 20 && opportunities > 3 && not > 5,
+            "{creatures}, {opportunities} and {not}"
+        );
     }
 
     #[test]

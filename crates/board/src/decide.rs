@@ -539,7 +539,11 @@ pub fn destination(state: &State, from: SpaceId, how: MoveKind) -> Result<SpaceI
     // Along the ring; no division for the usual steps (a division costs more than a move's
     // other checks).
     let step = |by: usize, clockwise: bool| {
-        let at = if from.index() < n { from.index() } else { from.index() % n };
+        let at = if from.index() < n {
+            from.index()
+        } else {
+            from.index() % n
+        };
         let by = if by < n { by } else { by % n };
         SpaceId::of(match (clockwise, at + by >= n) {
             (true, false) => at + by,
