@@ -75,7 +75,7 @@ pub struct Scratch {
 /// picked by its hash (a newer situation takes an older one's slot). Most of a bot's move went
 /// into working out what each card near her is worth, and the same situations come back all
 /// the time: in 2,000 simulated games, 82% of the worths asked for that depend only on the
-/// situation were found here (2,048 slots, 360 KiB; twice as many found no more).
+/// situation were found here (2,048 slots, 360 KiB; twice as many were no faster).
 #[derive(Debug, Default)]
 struct Remembered {
     /// Whether it remembers at all ([`Scratch::new`]'s does).
