@@ -719,13 +719,19 @@ impl<'a> Bot<'a> {
             | u128::from(self.late()) << 68
             | six_bits(me.health.right)? << 69
             | six_bits(me.magic.right)? << 75;
-        for (i, &(every, first)) in bonuses.iter().flatten().enumerate() {
-            for (j, n) in [every, first].into_iter().enumerate() {
-                let byte = i8::try_from(n).ok()?.cast_unsigned();
-                situation |= u128::from(byte) << (16 * i + 8 * j);
-            }
+        // Eight bonuses, a byte each; whether all fit is checked once, at the end.
+        let mut fit = true;
+        for (i, n) in bonuses
+            .iter()
+            .flatten()
+            .flat_map(|&(e, f)| [e, f])
+            .enumerate()
+        {
+            let byte = n as i8;
+            fit &= i32::from(byte) == n;
+            situation |= u128::from(byte.cast_unsigned()) << (8 * i);
         }
-        Some(situation)
+        fit.then_some(situation)
     }
 
     /// What meeting `creature` (`foe`) is worth, fought the best way she can with her best
