@@ -44,6 +44,7 @@ pub fn choose_with(map: &Map, state: &State, player: PlayerId, seed: Seed) -> Op
 
 /// [`choose_with`] working in `scratch`'s buffers, kept for the next decisions (the simulator
 /// keeps one for all its games): the same action, without allocating for it each move.
+#[inline]
 pub fn choose_in(
     map: &Map,
     scratch: &mut Scratch,
@@ -142,6 +143,8 @@ impl Scratch {
     }
 }
 
+// Inlined into the simulator's loop: it only picks the step's decision.
+#[inline(always)]
 fn decide_for(
     map: Option<&Map>,
     scratch: &mut Scratch,
