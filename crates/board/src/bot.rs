@@ -77,7 +77,7 @@ pub struct Scratch {
 /// into working out what each card near her is worth, and the same situations come back all
 /// the time: in 2,000 simulated games, 82% of the worths asked for that depend only on the
 /// situation were found here (2,048 slots, 360 KiB; twice as many were no faster).
-#[derive(Debug, Default)]
+#[derive(Default)]
 struct Remembered {
     /// Whether it remembers at all ([`Scratch::new`]'s does).
     on: bool,
@@ -89,6 +89,23 @@ struct Remembered {
     situations: Vec<u128>,
     /// Each slot's row: what each card is worth (NaN: not worked out yet).
     worths: Vec<f32>,
+}
+
+impl std::fmt::Debug for Remembered {
+    /// How much it holds, not its 90,000 numbers.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Remembered")
+            .field("on", &self.on)
+            .field(
+                "situations",
+                &self.situations.iter().filter(|&&s| s != 0).count(),
+            )
+            .field(
+                "worths",
+                &self.worths.iter().filter(|w| !w.is_nan()).count(),
+            )
+            .finish()
+    }
 }
 
 /// Bits of a [`Remembered`] slot's index.

@@ -173,6 +173,10 @@ fn bots_that_remember_choose_as_bots_that_start_afresh() {
         }
     }
     assert!(moves > 2_000, "{moves}");
+    // What it keeps is summed up when printed, not listed.
+    let printed = format!("{scratch:?}");
+    assert!(printed.len() < 2_000, "{printed}");
+    assert!(printed.contains("situations"), "{printed}");
 }
 
 #[test]
