@@ -59,7 +59,7 @@ pub fn choose_in(
 /// afresh for every move showed in profiles of the simulator. What they hold between
 /// decisions changes no decision. (The default, which [`choose`] uses for one decision,
 /// remembers no worths: its table would be allocated for nothing.)
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Scratch {
     /// What the Adventure card on each space is worth to her (NaN: not worked out yet).
     worth: Vec<f32>,
@@ -91,19 +91,18 @@ struct Remembered {
     worths: Vec<f32>,
 }
 
-impl std::fmt::Debug for Remembered {
-    /// How much it holds, not its 90,000 numbers.
+impl std::fmt::Debug for Scratch {
+    /// How much it holds, not its 90,000 numbers (nor the content its bonuses were worked
+    /// out with).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Remembered")
-            .field("on", &self.on)
-            .field(
-                "situations",
-                &self.situations.iter().filter(|&&s| s != 0).count(),
-            )
-            .field(
-                "worths",
-                &self.worths.iter().filter(|w| !w.is_nan()).count(),
-            )
+        let remembered = &self.remembered;
+        let situations = remembered.situations.iter().filter(|&&s| s != 0).count();
+        let worths = remembered.worths.iter().filter(|w| !w.is_nan()).count();
+        f.debug_struct("Scratch")
+            .field("bots", &self.bonuses.len())
+            .field("remembering", &remembered.on)
+            .field("situations", &situations)
+            .field("worths", &worths)
             .finish()
     }
 }
