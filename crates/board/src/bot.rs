@@ -20,7 +20,7 @@ use crate::content::{
     SpecialKind,
 };
 use crate::decide::{CERTIFICATE_EXPERIENCE, CERTIFICATE_GOLD};
-use crate::encounter::{OPTIONAL_WILLS_MAGIC, THREE_LIVES};
+use crate::encounter::{Battle, OPTIONAL_WILLS_MAGIC, Stage, THREE_LIVES};
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{Adventurer, Step, Turn};
 use crate::state::State;
@@ -291,6 +291,45 @@ struct Wills {
 }
 
 impl Foe {
+    /// The battle of `kind` she would fight against it now without Items, as
+    /// [`crate::encounter::battle`] works it out (checked against it when debug assertions are
+    /// on); `None` where that refuses it. Cheaper than asking the engine: a bot weighs both
+    /// kinds before every fight.
+    fn bare_battle(&self, card: AdventureId, kind: BattleKind, me: &Adventurer) -> Option<Battle> {
+        let value = |n: u32| i32::try_from(n).unwrap_or(i32::MAX);
+        let drained = self.drain.min(me.magic.right);
+        let (yours, theirs, magic_cost, then) = match kind {
+            BattleKind::Strength => (value(me.health.right), self.strength?, 0, None),
+            BattleKind::Wills => {
+                let wills = self.wills?;
+                let magic = me.magic.right - drained;
+                if magic < wills.pay {
+                    return None;
+                }
+                let then = wills.then.map(|theirs| Stage {
+                    yours: value(me.health.right),
+                    first_roll_bonus: 0,
+                    thrown: None,
+                    theirs,
+                });
+                (value(magic - wills.pay), wills.theirs, wills.pay, then)
+            }
+        };
+        Some(Battle {
+            card,
+            kind,
+            yours,
+            first_roll_bonus: 0,
+            thrown: None,
+            theirs,
+            magic_cost,
+            drained,
+            lives: self.lives,
+            draw_is_loss: self.draw_is_loss,
+            then,
+        })
+    }
+
     fn of(creature: &Creature) -> Foe {
         let special = creature.special.as_ref().map(|r| r.rule);
         let stats = creature.stats;
@@ -908,16 +947,18 @@ impl<'a> Bot<'a> {
         let (win, loss) = self.stakes(creature, known.and_then(|(_, t)| t.as_ref()));
         let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
         for kind in [BattleKind::Strength, BattleKind::Wills] {
-            // A kind of battle the Creature does not allow is not asked for (the map's foe
-            // mirrors the engine's rules), and one refused without Items is refused with any.
-            let allowed = known.is_none_or(|(foe, _)| match kind {
-                BattleKind::Strength => foe.strength.is_some(),
-                BattleKind::Wills => foe.wills.is_some(),
-            });
-            if !allowed {
-                continue;
-            }
-            let Ok(bare) = crate::encounter::battle(state, player, kind, &[]) else {
+            // Without Items, from the map's foe (the engine's rules mirrored); a kind of battle
+            // refused without Items is refused with any.
+            let engine = || crate::encounter::battle(state, player, kind, &[]).ok();
+            let bare = match known {
+                Some((foe, _)) => {
+                    let bare = foe.bare_battle(card, kind, self.me);
+                    debug_assert_eq!(bare, engine(), "{}", creature.name);
+                    bare
+                }
+                None => engine(),
+            };
+            let Some(bare) = bare else {
                 continue;
             };
             self.gear(kind, None).each_loadout(|items| {
