@@ -1357,8 +1357,9 @@ impl<'a> Bot<'a> {
     }
 }
 
-/// Spaces as bits: space `s` is bit `s`. A board has at most [`MAX_SPACES`](crate::content::MAX_SPACES) spaces (its file is
-/// refused otherwise); bots built for a larger one by hand know only its first 64.
+/// Spaces as bits: space `s` is bit `s`. A board has at most
+/// [`MAX_SPACES`](crate::content::MAX_SPACES) spaces (its file is refused otherwise); bots on a
+/// larger one built by hand know only its first 64.
 type SpaceSet = u64;
 
 /// The set of space `s` alone (empty beyond 64).
