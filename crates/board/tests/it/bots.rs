@@ -95,6 +95,27 @@ fn random_action(state: &State, by: PlayerId, rng: &mut DiceRng) -> Action {
     }
 }
 
+/// The state after `bot`'s action, or, one time in `one_in`, after a random command when the
+/// engine takes it (so that bots meet odd states too). The bot's action must be accepted.
+fn bot_or_random(
+    state: State,
+    by: PlayerId,
+    bot: Action,
+    one_in: u8,
+    rng: &mut DiceRng,
+    seed: u64,
+) -> State {
+    let events = if rng.face(one_in) == 1
+        && let Ok(events) = decide(&state, Command::new(by, random_action(&state, by, rng)))
+    {
+        events
+    } else {
+        decide(&state, Command::new(by, bot.clone()))
+            .unwrap_or_else(|r| panic!("seed {seed}: the bot's {bot:?} refused: {r}"))
+    };
+    events.iter().fold(state, evolve)
+}
+
 #[test]
 fn bots_act_legally_from_odd_states_too() {
     let content = content();
@@ -116,18 +137,8 @@ fn bots_act_legally_from_odd_states_too() {
             }
             let by = turn.player;
             let bot = choose_with(&map, &state, by, Seed(seed ^ step)).expect("her turn");
-            // A third of the time, a random command instead, when the engine takes it.
-            let events = if rng.face(3) == 1
-                && let Ok(events) = decide(
-                    &state,
-                    Command::new(by, random_action(&state, by, &mut rng)),
-                ) {
-                events
-            } else {
-                decide(&state, Command::new(by, bot.clone()))
-                    .unwrap_or_else(|r| panic!("seed {seed}: the bot's {bot:?} refused: {r}"))
-            };
-            state = events.iter().fold(state, evolve);
+            // A third of the time, a random command instead.
+            state = bot_or_random(state, by, bot, 3, &mut rng, seed);
         }
         if !matches!(state.phase, Phase::Playing(_)) {
             finished += 1;
@@ -159,17 +170,8 @@ fn bots_that_remember_choose_as_bots_that_start_afresh() {
             if matches!(kept, Some(Action::Move(_))) {
                 moves += 1;
             }
-            // A tenth of the time, a random command instead, when the engine takes it.
-            let events = if rng.face(10) == 1
-                && let Ok(events) = decide(
-                    &state,
-                    Command::new(by, random_action(&state, by, &mut rng)),
-                ) {
-                events
-            } else {
-                decide(&state, Command::new(by, kept.expect("her turn"))).expect("legal")
-            };
-            state = events.iter().fold(state, evolve);
+            // A tenth of the time, a random command instead.
+            state = bot_or_random(state, by, kept.expect("her turn"), 10, &mut rng, seed);
         }
     }
     assert!(moves > 2_000, "{moves}");
