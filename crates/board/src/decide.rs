@@ -722,9 +722,12 @@ pub(crate) fn pass_turn(out: &mut Out, by: PlayerId) {
         .iter()
         .position(|a| a.player == by)
         .unwrap_or(0);
-    // Two rounds at most: the first clears every missed turn.
-    for k in 1..=2 * n {
-        let a = &out.state.adventurers[(at + k) % n];
+    // Two rounds at most: the first clears every missed turn. The seat after `at`, round the
+    // table, without dividing (a division costs more than the rest of a turn's end).
+    let mut seat = at;
+    for _ in 0..2 * n {
+        seat = if seat + 1 >= n { 0 } else { seat + 1 };
+        let a = &out.state.adventurers[seat];
         let (player, alive, miss) = (a.player, a.alive, a.miss_turn);
         if !alive {
             continue;
