@@ -67,7 +67,7 @@ pub struct Scratch {
     gear: [Gear; 2],
     /// Each bot's best bonuses, with what they were worked out from: her Items change seldom.
     bonuses: Vec<KnownBonuses>,
-    /// What Creatures were worth in the situations met so far.
+    /// What situational cards were worth in the situations met so far.
     remembered: Remembered,
 }
 
@@ -151,7 +151,7 @@ struct KnownBonuses {
 }
 
 impl Scratch {
-    /// Empty buffers, and a table of worths to remember (filled as bots meet Creatures).
+    /// Empty buffers, and a table of worths to remember (filled as bots weigh cards).
     pub fn new() -> Scratch {
         let mut scratch = Scratch::default();
         scratch.remembered.on = true;
@@ -844,8 +844,8 @@ impl<'a> Bot<'a> {
     }
 
     /// What the Adventure card on `space` is worth meeting there (with her counters now).
-    /// A Creature's worth is looked up in `remembered` (her situation's row) first, and kept
-    /// there, when it depends only on her situation.
+    /// A card's worth is looked up in `remembered` (her situation's row) first, and kept there,
+    /// when it depends only on her situation.
     // Inlined where asked: most cards asked about are remembered, or no card lies there.
     #[inline(always)]
     fn adventure_value(
@@ -1427,7 +1427,7 @@ pub struct Map {
     kinds: Vec<SpaceKind>,
     /// The spaces of each kind bots head for.
     sets: SpaceSets,
-    /// By Gold (as in `turns`), from and turns `t` (0 to `reach` − 1): the spaces within `t`
+    /// By Gold (0, 1, 2 or more), from and turns `t` (0 to `reach` − 1): the spaces within `t`
     /// turns, `reach` sets for each space.
     within: [Vec<SpaceSet>; 3],
     /// One more than the most turns between two spaces.
