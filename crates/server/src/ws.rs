@@ -83,6 +83,7 @@ pub async fn upgrade<S: Store>(
         .write_buffer_size(limits::SOCKET_BUFFER_BYTES)
         .on_upgrade(move |socket| {
             Connection {
+                removed: room.removed(),
                 room,
                 player: seat.player,
                 key,
@@ -145,6 +146,9 @@ fn understand(text: &str) -> Result<Incoming, (Value, String)> {
 
 struct Connection<S: Store> {
     room: RoomHandle,
+    /// Who is removed from the table: read before anything is sent, since a socket that was
+    /// slow to write may find the removal and later changes waiting together.
+    removed: tokio::sync::watch::Receiver<Arc<std::collections::BTreeSet<u32>>>,
     player: u32,
     /// The seat, for its budget of messages.
     key: SeatKey,
@@ -171,10 +175,9 @@ impl<S: Store> Connection<S> {
         mut shutdown: tokio::sync::watch::Receiver<bool>,
     ) {
         let mut published = self.room.subscribe();
-        let mut removed = self.room.removed();
-        if removed.borrow_and_update().contains(&self.player) {
+        if self.is_removed() {
             let _ = send(&mut socket, removed_notice()).await;
-            let _ = socket.flush().await;
+            close(socket, 1008, "removed").await;
             return;
         }
         if !self
@@ -191,10 +194,12 @@ impl<S: Store> Connection<S> {
         metrics.sockets_open.inc();
         // A socket that never says hello holds memory for nothing.
         let hello_by = tokio::time::Instant::now() + self.state.limits.hello_timeout;
+        // The close frame's code and reason (RFC 6455 7.4).
+        let mut farewell = (1000, "");
         loop {
             let flow = tokio::select! {
                 () = tokio::time::sleep_until(hello_by), if !self.greeted => {
-                    let _ = socket.send(Message::Close(Some(CloseFrame { code: 1008, reason: Utf8Bytes::from_static("say hello first") }))).await;
+                    farewell = (1008, "say hello first");
                     Flow::Close
                 }
                 incoming = socket.recv() => match incoming {
@@ -203,11 +208,8 @@ impl<S: Store> Connection<S> {
                     Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
                     Some(Ok(_)) => Flow::Continue,
                 },
-                changed = removed.changed() => match changed {
-                    Ok(()) if removed.borrow_and_update().contains(&self.player) => {
-                        let _ = send(&mut socket, removed_notice()).await;
-                        Flow::Close
-                    }
+                changed = self.removed.changed() => match changed {
+                    Ok(()) if self.is_removed() => self.leave_removed(&mut socket).await,
                     Ok(()) => Flow::Continue,
                     Err(_) => Flow::Close,
                 },
@@ -218,7 +220,7 @@ impl<S: Store> Connection<S> {
                     Err(RecvError::Closed) => Flow::Close,
                 },
                 () = crate::stopped(&mut shutdown) => {
-                    let _ = socket.send(Message::Close(Some(CloseFrame { code: 1001, reason: Utf8Bytes::from_static("the server is restarting") }))).await;
+                    farewell = (1001, "the server is restarting");
                     Flow::Close
                 }
             };
@@ -235,8 +237,10 @@ impl<S: Store> Connection<S> {
                 break;
             }
         }
-        // A last notice (removed, restarting) still reaches the page.
-        let _ = socket.flush().await;
+        if self.is_removed() {
+            farewell = (1008, "removed");
+        }
+        close(socket, farewell.0, farewell.1).await;
         metrics.sockets_open.dec();
         let _ = self
             .room
@@ -344,6 +348,11 @@ impl<S: Store> Connection<S> {
     }
 
     async fn forward(&mut self, socket: &mut WebSocket, change: &Published) -> Flow {
+        // Checked before each message, not only when the removal is heard: a socket that was
+        // slow to write finds the removal and what came after it waiting together.
+        if self.is_removed() {
+            return self.leave_removed(socket).await;
+        }
         // Before its `hello` a page has no view: its `sync` will bring everything.
         if !self.greeted {
             return Flow::Continue;
@@ -415,6 +424,42 @@ impl<S: Store> Connection<S> {
             Err(_) => Flow::Close,
         }
     }
+}
+
+impl<S: Store> Connection<S> {
+    fn is_removed(&self) -> bool {
+        self.removed.borrow().contains(&self.player)
+    }
+
+    /// Tells a removed player's page, which then hears nothing more.
+    async fn leave_removed(&mut self, socket: &mut WebSocket) -> Flow {
+        let _ = send(socket, removed_notice()).await;
+        Flow::Close
+    }
+}
+
+/// How long a closing socket may take to answer the close frame.
+const CLOSING: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Ends a socket with the closing handshake: the last messages and the close frame, then what
+/// the page still sends is read and dropped until its own close frame. (Dropping a connection
+/// with messages unread makes the kernel reset it, and the page may lose the last notice.)
+async fn close(mut socket: WebSocket, code: u16, reason: &'static str) {
+    let frame = CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    };
+    if socket.send(Message::Close(Some(frame))).await.is_err() {
+        return;
+    }
+    let _ = tokio::time::timeout(CLOSING, async {
+        while let Some(Ok(message)) = socket.recv().await {
+            if let Message::Close(_) = message {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 fn removed_notice() -> Value {

@@ -7,6 +7,7 @@ mod backups;
 mod board;
 mod challenge;
 mod fuzz;
+mod hardening;
 mod limits;
 mod operations;
 mod protocol;
