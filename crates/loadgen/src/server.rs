@@ -45,6 +45,10 @@ impl Server {
                 "10000",
                 "--joins-per-minute",
                 "10000",
+                "--sync-kib-per-minute",
+                "1000000000",
+                "--written-kib-per-minute",
+                "1000000000",
             ])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())

@@ -225,6 +225,14 @@ pub struct ServeArgs {
     /// Seats one client address may take per minute (1 to 10000; default 30).
     #[arg(long, value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
     pub joins_per_minute: Option<u32>,
+    /// KiB of whole tables (a page's first view, older log lines) one client address's pages
+    /// may ask for per minute (1 to 1000000000; default 16384).
+    #[arg(long, value_name = "KIB", value_parser = parse_kib_per_minute, allow_negative_numbers = true)]
+    pub sync_kib_per_minute: Option<u32>,
+    /// KiB of events one client address's actions may write per minute, across its tables
+    /// and seats (1 to 1000000000; default 512).
+    #[arg(long, value_name = "KIB", value_parser = parse_kib_per_minute, allow_negative_numbers = true)]
+    pub written_kib_per_minute: Option<u32>,
     /// Connections (pages and sockets) open at once (1 to 1000000; default: the open-file
     /// limit less 256).
     #[arg(long, value_name = "N", value_parser = parse_connections, allow_negative_numbers = true)]
@@ -697,6 +705,10 @@ fn parse_per_minute(text: &str) -> Result<u32, String> {
     bounded(text, "the number per minute", 1, 10_000, "").map(|n| n as u32)
 }
 
+fn parse_kib_per_minute(text: &str) -> Result<u32, String> {
+    bounded(text, "the KiB per minute", 1, 1_000_000_000, "").map(|n| n as u32)
+}
+
 fn parse_connections(text: &str) -> Result<usize, String> {
     bounded(text, "the number of connections", 1, 1_000_000, "").map(|n| n as usize)
 }
@@ -942,6 +954,8 @@ mod tests {
         for stated in [
             format!("default {})", defaults.tables_per_minute),
             format!("default {})", defaults.joins_per_minute),
+            format!("default {})", defaults.sync_kib_per_minute),
+            format!("default {})", defaults.written_kib_per_minute),
             format!(
                 "default: the open-file limit less {})",
                 server::limits::SPARE_FILES

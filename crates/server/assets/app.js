@@ -183,6 +183,13 @@ const ctx = {
     return state.invite;
   },
   changeInvite: (action) => table.changeInvite(action),
+  olderLines: () => table.olderLines(),
+  get logOlder() {
+    return state.logOlder;
+  },
+  get logAsking() {
+    return state.logAsking;
+  },
   changeShare: (action) => table.changeShare(action),
   toggled: (key, open) => {
     const was = ui.open.has(key);

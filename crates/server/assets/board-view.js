@@ -7,7 +7,7 @@ import { h, themeMenu } from './dom.js';
 import { rulesHelp, BOARD_HELP } from './rules-help.js';
 import { tagged, showOnly, tabBar } from './views.js';
 import { msg, pips } from './ui.js';
-import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
+import { formatTime, inviteBlock, olderLines, reconnectBanner, toasts } from './view.js';
 import { boardSection, spaceDetail, moveLabel } from './board-map.js';
 import {
   itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText, chanceText,
@@ -857,6 +857,7 @@ function logSection(ctx) {
     'section',
     { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
     h('h2', { id: 'log-h' }, 'Log'),
+    olderLines(ctx),
     h(
       'ol',
       { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },

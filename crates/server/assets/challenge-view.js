@@ -6,7 +6,7 @@
 import { h, themeMenu } from './dom.js';
 import { tagged, showOnly, tabBar } from './views.js';
 import { msg, form, submit, select, labelled } from './ui.js';
-import { formatTime, inviteBlock, reconnectBanner, toasts } from './view.js';
+import { formatTime, inviteBlock, olderLines, reconnectBanner, toasts } from './view.js';
 
 const APTITUDES = ['knowledge', 'awareness', 'charisma', 'physicality'];
 const SITUATIONS = [
@@ -251,6 +251,7 @@ function logSection(ctx) {
     'section',
     { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
     h('h2', { id: 'log-h' }, 'Log'),
+    olderLines(ctx),
     h(
       'ol',
       { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },

@@ -122,6 +122,13 @@ const ctx = {
   },
   copyLink: (url) => table.copyLink(url),
   changeInvite: (action) => table.changeInvite(action),
+  olderLines: () => table.olderLines(),
+  get logOlder() {
+    return state.logOlder;
+  },
+  get logAsking() {
+    return state.logAsking;
+  },
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);

@@ -15,7 +15,8 @@ export class Connection {
    *   presence(msg), removed(msg), invite() when the invitation changed, own(msg) with what only
    *   this player may know (the lines they drew, whether the pause is theirs),
    *   status(connected: boolean), lost(pendingReqs),
-   *   unauthorized() when the seat is gone
+   *   unauthorized() when the seat is gone, log(msg) with older log lines (or the error that
+   *   refused them)
    * @param {() => number} since the last seq the page has applied
    */
   constructor(token, on, since) {
@@ -208,9 +209,19 @@ export class Connection {
       case 'update':
         if (this.synced) this.onUpdate(msg);
         break;
+      case 'log':
+        this.logReq = null;
+        if (this.on.log) this.on.log(msg);
+        break;
+      case 'error':
+        if (msg.req !== undefined && msg.req !== null && msg.req === this.logReq) {
+          this.logReq = null;
+          if (this.on.log) this.on.log(msg);
+          break;
+        }
+      // falls through: any other error answers an action
       case 'done':
       case 'refused':
-      case 'error':
         if (msg.req !== undefined && msg.req !== null) this.pending.delete(msg.req);
         this.on.answer(msg);
         break;
@@ -230,6 +241,17 @@ export class Connection {
       default:
         break;
     }
+  }
+
+  /**
+   * Asks for the log lines before event `before` (a sync carries only the newest); the answer
+   * comes to on.log. False when not connected or already asking.
+   */
+  olderLines(before) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.connected || this.logReq) return false;
+    this.logReq = this.nextReq++;
+    this.ws.send(JSON.stringify({ type: 'log', req: this.logReq, before }));
+    return true;
   }
 
   /** Sends an action; returns its req, or null when not connected. */

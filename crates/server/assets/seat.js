@@ -9,6 +9,7 @@
 
 import { h } from './dom.js';
 import { Connection } from './net.js';
+import { applyLog } from './requests.js';
 import { rememberTable } from './your-tables.js';
 
 const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
@@ -115,7 +116,26 @@ export function seat(page) {
     conn = new Connection(
       token,
       {
-        sync: page.sync,
+        sync: (m) => {
+          // A sync carries the newest lines only: when it left some out, the page's older
+          // lines may not join them, so it starts again from these.
+          if (m.older) {
+            state.log = [];
+            state.logSeqs = new Set();
+            state.logOlder = true;
+          }
+          page.sync(m);
+        },
+        log: (m) => {
+          state.logAsking = false;
+          if (m.type === 'log') {
+            applyLog(state, m.log);
+            state.logOlder = !!m.older;
+          } else {
+            toast('error', m.message);
+          }
+          render();
+        },
         update: page.update,
         answer: page.answer,
         presence: (m) => {
@@ -290,6 +310,14 @@ export function seat(page) {
     loadInvite,
     changeInvite,
     changeShare,
+    /** Asks for the log lines older than the oldest the page holds. */
+    olderLines: () => {
+      const first = state.log.length ? state.log[0].seq : state.seq + 1;
+      if (conn && conn.olderLines(first)) {
+        state.logAsking = true;
+        render();
+      }
+    },
     /** Sends an action; its req, or `null` when not connected. */
     act: (action) => (conn ? conn.act(action) : null),
   };

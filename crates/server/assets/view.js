@@ -692,6 +692,7 @@ function logSection(ctx) {
     'section',
     { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
     h('h2', { id: 'log-h' }, 'Log'),
+    olderLines(ctx),
     h(
       'ol',
       { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },
@@ -720,6 +721,23 @@ function logText(view, e) {
     const shown = scene && !scene.objective_flagged && scene.objective;
     return shown ? h('q', { class: 'log-ref', 'data-scene-id': p.scene }, shown) : (p && p.text) || 'a scene';
   });
+}
+
+/**
+ * Above the log when the table has older lines than the page holds (a sync carries only the
+ * newest): a button that asks for the next page of them.
+ */
+export function olderLines(ctx) {
+  if (!ctx.logOlder) return null;
+  return h(
+    'p',
+    { class: 'log-older', 'data-key': 'log-older' },
+    h(
+      'button',
+      { type: 'button', class: 'btn ghost small', testid: 'log-older', disabled: ctx.logAsking || !ctx.connected, onclick: () => ctx.olderLines() },
+      ctx.logAsking ? 'Bringing earlier lines…' : 'Show earlier lines',
+    ),
+  );
 }
 
 export function formatTime(ms) {

@@ -119,6 +119,12 @@ pub struct Limits {
     pub seat_message_burst: u32,
     /// Sockets one seat may hold open at once (tabs, devices).
     pub sockets_per_seat: u32,
+    /// KiB of whole tables (`sync`, older log lines) the pages of one client address may ask
+    /// for a minute (also the burst).
+    pub sync_kib_per_minute: u32,
+    /// KiB of events the actions of one client address may write a minute, across its tables
+    /// and seats (also the burst).
+    pub written_kib_per_minute: u32,
     /// Open connections (HTTP and WebSocket) at once; kept below the open-file limit.
     pub max_connections: usize,
     /// Time to send a request's headers, and how long an idle keep-alive connection stays.
@@ -142,6 +148,8 @@ impl Default for Limits {
             seat_messages_per_second: 10,
             seat_message_burst: 20,
             sockets_per_seat: 8,
+            sync_kib_per_minute: 16 * 1024,
+            written_kib_per_minute: 512,
             max_connections: limits::max_connections(),
             http_idle: std::time::Duration::from_secs(20),
             hello_timeout: std::time::Duration::from_secs(10),
@@ -162,9 +170,11 @@ pub mod limits {
     /// A socket's read buffer to begin with (it grows for a large message and shrinks back),
     /// and what its writes gather before the flush sends them together.
     pub const SOCKET_BUFFER_BYTES: usize = 4 * 1024;
-    /// What `hello` costs of a seat's budget, in messages: it is answered with the whole view
-    /// and log.
+    /// What `hello` (or asking for older log lines) costs of a seat's budget, in messages: it
+    /// is answered with the whole view and the end of the log.
     pub const HELLO_COST: u32 = 4;
+    /// Log lines a `sync` carries (the newest), and a `log` answer (older ones, on request).
+    pub const LOG_LINES: usize = 200;
     /// Files kept free of the open-file limit for the database, logs and backups.
     pub const SPARE_FILES: usize = 256;
     /// Connections at once when the open-file limit cannot be read.
@@ -213,6 +223,10 @@ pub struct AppState<S: Store> {
     joins_by_address: limit::Budget<std::net::IpAddr>,
     /// Messages from all of a seat's sockets together.
     seat_messages: limit::Budget<limit::SeatKey>,
+    /// KiB of whole tables sent to the pages that asked, per client address.
+    synced_by_address: limit::Budget<std::net::IpAddr>,
+    /// Bytes of events written, per client address (in `room::WRITTEN_UNIT`s).
+    written_by_address: Arc<limit::Budget<std::net::IpAddr>>,
     /// Sockets open per seat.
     seat_sockets: Arc<limit::SeatSockets>,
 }
@@ -252,6 +266,12 @@ impl<S: Store> AppState<S> {
                 limits.seat_message_burst,
             ),
             seat_sockets: Arc::new(limit::SeatSockets::default()),
+            synced_by_address: limit::Budget::per_minute(limits.sync_kib_per_minute),
+            written_by_address: Arc::new(limit::Budget::per_minute(
+                limits
+                    .written_kib_per_minute
+                    .saturating_mul(1024 / room::WRITTEN_UNIT),
+            )),
             limits,
         })
     }
@@ -273,6 +293,8 @@ impl<S: Store> AppState<S> {
             table_events: self.limits.table_events,
             table_bytes: self.limits.table_bytes,
             shared_store: self.shared_store,
+            written: self.written_by_address.clone(),
+            written_kib_per_minute: self.limits.written_kib_per_minute,
         };
         let started = games::start(&table.game, self.store.clone(), table.id, settings).await;
         let room = if let Some(started) = started {
@@ -354,6 +376,8 @@ impl<S: Store> AppState<S> {
         self.tables_by_address.forget_idle();
         self.joins_by_address.forget_idle();
         self.seat_messages.forget_idle();
+        self.synced_by_address.forget_idle();
+        self.written_by_address.forget_idle();
     }
 }
 

@@ -104,6 +104,15 @@ pub fn wait_words(wait: Duration) -> String {
     }
 }
 
+/// An amount of KiB as people read it: "16 MiB", "64 KiB".
+pub fn kib_words(kib: u32) -> String {
+    if kib >= 1024 && kib.is_multiple_of(1024) {
+        format!("{} MiB", kib / 1024)
+    } else {
+        format!("{kib} KiB")
+    }
+}
+
 /// The sockets each seat holds open, against the per-seat cap.
 #[derive(Default)]
 pub struct SeatSockets {

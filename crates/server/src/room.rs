@@ -73,12 +73,24 @@ pub struct Published {
 /// The answer to a `sync`: the last event number, the `sync` message, and the `own` message.
 pub type Synced = (u64, Arc<str>, Arc<str>);
 
+/// Lines of the log before some event: at most [`crate::limits::LOG_LINES`], the newest
+/// first chosen, in order.
+#[derive(Debug, serde::Serialize)]
+pub struct LogPage {
+    /// The lines.
+    pub log: Vec<LogEntry>,
+    /// Whether the table has lines older than these.
+    pub older: bool,
+}
+
 /// What a room is asked.
 pub enum Request {
     /// A seated player acts.
     Act {
         /// Who.
         player: u32,
+        /// From which client address, whose budget of bytes written it spends.
+        address: std::net::IpAddr,
         /// The page's action.
         action: Value,
         /// Accepted (with the last event number after it), or why not.
@@ -105,6 +117,15 @@ pub enum Request {
         /// bring now (so that an unchanged one is not sent again); `None` if the player was
         /// removed.
         reply: oneshot::Sender<Option<Synced>>,
+    },
+    /// Older lines of the log, for a page that shows them on request.
+    LogPage {
+        /// Who.
+        player: u32,
+        /// The page wants lines before this event number.
+        before: u64,
+        /// The `log` message (without its `req`); `None` if the player was removed.
+        reply: oneshot::Sender<Option<LogPage>>,
     },
     /// A socket of `player` opened (`+1`) or closed (`-1`).
     Presence {
@@ -192,7 +213,15 @@ pub struct RoomSettings {
     pub table_bytes: u64,
     /// Other servers append to the same store: the room's state may be behind the log.
     pub shared_store: bool,
+    /// Bytes of events written per client address, across tables and seats (in
+    /// [`WRITTEN_UNIT`]s).
+    pub written: Arc<crate::limit::Budget<std::net::IpAddr>>,
+    /// That budget a minute, in KiB, for the message that refuses past it.
+    pub written_kib_per_minute: u32,
 }
+
+/// What the budget of bytes written counts in: an event costs its length in these, rounded up.
+pub const WRITTEN_UNIT: u32 = 64;
 
 /// Why a room could not be loaded.
 #[derive(Debug)]
@@ -256,6 +285,9 @@ struct Room<G: Game, S: Store> {
     shown: Option<(u64, G::View)>,
     /// The length of the last update that carried the whole view (0 before one).
     whole_len: usize,
+    /// The client address of the page whose action is being decided (none for bots, joins and
+    /// what the log brings): its budget of bytes written pays for the events.
+    writer: Option<std::net::IpAddr>,
     game: PhantomData<G>,
 }
 
@@ -291,6 +323,7 @@ pub async fn start<G: Game, S: Store>(
         bot_failed_at: None,
         shown: None,
         whole_len: 0,
+        writer: None,
         game: PhantomData,
     };
     room.catch_up().await.map_err(LoadError)?;
@@ -382,10 +415,13 @@ impl<G: Game, S: Store> Room<G, S> {
         match request {
             Request::Act {
                 player,
+                address,
                 action,
                 reply,
             } => {
+                self.writer = Some(address);
                 let result = self.act(player, &action).await;
+                self.writer = None;
                 let _ = reply.send(result);
             }
             Request::Join {
@@ -407,6 +443,20 @@ impl<G: Game, S: Store> Room<G, S> {
                     (self.seq, self.sync_message(player, since), own)
                 });
                 let _ = reply.send(answer);
+            }
+            Request::LogPage {
+                player,
+                before,
+                reply,
+            } => {
+                let page = (!self.is_removed(player)).then(|| {
+                    let (lines, older) = self.log_tail(0, before);
+                    LogPage {
+                        log: lines.iter().map(|e| (*e).clone()).collect(),
+                        older,
+                    }
+                });
+                let _ = reply.send(page);
             }
             Request::Presence { player, delta } => self.presence(player, delta),
             Request::CatchUp { seq } => {
@@ -730,6 +780,9 @@ impl<G: Game, S: Store> Room<G, S> {
             }
             .into());
         }
+        if let Some(address) = self.writer {
+            self.spend_written(address, adding)?;
+        }
         let started = Instant::now();
         let appended = self.store.append(self.table, self.seq, append).await;
         Metrics::observe(
@@ -765,6 +818,26 @@ impl<G: Game, S: Store> Room<G, S> {
         self.seq = seq;
         self.publish(first, Some(&events));
         Ok(())
+    }
+
+    /// Spends `bytes` of what `address` may write a minute, across tables and seats (so the
+    /// seats one address may take cannot fill the disk), or refuses.
+    fn spend_written(&self, address: std::net::IpAddr, bytes: u64) -> Result<(), Rejection> {
+        let units = bytes.div_ceil(u64::from(WRITTEN_UNIT));
+        let units = u32::try_from(units).unwrap_or(u32::MAX);
+        let Err(wait) = self.settings.written.spend(&address, units) else {
+            return Ok(());
+        };
+        self.settings.metrics.limited("address_written_bytes");
+        Err(Rejection::Refused {
+            code: "too_much_written".into(),
+            rule: "The table".into(),
+            message: format!(
+                "Too much written from your address: at most {} a minute, across its tables. Try again {}.",
+                crate::limit::kib_words(self.settings.written_kib_per_minute),
+                crate::limit::wait_words(wait)
+            ),
+        })
     }
 
     /// Sends every page what changed from `first` on; `events` are those changes when they are
@@ -855,7 +928,8 @@ impl<G: Game, S: Store> Room<G, S> {
             r#type: &'static str,
             seq: u64,
             now: i64,
-            log: Vec<&'a LogEntry>,
+            log: &'a [LogEntry],
+            older: bool,
             you: u32,
             view: &'a V,
             own: Value,
@@ -869,17 +943,31 @@ impl<G: Game, S: Store> Room<G, S> {
         let Some((_, view)) = &self.shown else {
             unreachable!("set above")
         };
+        let (log, older) = self.log_tail(since, u64::MAX);
         let sync = Sync {
             r#type: "sync",
             seq: self.seq,
             now: now(),
-            log: self.log.iter().filter(|e| e.seq > since).collect(),
+            log,
+            older,
             you: player,
             view,
             own: G::own(&self.state, player),
             online,
         };
         Arc::from(serde_json::to_string(&sync).unwrap_or_default())
+    }
+
+    /// The newest lines with `after < seq < before`, at most [`crate::limits::LOG_LINES`] of
+    /// them, and whether some in that range were left out: what a page is sent costs what it
+    /// shows, however long the table's log.
+    fn log_tail(&self, after: u64, before: u64) -> (&[LogEntry], bool) {
+        // The log is in seq order.
+        let start = self.log.partition_point(|e| e.seq <= after);
+        let end = self.log.partition_point(|e| e.seq < before);
+        let end = end.max(start);
+        let first = start.max(end.saturating_sub(crate::limits::LOG_LINES));
+        (&self.log[first..end], first > start)
     }
 
     fn online(&self) -> Vec<u32> {

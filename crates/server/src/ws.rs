@@ -22,6 +22,7 @@ use tokio::sync::oneshot;
 pub async fn upgrade<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    peer: Option<axum::Extension<crate::listen::Peer>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
@@ -71,6 +72,7 @@ pub async fn upgrade<S: Store>(
         );
     };
     let shutdown = state.shutdown.clone();
+    let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
     upgrade
         // Past the hard cap the socket closes (memory); up to it, an oversized message is
         // answered with an error and the connection stays open.
@@ -86,6 +88,7 @@ pub async fn upgrade<S: Store>(
                 removed: room.removed(),
                 room,
                 player: seat.player,
+                address,
                 key,
                 seq: 0,
                 greeted: false,
@@ -102,6 +105,7 @@ pub async fn upgrade<S: Store>(
 enum Incoming {
     Hello { since: u64 },
     Act { req: Value, action: Value },
+    Log { req: Value, before: u64 },
     Ping,
 }
 
@@ -114,7 +118,7 @@ fn understand(text: &str) -> Result<Incoming, (Value, String)> {
     let Some(kind) = message.get("type") else {
         return Err((
             req,
-            "A message needs a type: hello, act or ping.".to_owned(),
+            "A message needs a type: hello, act, log or ping.".to_owned(),
         ));
     };
     match kind.as_str().map(str::to_owned).as_deref() {
@@ -129,6 +133,13 @@ fn understand(text: &str) -> Result<Incoming, (Value, String)> {
                 )),
         },
         Some("ping") => Ok(Incoming::Ping),
+        Some("log") => match message.get("before").and_then(Value::as_u64) {
+            Some(before) => Ok(Incoming::Log { req, before }),
+            None => Err((
+                req,
+                "log's before is the number of the oldest event the page shows.".to_owned(),
+            )),
+        },
         // The action is moved out of the message, not copied.
         Some("act") => match message.get_mut("action") {
             Some(action) => Ok(Incoming::Act {
@@ -139,7 +150,8 @@ fn understand(text: &str) -> Result<Incoming, (Value, String)> {
         },
         _ => Err((
             req,
-            "That is not a message this table understands: send hello, act or ping.".to_owned(),
+            "That is not a message this table understands: send hello, act, log or ping."
+                .to_owned(),
         )),
     }
 }
@@ -150,6 +162,8 @@ struct Connection<S: Store> {
     /// slow to write may find the removal and later changes waiting together.
     removed: tokio::sync::watch::Receiver<Arc<std::collections::BTreeSet<u32>>>,
     player: u32,
+    /// The client's address, for the budget of what its pages are sent whole.
+    address: std::net::IpAddr,
     /// The seat, for its budget of messages.
     key: SeatKey,
     /// The last event number this page was sent.
@@ -216,7 +230,7 @@ impl<S: Store> Connection<S> {
                 change = published.recv() => match change {
                     Ok(change) => self.forward(&mut socket, &change).await,
                     // Too slow for the broadcast: catch up from the log instead.
-                    Err(RecvError::Lagged(_)) => self.sync(&mut socket).await,
+                    Err(RecvError::Lagged(_)) => self.sync(&mut socket, false).await,
                     Err(RecvError::Closed) => Flow::Close,
                 },
                 () = crate::stopped(&mut shutdown) => {
@@ -278,13 +292,13 @@ impl<S: Store> Connection<S> {
         // One budget for everything the seat's sockets send; a `hello` costs more, since it
         // is answered with the whole table.
         let cost = match message {
-            Incoming::Hello { .. } => limits::HELLO_COST,
+            Incoming::Hello { .. } | Incoming::Log { .. } => limits::HELLO_COST,
             _ => 1,
         };
         if let Err(wait) = self.state.seat_messages.spend(&self.key, cost) {
             self.state.metrics.limited("seat_messages");
             let req = match &message {
-                Incoming::Act { req, .. } => req.clone(),
+                Incoming::Act { req, .. } | Incoming::Log { req, .. } => req.clone(),
                 _ => Value::Null,
             };
             let rate = self.state.limits.seat_messages_per_second;
@@ -303,9 +317,19 @@ impl<S: Store> Connection<S> {
             Incoming::Hello { since } => {
                 self.greeted = true;
                 self.seq = since;
-                self.sync(socket).await
+                self.sync(socket, true).await
             }
             Incoming::Ping => send(socket, json!({"type": "pong"})).await,
+            // The page has no view to act on yet, and the server no `since` to answer from.
+            Incoming::Act { req, .. } | Incoming::Log { req, .. } if !self.greeted => {
+                let message = "Say hello first: the table is sent before anything else.";
+                send(
+                    socket,
+                    json!({"type": "error", "req": req, "message": message}),
+                )
+                .await
+            }
+            Incoming::Log { req, before } => self.older_lines(socket, req, before).await,
             Incoming::Act { req, mut action } => {
                 // Whatever a text does with direction stays inside it, and it is stored in
                 // one Unicode form.
@@ -315,6 +339,7 @@ impl<S: Store> Connection<S> {
                     .room
                     .send(Request::Act {
                         player: self.player,
+                        address: self.address,
                         action,
                         reply,
                     })
@@ -388,7 +413,7 @@ impl<S: Store> Connection<S> {
         loop {
             let flow = match published.try_recv() {
                 Ok(change) => self.forward(socket, &change).await,
-                Err(TryRecvError::Lagged(_)) => self.sync(socket).await,
+                Err(TryRecvError::Lagged(_)) => self.sync(socket, false).await,
                 Err(TryRecvError::Empty) => return Flow::Continue,
                 Err(TryRecvError::Closed) => Flow::Close,
             };
@@ -398,7 +423,9 @@ impl<S: Store> Connection<S> {
         }
     }
 
-    async fn sync(&mut self, socket: &mut WebSocket) -> Flow {
+    /// Sends the whole view and the end of the log: the page `asked` (hello), or fell behind.
+    /// What a page asks for is charged to its address.
+    async fn sync(&mut self, socket: &mut WebSocket, asked: bool) -> Flow {
         let (reply, answer) = oneshot::channel();
         if !self
             .room
@@ -413,6 +440,15 @@ impl<S: Store> Connection<S> {
         }
         match answer.await {
             Ok(Some((seq, message, own))) => {
+                if asked && let Err(refusal) = self.charge(message.len()) {
+                    // Without its view the page cannot go on: it reconnects after a while.
+                    let _ = send(
+                        socket,
+                        json!({"type": "error", "req": null, "message": refusal}),
+                    )
+                    .await;
+                    return Flow::Close;
+                }
                 self.seq = seq;
                 self.own = Some(own);
                 send_text(socket, &message).await
@@ -427,6 +463,51 @@ impl<S: Store> Connection<S> {
 }
 
 impl<S: Store> Connection<S> {
+    /// Older log lines than the page shows, on its request.
+    async fn older_lines(&mut self, socket: &mut WebSocket, req: Value, before: u64) -> Flow {
+        let (reply, answer) = oneshot::channel();
+        let asked = Request::LogPage {
+            player: self.player,
+            before,
+            reply,
+        };
+        if !self.room.send(asked).await {
+            return Flow::Close;
+        }
+        let page = match answer.await {
+            Ok(Some(page)) => page,
+            Ok(None) => return self.leave_removed(socket).await,
+            Err(_) => return Flow::Close,
+        };
+        let message = json!({"type": "log", "req": req, "log": page.log, "older": page.older});
+        let text = message.to_string();
+        match self.charge(text.len()) {
+            Ok(()) => send_text(socket, &text).await,
+            Err(refusal) => {
+                send(
+                    socket,
+                    json!({"type": "error", "req": req, "message": refusal}),
+                )
+                .await
+            }
+        }
+    }
+
+    /// Spends `bytes` of the address's budget for what its pages are sent whole, or says why
+    /// not.
+    fn charge(&self, bytes: usize) -> Result<(), String> {
+        let kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
+        let Err(wait) = self.state.synced_by_address.spend(&self.address, kib) else {
+            return Ok(());
+        };
+        self.state.metrics.limited("address_sync_bytes");
+        Err(format!(
+            "Too many whole tables sent to your address: at most {} a minute. The page tries again {}.",
+            crate::limit::kib_words(self.state.limits.sync_kib_per_minute),
+            crate::limit::wait_words(wait)
+        ))
+    }
+
     fn is_removed(&self) -> bool {
         self.removed.borrow().contains(&self.player)
     }

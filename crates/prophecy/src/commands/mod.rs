@@ -52,6 +52,12 @@ fn serve_config(args: ServeArgs) -> server::Config {
     let limits = server::Limits {
         tables_per_minute: args.tables_per_minute.unwrap_or(defaults.tables_per_minute),
         joins_per_minute: args.joins_per_minute.unwrap_or(defaults.joins_per_minute),
+        sync_kib_per_minute: args
+            .sync_kib_per_minute
+            .unwrap_or(defaults.sync_kib_per_minute),
+        written_kib_per_minute: args
+            .written_kib_per_minute
+            .unwrap_or(defaults.written_kib_per_minute),
         max_connections: args.max_connections.unwrap_or(defaults.max_connections),
         ..defaults
     };

@@ -101,3 +101,248 @@ async fn read_to_the_end(socket: &mut RawWs) -> Vec<Value> {
         }
     }
 }
+
+/// A page's socket from `local` (any address of 127.0.0.0/8), greeted: its `sync`, or the
+/// first message it got instead.
+async fn greeted_from(
+    local: &str,
+    addr: std::net::SocketAddr,
+    token: &str,
+    cookie: &str,
+) -> (RawWs, Value) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{local}:0").parse().unwrap()).unwrap();
+    let tcp = socket.connect(addr).await.unwrap();
+    let mut request = format!("ws://{addr}/t/{token}/ws")
+        .into_client_request()
+        .unwrap();
+    let headers = request.headers_mut();
+    headers.insert("Cookie", cookie.parse().unwrap());
+    headers.insert("Origin", format!("http://{addr}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::client_async(request, tcp).await.unwrap();
+    let hello = json!({"type": "hello", "since": 0}).to_string();
+    ws.send(Message::text(hello)).await.unwrap();
+    let first = next_text(&mut ws).await.expect("an answer to hello");
+    (ws, first)
+}
+
+/// The next text message, or `None` once the socket ends (within 5 s).
+async fn next_text(ws: &mut RawWs) -> Option<Value> {
+    loop {
+        let next = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("a message or the end within 5 s");
+        match next {
+            Some(Ok(Message::Text(text))) => return Some(serde_json::from_str(&text).unwrap()),
+            Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+fn seqs(log: &Value) -> Vec<u64> {
+    log.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect()
+}
+
+/// A `hello` is answered with the view and the newest 200 lines of the log, however long the
+/// log; older lines come 200 at a time when the page asks, until there are none.
+#[tokio::test]
+async fn a_sync_carries_the_end_of_the_log_and_older_lines_come_on_request() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    let mut sizes = Vec::new();
+    for round in 0..2 {
+        for i in 0..300 {
+            let text = format!("Prophecy {round}-{i}");
+            a.ok(json!({"action": "write_prophecy", "text": text}))
+                .await;
+        }
+        let mut page = Page::open(addr, &token, &ada, 0).await;
+        let sync = page.heard.last().unwrap().clone();
+        assert_eq!(sync["type"], "sync");
+        let last = sync["seq"].as_u64().unwrap();
+        assert_eq!(
+            seqs(&sync["log"]),
+            ((last - 199)..=last).collect::<Vec<_>>()
+        );
+        assert_eq!(sync["older"], true);
+        sizes.push(sync.to_string().len());
+        if round == 1 {
+            // Older lines, a page at a time, then none are left.
+            let mut before = last - 199;
+            let mut all = seqs(&sync["log"]);
+            loop {
+                page.send(json!({"type": "log", "req": 7, "before": before}))
+                    .await;
+                let answer = page.until(|m| m["req"] == 7).await;
+                assert_eq!(answer["type"], "log", "{answer}");
+                let lines = seqs(&answer["log"]);
+                assert!(lines.len() <= 200 && lines.last() == Some(&(before - 1)));
+                before = lines[0];
+                all.splice(0..0, lines);
+                if answer["older"] == false {
+                    break;
+                }
+            }
+            assert_eq!(all, (1..=last).collect::<Vec<_>>());
+        }
+    }
+    // Twice the log, the same cost: the view and 200 lines.
+    assert!(sizes[1] < sizes[0] + 1024, "{sizes:?}");
+    // A page that has most of the log gets only what it misses.
+    let mut page = Page::open(addr, &token, &ada, a.seq - 5).await;
+    let sync = page.heard.last().unwrap().clone();
+    assert_eq!(seqs(&sync["log"]).len(), 5);
+    assert_eq!(sync["older"], false);
+    page.send(json!({"type": "ping"})).await;
+    page.until(|m| m["type"] == "pong").await;
+    server.stop().await;
+}
+
+/// What an address's pages ask for whole (syncs, older lines) is counted: past its budget a
+/// `hello` is refused and the socket closed, while another address is served.
+#[tokio::test]
+async fn whole_tables_sent_to_one_address_are_budgeted() {
+    let db = fresh_db();
+    let mut options = crate::scripted();
+    options.limits.sync_kib_per_minute = 64;
+    let server = Server::start_with(&db, options).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    for i in 0..40 {
+        let text = format!("Prophecy {i}: {}", "the moon falls ".repeat(20));
+        a.ok(json!({"action": "write_prophecy", "text": text}))
+            .await;
+    }
+    let mut refused = None;
+    for _ in 0..100 {
+        let (mut ws, first) = greeted_from("127.0.0.2", addr, &token, &ada).await;
+        if first["type"] == "error" {
+            assert!(
+                next_text(&mut ws).await.is_none(),
+                "closed after the refusal"
+            );
+            refused = Some(first);
+            break;
+        }
+        assert_eq!(first["type"], "sync");
+    }
+    let refused = refused.expect("refused within 100 syncs");
+    let message = refused["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Too many whole tables sent to your address: at most 64 KiB a minute. The page tries again in "),
+        "{message}"
+    );
+    let (_, other) = greeted_from("127.0.0.3", addr, &token, &ada).await;
+    assert_eq!(other["type"], "sync", "another address is served");
+    server.stop().await;
+}
+
+/// An action or a request for older lines before `hello` is refused and changes nothing.
+#[tokio::test]
+async fn actions_before_hello_are_refused() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    let tcp = socket.connect(addr).await.unwrap();
+    let mut request = format!("ws://{addr}/t/{token}/ws")
+        .into_client_request()
+        .unwrap();
+    request.headers_mut().insert("Cookie", ada.parse().unwrap());
+    request
+        .headers_mut()
+        .insert("Origin", format!("http://{addr}").parse().unwrap());
+    let (mut ws, _) = tokio_tungstenite::client_async(request, tcp).await.unwrap();
+    let act =
+        json!({"type": "act", "req": 1, "action": {"action": "write_prophecy", "text": "Early"}});
+    ws.send(Message::text(act.to_string())).await.unwrap();
+    let answer = next_text(&mut ws).await.unwrap();
+    assert_eq!(answer["type"], "error");
+    assert_eq!(answer["req"], 1);
+    assert_eq!(
+        answer["message"],
+        "Say hello first: the table is sent before anything else."
+    );
+    let log = json!({"type": "log", "req": 2, "before": 5});
+    ws.send(Message::text(log.to_string())).await.unwrap();
+    assert_eq!(next_text(&mut ws).await.unwrap()["req"], 2);
+    let page = Page::open(addr, &token, &ada, 0).await;
+    assert!(page.view["prophecy"].is_null(), "{}", page.view["prophecy"]);
+    server.stop().await;
+}
+
+/// Sends an action on a raw page socket: the answer to it (done, refused or error).
+async fn act_on(ws: &mut RawWs, req: u64, action: Value) -> Value {
+    let act = json!({"type": "act", "req": req, "action": action});
+    ws.send(Message::text(act.to_string())).await.unwrap();
+    loop {
+        let message = next_text(ws).await.expect("an answer");
+        if message["req"] == req {
+            return message;
+        }
+    }
+}
+
+/// The events one address writes are budgeted across its tables and seats; past the budget
+/// an action is refused with when to try again, and other addresses write on.
+#[tokio::test]
+async fn what_one_address_writes_a_minute_is_bounded_across_tables() {
+    let db = fresh_db();
+    let mut options = crate::scripted();
+    options.limits.written_kib_per_minute = 16;
+    let server = Server::start_with(&db, options).await;
+    let addr = server.addr;
+    let (first, ada) = create_table(addr, "1.0", "Ada").await;
+    let (second, bea) = create_table(addr, "1.0", "Bea").await;
+    let (mut a, _) = greeted_from("127.0.0.2", addr, &first, &ada).await;
+    let (mut b, _) = greeted_from("127.0.0.2", addr, &second, &bea).await;
+    let text = "the moon falls ".repeat(100);
+    let mut written = 0;
+    let refused = loop {
+        let ws = if written % 2 == 0 { &mut a } else { &mut b };
+        let answer = act_on(
+            ws,
+            written,
+            json!({"action": "write_prophecy", "text": text}),
+        )
+        .await;
+        if answer["type"] != "done" {
+            break answer;
+        }
+        written += 1;
+        assert!(written < 40, "never refused");
+    };
+    // About 16 KiB of 1.5 KiB prophecies, on the two tables together.
+    assert!((8..=12).contains(&written), "{written} written");
+    assert_eq!(refused["type"], "refused", "{refused}");
+    assert_eq!(refused["code"], "too_much_written");
+    let message = refused["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "Too much written from your address: at most 16 KiB a minute, across its tables. Try again in "
+        ),
+        "{message}"
+    );
+    let (mut other, _) = greeted_from("127.0.0.3", addr, &second, &bea).await;
+    let answer = act_on(
+        &mut other,
+        1,
+        json!({"action": "write_prophecy", "text": text}),
+    )
+    .await;
+    assert_eq!(
+        answer["type"], "done",
+        "another address writes on: {answer}"
+    );
+    server.stop().await;
+}

@@ -77,6 +77,8 @@ pub fn scripted() -> server::Options {
     options.limits.seat_message_burst = 10_000;
     options.limits.tables_per_minute = 10_000;
     options.limits.joins_per_minute = 10_000;
+    options.limits.sync_kib_per_minute = 1 << 30;
+    options.limits.written_kib_per_minute = 1 << 30;
     options
 }
 

@@ -290,7 +290,7 @@ async fn bad_messages_are_answered_and_close_nothing() {
     assert_eq!(error["req"], 7);
     assert_eq!(
         error["message"],
-        "That is not a message this table understands: send hello, act or ping."
+        "That is not a message this table understands: send hello, act, log or ping."
     );
     page.send(json!({"type": "act", "req": 8})).await;
     let error = page.until(|m| m["type"] == "error").await;
