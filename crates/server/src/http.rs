@@ -74,6 +74,10 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
         })
         .layer(RequestBodyLimitLayer::new(limits::MESSAGE_BYTES))
         .layer(axum::middleware::from_fn(refuse_cross_site))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            refuse_other_hosts::<S>,
+        ))
         .layer(axum::middleware::from_fn(log_request))
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
@@ -128,6 +132,76 @@ async fn refuse_cross_site(
         );
     }
     next.run(request).await
+}
+
+/// Requests for another host name are refused (421), so that a page of another site whose
+/// name was made to point at this server (DNS rebinding) cannot use it. With `--url` the host
+/// is that address's; without it, an IP address or `localhost`. `/healthz` and `/metrics`
+/// answer any host: probes often use the IP address, and they reveal nothing.
+async fn refuse_other_hosts<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let path = request.uri().path();
+    let probe = path == "/healthz" || path == "/metrics";
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| h.to_str().unwrap_or("\u{0}"));
+    if probe || host.is_none_or(|host| host_allowed(host, state.public_url.as_deref())) {
+        return next.run(request).await;
+    }
+    let message = match &state.public_url {
+        Some(url) => format!("This server answers at {url} only."),
+        None => "This server answers at its IP address or at localhost: to reach it by a name, its operator starts it with --url and that name.".to_owned(),
+    };
+    failure(
+        StatusCode::MISDIRECTED_REQUEST,
+        wants_json(request.headers()),
+        &message,
+    )
+}
+
+/// Whether a request's `Host` names this server: `public_url`'s host and port, or without one
+/// an IP address or `localhost` (any port).
+fn host_allowed(host: &str, public_url: Option<&str>) -> bool {
+    let (name, port) = split_host(host);
+    match public_url {
+        Some(url) => {
+            let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            let (want, want_port) = split_host(authority);
+            let default = if scheme.eq_ignore_ascii_case("https") {
+                "443"
+            } else {
+                "80"
+            };
+            name.eq_ignore_ascii_case(want)
+                && port.unwrap_or(default) == want_port.unwrap_or(default)
+        }
+        None => {
+            name.eq_ignore_ascii_case("localhost")
+                || name.parse::<std::net::Ipv4Addr>().is_ok()
+                || name
+                    .strip_prefix('[')
+                    .and_then(|v6| v6.strip_suffix(']'))
+                    .is_some_and(|v6| v6.parse::<std::net::Ipv6Addr>().is_ok())
+        }
+    }
+}
+
+/// `example.org:8080` as (`example.org`, `Some("8080")`); `[::1]:80` as (`[::1]`, `Some("80")`).
+fn split_host(host: &str) -> (&str, Option<&str>) {
+    let host = host.trim();
+    let split = match host.rfind(':') {
+        Some(i) if !host[i..].contains(']') => Some(i),
+        _ => None,
+    };
+    match split {
+        Some(i) => (&host[..i], Some(&host[i + 1..])),
+        None => (host, None),
+    }
 }
 
 /// One line per request at `info`: method, path (table tokens shortened: the log may be read by
@@ -214,10 +288,13 @@ async fn metrics<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
 }
 
 /// Spends one of the client address's budget; past it, the 429 answer with when to try again.
+/// `what` names the limit in the metrics; `words` says what was counted, for people.
+#[allow(clippy::too_many_arguments)]
 fn over_budget<S: Store>(
     state: &AppState<S>,
     budget: &limit::Budget<std::net::IpAddr>,
     what: &'static str,
+    words: &str,
     per_minute: u32,
     peer: Option<&Peer>,
     headers: &HeaderMap,
@@ -229,12 +306,7 @@ fn over_budget<S: Store>(
     };
     state.metrics.limited(what);
     let message = format!(
-        "Too many {} from your address: at most {per_minute} a minute. Try again {}.",
-        if what == "tables" {
-            "new tables"
-        } else {
-            "seats taken"
-        },
+        "Too many {words} from your address: at most {per_minute} a minute. Try again {}.",
         limit::wait_words(wait)
     );
     let mut response = failure(StatusCode::TOO_MANY_REQUESTS, as_json, &message);
@@ -243,6 +315,28 @@ fn over_budget<S: Store>(
         response.headers_mut().insert(header::RETRY_AFTER, value);
     }
     Some(response)
+}
+
+/// A link that led nowhere (a wrong invitation code, no such table or published story): counted
+/// in the address's budget of guesses, and past it the 429 answer instead of `answer`.
+fn guessed_wrong<S: Store>(
+    state: &AppState<S>,
+    peer: Option<&Peer>,
+    headers: &HeaderMap,
+    as_json: bool,
+    answer: Response,
+) -> Response {
+    over_budget(
+        state,
+        &state.guesses_by_address,
+        "guesses",
+        "links that lead nowhere",
+        state.limits.joins_per_minute,
+        peer,
+        headers,
+        as_json,
+    )
+    .unwrap_or(answer)
 }
 
 /// For a supervisor or a load balancer: `200 ok` when the database answers, `503` when not.
@@ -467,6 +561,7 @@ async fn create<S: Store>(
         &state,
         &state.tables_by_address,
         "tables",
+        "new tables",
         state.limits.tables_per_minute,
         peer.as_deref(),
         &headers,
@@ -706,6 +801,7 @@ async fn me<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
     Query(invitation): Query<Invitation>,
+    peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
     match seated(&state, &token, &headers).await {
@@ -718,6 +814,21 @@ async fn me<S: Store>(
         Ok(None) => match table(&state, &token).await {
             Ok(table) => {
                 let joining = Joining::of(&table, invitation.join.as_deref());
+                if invitation.join.is_some()
+                    && joining == Joining::WrongLink
+                    && let Some(response) = over_budget(
+                        &state,
+                        &state.guesses_by_address,
+                        "guesses",
+                        "links that lead nowhere",
+                        state.limits.joins_per_minute,
+                        peer.as_deref(),
+                        &headers,
+                        true,
+                    )
+                {
+                    return response;
+                }
                 // Someone invited (the right code, joining open) sees which table, game and
                 // players they are joining; anyone else learns nothing about it.
                 let about =
@@ -734,6 +845,9 @@ async fn me<S: Store>(
                     Json(json!({ "player": null, "joining": joining.name(), "message": joining.refusal(), "table": about }))
                         .into_response(),
                 )
+            }
+            Err(response) if response.status() == StatusCode::NOT_FOUND => {
+                guessed_wrong(&state, peer.as_deref(), &headers, true, response)
             }
             Err(response) => response,
         },
@@ -841,23 +955,38 @@ async fn join<S: Store>(
         Ok(name) => name,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
+    let table = match table(&state, &token).await {
+        Ok(table) => table,
+        Err(response) if response.status() == StatusCode::NOT_FOUND => {
+            return guessed_wrong(&state, peer.as_deref(), &headers, as_json, response);
+        }
+        Err(response) => return response,
+    };
+    // A wrong code counts as a guess, not as a seat taken: it never uses up the joins of
+    // people at the same address who hold the right link.
+    match Joining::of(&table, form.join.as_deref()) {
+        Joining::Open => {}
+        Joining::Closed => {
+            let refusal = Joining::Closed.refusal().unwrap_or_default();
+            return failure(StatusCode::FORBIDDEN, as_json, refusal);
+        }
+        Joining::WrongLink => {
+            let refusal = Joining::WrongLink.refusal().unwrap_or_default();
+            let answer = failure(StatusCode::FORBIDDEN, as_json, refusal);
+            return guessed_wrong(&state, peer.as_deref(), &headers, as_json, answer);
+        }
+    }
     if let Some(response) = over_budget(
         &state,
         &state.joins_by_address,
         "joins",
+        "seats taken",
         state.limits.joins_per_minute,
         peer.as_deref(),
         &headers,
         as_json,
     ) {
         return response;
-    }
-    let table = match table(&state, &token).await {
-        Ok(table) => table,
-        Err(response) => return response,
-    };
-    if let Some(refusal) = Joining::of(&table, form.join.as_deref()).refusal() {
-        return failure(StatusCode::FORBIDDEN, as_json, refusal);
     }
     let Ok(secret) = random_token() else {
         return failure(
@@ -1090,13 +1219,16 @@ async fn links_changed<S: Store>(state: &AppState<S>, token: &str) {
 async fn shared_story<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(share): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
 ) -> Response {
     let gone = || {
-        failure(
+        let answer = failure(
             StatusCode::NOT_FOUND,
             false,
             "There is no published story at this link: it was withdrawn, or the link is wrong.",
-        )
+        );
+        guessed_wrong(&state, peer.as_deref(), &headers, false, answer)
     };
     if !valid_token(&share) {
         return gone();

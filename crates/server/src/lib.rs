@@ -221,6 +221,10 @@ pub struct AppState<S: Store> {
     tables_by_address: limit::Budget<std::net::IpAddr>,
     /// Seats taken, per client address.
     joins_by_address: limit::Budget<std::net::IpAddr>,
+    /// Links that led nowhere (a wrong invitation code, an unknown table or published story),
+    /// per client address: guesses are limited like joins, in a budget of their own so that
+    /// they never use up the joins of people holding the right link.
+    guesses_by_address: limit::Budget<std::net::IpAddr>,
     /// Messages from all of a seat's sockets together.
     seat_messages: limit::Budget<limit::SeatKey>,
     /// KiB of whole tables sent to the pages that asked, per client address.
@@ -261,6 +265,7 @@ impl<S: Store> AppState<S> {
             metrics: Arc::new(metrics::Metrics::new()),
             tables_by_address: limit::Budget::per_minute(limits.tables_per_minute),
             joins_by_address: limit::Budget::per_minute(limits.joins_per_minute),
+            guesses_by_address: limit::Budget::per_minute(limits.joins_per_minute),
             seat_messages: limit::Budget::per_second(
                 limits.seat_messages_per_second,
                 limits.seat_message_burst,
@@ -284,7 +289,11 @@ impl<S: Store> AppState<S> {
             loaded.used = tokio::time::Instant::now();
             return Ok(Some(loaded.room.clone()));
         }
-        let Some(table) = self.store.table_by_token(token).await.map_err(unreadable)? else {
+        let table = self.store.table_by_token(token).await.map_err(|e| {
+            self.metrics.tables_unreadable.inc();
+            unreadable(e)
+        })?;
+        let Some(table) = table else {
             return Ok(None);
         };
         let settings = room::RoomSettings {
@@ -298,8 +307,12 @@ impl<S: Store> AppState<S> {
         };
         let started = games::start(&table.game, self.store.clone(), table.id, settings).await;
         let room = if let Some(started) = started {
-            started.map_err(|e| unreadable(e.0))?
+            started.map_err(|e| {
+                self.metrics.tables_unreadable.inc();
+                unreadable(e.0)
+            })?
         } else {
+            self.metrics.tables_unreadable.inc();
             tracing::error!(
                 "table {} plays an unknown game '{}'",
                 table.id.0,
@@ -375,6 +388,7 @@ impl<S: Store> AppState<S> {
         drop(rooms);
         self.tables_by_address.forget_idle();
         self.joins_by_address.forget_idle();
+        self.guesses_by_address.forget_idle();
         self.seat_messages.forget_idle();
         self.synced_by_address.forget_idle();
         self.written_by_address.forget_idle();

@@ -23,6 +23,9 @@ pub struct Metrics {
     pub connections_open: Gauge,
     /// Connections turned away because the server was full.
     pub connections_refused: Counter,
+    /// Times a table could not be read: its log or seats failed to load (a damaged row, an
+    /// event this server cannot decode, the database failing).
+    pub tables_unreadable: Counter,
     /// Actions by outcome: `accepted`, `refused` (by the rules or the table), `malformed`.
     actions: Family<Label, Counter>,
     /// Requests and messages answered "too many" or "too fast", by limit.
@@ -53,6 +56,7 @@ impl Metrics {
             sockets_open: Gauge::default(),
             connections_open: Gauge::default(),
             connections_refused: Counter::default(),
+            tables_unreadable: Counter::default(),
             actions: Family::default(),
             limited: Family::default(),
             // 100 µs to about 6.5 s.
@@ -79,6 +83,11 @@ impl Metrics {
             "connections_refused",
             "Connections turned away because the server was full",
             metrics.connections_refused.clone(),
+        );
+        registry.register(
+            "tables_unreadable",
+            "Times a table could not be read (its log or seats failed to load)",
+            metrics.tables_unreadable.clone(),
         );
         registry.register(
             "actions",

@@ -346,3 +346,170 @@ async fn what_one_address_writes_a_minute_is_bounded_across_tables() {
     );
     server.stop().await;
 }
+
+/// A raw request with this `Host` header: (status, body).
+async fn with_host(addr: std::net::SocketAddr, path: &str, host: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nAccept: application/json\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    (
+        head.split(' ').nth(1).unwrap().parse().unwrap(),
+        body.to_owned(),
+    )
+}
+
+/// A page of another site whose name was pointed at this server (DNS rebinding) is refused:
+/// without `--url` only IP addresses and `localhost` are served, with it only its host.
+#[tokio::test]
+async fn requests_for_another_host_name_are_refused() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let port = addr.port();
+    for host in [
+        format!("127.0.0.1:{port}"),
+        format!("LocalHost:{port}"),
+        "[::1]".to_owned(),
+    ] {
+        assert_eq!(with_host(addr, "/", &host).await.0, 200, "{host}");
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        "127.0.0.1.evil.example".to_owned(),
+    ] {
+        let (status, body) = with_host(addr, "/", &host).await;
+        assert_eq!(status, 421, "{host}");
+        assert!(
+            body.contains("This server answers at its IP address or at localhost"),
+            "{body}"
+        );
+    }
+    // Probes answer whatever the host.
+    assert_eq!(with_host(addr, "/healthz", "evil.example").await.0, 200);
+    server.stop().await;
+
+    let mut options = crate::scripted();
+    options.public_url = Some("https://play.example.org/".to_owned());
+    let server = Server::start_with(&db, options).await;
+    let addr = server.addr;
+    for host in ["play.example.org", "PLAY.example.org:443"] {
+        assert_eq!(with_host(addr, "/", host).await.0, 200, "{host}");
+    }
+    for host in [
+        addr.to_string(),
+        "play.example.org:8080".to_owned(),
+        "localhost".to_owned(),
+    ] {
+        let (status, body) = with_host(addr, "/", &host).await;
+        assert_eq!(status, 421, "{host}");
+        assert!(
+            body.contains("This server answers at https://play.example.org/ only."),
+            "{body}"
+        );
+    }
+    server.stop().await;
+}
+
+/// Wrong links are guesses, limited per address like joins but in a budget of their own: a
+/// guesser at the same address uses up nobody's joins.
+#[tokio::test]
+async fn wrong_links_are_limited_and_use_up_no_joins() {
+    let db = fresh_db();
+    let mut options = crate::scripted();
+    options.limits.joins_per_minute = 3;
+    let server = Server::start_with(&db, options).await;
+    let addr = server.addr;
+    let (token, _) = create_table(addr, "1.0", "Ada").await;
+    let wrong = "0123456789abcdef0123456789abcdef";
+    let mut statuses = Vec::new();
+    for n in 0..5 {
+        statuses.push(
+            crate::try_join(addr, &token, wrong, &format!("Guess {n}"))
+                .await
+                .0,
+        );
+    }
+    assert_eq!(statuses, [403, 403, 403, 429, 429]);
+    let (status, _, body) = crate::try_join(addr, &token, wrong, "Guess").await;
+    assert_eq!(status, 429);
+    assert!(
+        body.contains("Too many links that lead nowhere from your address: at most 3 a minute."),
+        "{body}"
+    );
+    // The right link still seats three people from this address.
+    for name in ["Bo", "Cy", "Di"] {
+        join(addr, &token, name).await;
+    }
+    let (status, _, body) = crate::try_join(addr, &token, &crate::invite_of(&token), "Ed").await;
+    assert_eq!(status, 429, "{body}");
+    assert!(
+        body.contains("Too many seats taken from your address"),
+        "{body}"
+    );
+    // Codes tried through the join page's look-up, and published stories, count too.
+    let db = fresh_db();
+    let mut options = crate::scripted();
+    options.limits.joins_per_minute = 3;
+    let server2 = Server::start_with(&db, options).await;
+    let addr = server2.addr;
+    let (token, _) = create_table(addr, "1.0", "Ada").await;
+    let mut statuses = Vec::new();
+    for _ in 0..4 {
+        let path = format!("/t/{token}/me?join={wrong}");
+        statuses.push(crate::http(addr, "GET", &path, None, None).await.0);
+    }
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    let (status, _, _) = crate::http(addr, "GET", &format!("/s/{wrong}"), None, None).await;
+    assert_eq!(status, 429, "the same budget of guesses");
+    server2.stop().await;
+    server.stop().await;
+}
+
+/// A table whose log cannot be read is counted in `/metrics`; `/healthz` still says whether
+/// the database answers.
+#[tokio::test]
+async fn unreadable_tables_are_counted_in_the_metrics() {
+    use store::Store;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
+    server.stop().await;
+    {
+        let store = store::SqliteStore::open(&db).await.unwrap();
+        let table = store.table_by_token(&token).await.unwrap().unwrap();
+        let seq = store.events_after(table.id, 0).await.unwrap().len() as u64;
+        let event = store::NewEvent {
+            at: 0,
+            player: Some(1),
+            body: "not an event".to_owned(),
+        };
+        let append = store::Append {
+            events: vec![event],
+            ..Default::default()
+        };
+        store.append(table.id, seq, append).await.unwrap();
+        store.close().await;
+    }
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let path = format!("/t/{token}/export.md");
+    let (status, _, _) = crate::http(addr, "GET", &path, Some(&ada), None).await;
+    assert_eq!(status, 500);
+    let (_, _, metrics) = crate::http(addr, "GET", "/metrics", None, None).await;
+    assert!(
+        metrics.contains("prophecy_tables_unreadable_total 1"),
+        "{metrics}"
+    );
+    assert_eq!(
+        crate::http(addr, "GET", "/healthz", None, None).await.0,
+        200
+    );
+    server.stop().await;
+}
