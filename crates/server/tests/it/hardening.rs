@@ -9,11 +9,21 @@ use tokio_tungstenite::tungstenite::{Message, client::IntoClientRequest};
 
 type RawWs = tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>;
 
-/// A page's socket with a small receive buffer, so that the server's writes to it stall as
-/// soon as it stops reading.
-async fn slow_socket(addr: std::net::SocketAddr, token: &str, cookie: &str) -> RawWs {
+/// A page's socket, not greeted yet, from `local` (any address of 127.0.0.0/8), with a small
+/// receive buffer when `small` (the server's writes to it then stall as soon as it stops
+/// reading).
+async fn raw_page(
+    addr: std::net::SocketAddr,
+    token: &str,
+    cookie: &str,
+    local: &str,
+    small: bool,
+) -> RawWs {
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.set_recv_buffer_size(4096).unwrap();
+    socket.bind(format!("{local}:0").parse().unwrap()).unwrap();
+    if small {
+        socket.set_recv_buffer_size(4096).unwrap();
+    }
     let tcp = socket.connect(addr).await.unwrap();
     let mut request = format!("ws://{addr}/t/{token}/ws")
         .into_client_request()
@@ -23,6 +33,13 @@ async fn slow_socket(addr: std::net::SocketAddr, token: &str, cookie: &str) -> R
     headers.insert("Origin", format!("http://{addr}").parse().unwrap());
     let (ws, _) = tokio_tungstenite::client_async(request, tcp).await.unwrap();
     ws
+}
+
+/// The scripted tests' options with one limit changed.
+fn limited(change: impl FnOnce(&mut server::Limits)) -> server::Options {
+    let mut options = crate::scripted();
+    change(&mut options.limits);
+    options
 }
 
 /// Removed players whose sockets read nothing while the table went on hear of their removal
@@ -45,7 +62,7 @@ async fn removed_players_with_stalled_sockets_receive_nothing_after_their_remova
     let mut slow = Vec::new();
     for n in 0..6 {
         let cookie = join(addr, &token, &format!("Bo {n}")).await;
-        let mut socket = slow_socket(addr, &token, &cookie).await;
+        let mut socket = raw_page(addr, &token, &cookie, "127.0.0.1", true).await;
         // It asks for the whole table again and again (megabytes: more than the sockets'
         // buffers hold, so the server's writes to it stall), then pings: it still has
         // messages waiting to be read when the removal comes.
@@ -110,16 +127,7 @@ async fn greeted_from(
     token: &str,
     cookie: &str,
 ) -> (RawWs, Value) {
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    socket.bind(format!("{local}:0").parse().unwrap()).unwrap();
-    let tcp = socket.connect(addr).await.unwrap();
-    let mut request = format!("ws://{addr}/t/{token}/ws")
-        .into_client_request()
-        .unwrap();
-    let headers = request.headers_mut();
-    headers.insert("Cookie", cookie.parse().unwrap());
-    headers.insert("Origin", format!("http://{addr}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::client_async(request, tcp).await.unwrap();
+    let mut ws = raw_page(addr, token, cookie, local, false).await;
     let hello = json!({"type": "hello", "since": 0}).to_string();
     ws.send(Message::text(hello)).await.unwrap();
     let first = next_text(&mut ws).await.expect("an answer to hello");
@@ -211,9 +219,7 @@ async fn a_sync_carries_the_end_of_the_log_and_older_lines_come_on_request() {
 #[tokio::test]
 async fn whole_tables_sent_to_one_address_are_budgeted() {
     let db = fresh_db();
-    let mut options = crate::scripted();
-    options.limits.sync_kib_per_minute = 64;
-    let server = Server::start_with(&db, options).await;
+    let server = Server::start_with(&db, limited(|l| l.sync_kib_per_minute = 64)).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
     let mut a = Page::open(addr, &token, &ada, 0).await;
@@ -253,16 +259,7 @@ async fn actions_before_hello_are_refused() {
     let server = Server::start(&db).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
-    let socket = tokio::net::TcpSocket::new_v4().unwrap();
-    let tcp = socket.connect(addr).await.unwrap();
-    let mut request = format!("ws://{addr}/t/{token}/ws")
-        .into_client_request()
-        .unwrap();
-    request.headers_mut().insert("Cookie", ada.parse().unwrap());
-    request
-        .headers_mut()
-        .insert("Origin", format!("http://{addr}").parse().unwrap());
-    let (mut ws, _) = tokio_tungstenite::client_async(request, tcp).await.unwrap();
+    let mut ws = raw_page(addr, &token, &ada, "127.0.0.1", false).await;
     let act =
         json!({"type": "act", "req": 1, "action": {"action": "write_prophecy", "text": "Early"}});
     ws.send(Message::text(act.to_string())).await.unwrap();
@@ -298,9 +295,7 @@ async fn act_on(ws: &mut RawWs, req: u64, action: Value) -> Value {
 #[tokio::test]
 async fn what_one_address_writes_a_minute_is_bounded_across_tables() {
     let db = fresh_db();
-    let mut options = crate::scripted();
-    options.limits.written_kib_per_minute = 16;
-    let server = Server::start_with(&db, options).await;
+    let server = Server::start_with(&db, limited(|l| l.written_kib_per_minute = 16)).await;
     let addr = server.addr;
     let (first, ada) = create_table(addr, "1.0", "Ada").await;
     let (second, bea) = create_table(addr, "1.0", "Bea").await;
@@ -422,9 +417,7 @@ async fn requests_for_another_host_name_are_refused() {
 #[tokio::test]
 async fn wrong_links_are_limited_and_use_up_no_joins() {
     let db = fresh_db();
-    let mut options = crate::scripted();
-    options.limits.joins_per_minute = 3;
-    let server = Server::start_with(&db, options).await;
+    let server = Server::start_with(&db, limited(|l| l.joins_per_minute = 3)).await;
     let addr = server.addr;
     let (token, _) = create_table(addr, "1.0", "Ada").await;
     let wrong = "0123456789abcdef0123456789abcdef";
@@ -455,9 +448,7 @@ async fn wrong_links_are_limited_and_use_up_no_joins() {
     );
     // Codes tried through the join page's look-up, and published stories, count too.
     let db = fresh_db();
-    let mut options = crate::scripted();
-    options.limits.joins_per_minute = 3;
-    let server2 = Server::start_with(&db, options).await;
+    let server2 = Server::start_with(&db, limited(|l| l.joins_per_minute = 3)).await;
     let addr = server2.addr;
     let (token, _) = create_table(addr, "1.0", "Ada").await;
     let mut statuses = Vec::new();
