@@ -132,6 +132,10 @@ pub struct Limits {
     pub request_time: std::time::Duration,
     /// A connection that takes nothing the server writes to it for this long is closed.
     pub write_stall: std::time::Duration,
+    /// How often the server pings each WebSocket.
+    pub socket_ping: std::time::Duration,
+    /// A WebSocket from which nothing at all (a pong, a message) arrived for this long is closed.
+    pub socket_silence: std::time::Duration,
     /// Time a new socket has to say `hello`.
     pub hello_timeout: std::time::Duration,
     /// A table with no page open for this long is unloaded from memory (it reloads from the
@@ -157,6 +161,8 @@ impl Default for Limits {
             request_body: std::time::Duration::from_secs(10),
             request_time: std::time::Duration::from_secs(30),
             write_stall: std::time::Duration::from_secs(60),
+            socket_ping: std::time::Duration::from_secs(20),
+            socket_silence: std::time::Duration::from_secs(60),
             hello_timeout: std::time::Duration::from_secs(10),
             room_idle: std::time::Duration::from_secs(5 * 60),
             table_events: 50_000,

@@ -7,12 +7,14 @@ use crate::limit::{SeatKey, SocketSlot};
 use crate::metrics::{Metrics, Outcome};
 use crate::room::{Published, Request, RoomHandle};
 use crate::{AppState, limits};
+use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::SinkExt;
 use serde_json::{Value, json};
+use std::pin::pin;
 use std::sync::Arc;
 use store::Store;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
@@ -191,18 +193,45 @@ impl<S: Store> Connection<S> {
         metrics.sockets_open.inc();
         // A socket that never says hello holds memory for nothing.
         let hello_by = tokio::time::Instant::now() + self.state.limits.hello_timeout;
+        // Pinged so that a page that vanished (a phone gone off the network) is found out:
+        // anything from the page, its browser's pongs included, shows it is there.
+        let (ping_every, silence) = (
+            self.state.limits.socket_ping,
+            self.state.limits.socket_silence,
+        );
+        let mut heard = tokio::time::Instant::now();
+        let mut beat = pin!(tokio::time::sleep(ping_every.min(silence)));
         loop {
             let flow = tokio::select! {
                 () = tokio::time::sleep_until(hello_by), if !self.greeted => {
                     let _ = socket.send(Message::Close(Some(CloseFrame { code: 1008, reason: Utf8Bytes::from_static("say hello first") }))).await;
                     Flow::Close
                 }
-                incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Text(text))) => self.incoming(&mut socket, text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "Messages are JSON text, not binary."})).await,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
-                    Some(Ok(_)) => Flow::Continue,
-                },
+                () = &mut beat => {
+                    let now = tokio::time::Instant::now();
+                    if now >= heard + silence {
+                        metrics.timed_out("socket_silence");
+                        let reason = format!("nothing heard for {} s", silence.as_secs_f64());
+                        let _ = socket.send(Message::Close(Some(CloseFrame { code: 1008, reason: Utf8Bytes::from(reason) }))).await;
+                        Flow::Close
+                    } else {
+                        beat.as_mut().reset((now + ping_every).min(heard + silence));
+                        match socket.feed(Message::Ping(Bytes::new())).await {
+                            Ok(()) => Flow::Continue,
+                            Err(_) => Flow::Close,
+                        }
+                    }
+                }
+                incoming = socket.recv() => {
+                    heard = tokio::time::Instant::now();
+                    match incoming {
+                        Some(Ok(Message::Text(text))) => self.incoming(&mut socket, text.as_str()).await,
+                        Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "Messages are JSON text, not binary."})).await,
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
+                        // Pongs (and pings, which the socket answers by itself).
+                        Some(Ok(_)) => Flow::Continue,
+                    }
+                }
                 changed = removed.changed() => match changed {
                     Ok(()) if removed.borrow_and_update().contains(&self.player) => {
                         let _ = send(&mut socket, removed_notice()).await;

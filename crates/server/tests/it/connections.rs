@@ -302,6 +302,118 @@ async fn a_client_that_reads_nothing_is_closed() {
     server.stop().await;
 }
 
+/// A WebSocket handshake for this seat from `from`, on a raw TCP stream: what came after the
+/// server's `101` head.
+async fn raw_socket_from(
+    from: &str,
+    server: SocketAddr,
+    token: &str,
+    cookie: &str,
+) -> (TcpStream, Vec<u8>) {
+    let mut stream = connect_from(from, server).await;
+    let head = format!(
+        "GET /t/{token}/ws HTTP/1.1\r\nHost: {server}\r\nOrigin: http://{server}\r\nCookie: {cookie}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut heard = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let end = loop {
+        let n = stream.read(&mut buffer).await.unwrap();
+        assert!(n > 0, "the server answers the handshake");
+        heard.extend_from_slice(&buffer[..n]);
+        if let Some(end) = heard.windows(4).position(|w| w == b"\r\n\r\n") {
+            break end + 4;
+        }
+    };
+    let answer = String::from_utf8_lossy(&heard[..end]).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 101"), "{answer}");
+    (stream, heard[end..].to_vec())
+}
+
+/// The frames of `bytes` (a server's, so unmasked): (opcode, payload).
+fn frames(mut bytes: &[u8]) -> Vec<(u8, Vec<u8>)> {
+    let mut frames = Vec::new();
+    while bytes.len() >= 2 {
+        let opcode = bytes[0] & 0x0f;
+        let (length, start) = match bytes[1] & 0x7f {
+            126 => (usize::from(u16::from_be_bytes([bytes[2], bytes[3]])), 4),
+            127 => (
+                usize::try_from(u64::from_be_bytes(bytes[2..10].try_into().unwrap())).unwrap(),
+                10,
+            ),
+            n => (usize::from(n), 2),
+        };
+        frames.push((opcode, bytes[start..start + length].to_vec()));
+        bytes = &bytes[start + length..];
+    }
+    frames
+}
+
+/// A page's text frame, masked as a client's must be (with a mask of zeros).
+fn client_text(text: &str) -> Vec<u8> {
+    assert!(text.len() < 126);
+    let mut frame = vec![0x81, 0x80 | text.len() as u8, 0, 0, 0, 0];
+    frame.extend_from_slice(text.as_bytes());
+    frame
+}
+
+#[tokio::test]
+async fn the_server_pings_and_closes_a_socket_that_answers_nothing() {
+    let db = fresh_db();
+    let mut options = scripted();
+    options.limits.socket_ping = Duration::from_millis(200);
+    options.limits.socket_silence = Duration::from_secs(2);
+    // The upgrade is a request too: its deadline ends with the upgrade.
+    options.limits.request_time = Duration::from_millis(300);
+    let server = Server::start_with(&db, options).await;
+    let (token, ada) = create_table(server.addr, "1.0", "Ada").await;
+    // A page that reads what it is sent, and so answers pings (as browsers do).
+    let mut answering = Page::open(server.addr, &token, &ada, 0).await;
+    // A client that says hello, then neither reads nor answers.
+    let (mut mute, mut heard) = raw_socket_from("127.0.0.2", server.addr, &token, &ada).await;
+    mute.write_all(&client_text(r#"{"type":"hello","since":0}"#))
+        .await
+        .unwrap();
+    let said_hello = Instant::now();
+    // Meanwhile the page that answers is read, for longer than the silence limit (and the
+    // request's): it stays open.
+    let (rest, quiet) = tokio::join!(
+        bytes_until_closed(&mut mute, Duration::from_secs(15)),
+        tokio::time::timeout(Duration::from_secs(5), answering.next_or_end())
+    );
+    let rest = rest.expect("the silent socket is closed within 15 s");
+    let silent_for = said_hello.elapsed();
+    assert!(quiet.is_err(), "still open and quiet: {quiet:?}");
+    heard.extend_from_slice(&rest);
+    let frames = frames(&heard);
+    assert!(
+        frames.iter().filter(|(opcode, _)| *opcode == 0x9).count() >= 2,
+        "pinged: {frames:?}"
+    );
+    let (opcode, close) = frames.last().unwrap();
+    assert_eq!(*opcode, 0x8, "{frames:?}");
+    assert_eq!(close[..2], 1008u16.to_be_bytes());
+    assert_eq!(
+        String::from_utf8_lossy(&close[2..]),
+        "nothing heard for 2 s"
+    );
+    assert!(silent_for >= Duration::from_secs(2), "{silent_for:?}");
+    answering.send(json!({"type": "ping"})).await;
+    assert_eq!(
+        answering.until(|m| m["type"] == "pong").await["type"],
+        "pong"
+    );
+    assert_eq!(
+        figure(
+            server.addr,
+            "prophecy_timed_out_total{limit=\"socket_silence\"}"
+        )
+        .await,
+        1.0
+    );
+    server.stop().await;
+}
+
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 
 /// A greeted socket of this seat from `from`, or the status of the refusal and its body.
