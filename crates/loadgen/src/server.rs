@@ -39,12 +39,14 @@ impl Server {
             .arg(addr.to_string())
             .arg("--db")
             .arg(db.map_or_else(|| dir.join("tables.db").into_os_string(), Into::into))
-            // Every player comes from 127.0.0.1: lift the per-address budgets.
+            // Every player comes from 127.0.0.1: lift the per-address budgets and cap.
             .args([
                 "--tables-per-minute",
                 "10000",
                 "--joins-per-minute",
                 "10000",
+                "--connections-per-address",
+                "1000000",
             ])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
