@@ -108,7 +108,8 @@ def main():
     parser.add_argument("--bin", default="target/release/prophecy")
     parser.add_argument("-n", type=int, default=2000, help="sockets (a multiple of 4)")
     parser.add_argument("--limits", action="store_true",
-                        help="pass --tables-per-minute/--joins-per-minute (servers that have them)")
+                        help="pass --tables-per-minute/--joins-per-minute/--connections-per-address"
+                             " (servers that have them)")
     args = parser.parse_args()
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -116,7 +117,8 @@ def main():
     folder = tempfile.mkdtemp()
     command = [args.bin, "serve", "--addr", f"127.0.0.1:{port}", "--db", f"{folder}/t.db"]
     if args.limits:
-        command += ["--tables-per-minute", "10000", "--joins-per-minute", "10000"]
+        command += ["--tables-per-minute", "10000", "--joins-per-minute", "10000",
+                    "--connections-per-address", "1000000"]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):

@@ -61,8 +61,8 @@ export class Server {
 
   async launch() {
     // Every page of these tests comes from 127.0.0.1, far faster than people: the per-address
-    // budgets (tested on their own in the server's tests) are lifted.
-    const lifted = ['--tables-per-minute', '10000', '--joins-per-minute', '10000', '--sync-kib-per-minute', '1000000000', '--written-kib-per-minute', '1000000000'];
+    // budgets and cap (tested on their own in the server's tests) are lifted.
+    const lifted = ['--tables-per-minute', '10000', '--joins-per-minute', '10000', '--connections-per-address', '1000000', '--sync-kib-per-minute', '1000000000', '--written-kib-per-minute', '1000000000'];
     this.child = spawn(BIN, ['serve', '--addr', `127.0.0.1:${this.port}`, '--db', this.db, ...lifted, ...this.args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });

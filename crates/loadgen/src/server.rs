@@ -39,7 +39,7 @@ impl Server {
             .arg(addr.to_string())
             .arg("--db")
             .arg(db.map_or_else(|| dir.join("tables.db").into_os_string(), Into::into))
-            // Every player comes from 127.0.0.1: lift the per-address budgets.
+            // Every player comes from 127.0.0.1: lift the per-address budgets and cap.
             .args([
                 "--tables-per-minute",
                 "10000",
@@ -49,6 +49,8 @@ impl Server {
                 "1000000000",
                 "--written-kib-per-minute",
                 "1000000000",
+                "--connections-per-address",
+                "1000000",
             ])
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())

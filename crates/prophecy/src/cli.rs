@@ -237,6 +237,17 @@ pub struct ServeArgs {
     /// limit less 256).
     #[arg(long, value_name = "N", value_parser = parse_connections, allow_negative_numbers = true)]
     pub max_connections: Option<usize>,
+    /// Connections (pages and sockets) open at once from one client address, IPv6 by its /64
+    /// (1 to 1000000; default 128). Past it that address gets 429. Not with --trust-proxy:
+    /// behind a proxy every connection is the proxy's, so the proxy caps them per client.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = parse_per_address,
+        allow_negative_numbers = true,
+        conflicts_with = "trust_proxy"
+    )]
+    pub connections_per_address: Option<u32>,
     /// Copy the database this often while serving (e.g. 1h, 30m; at least 1m, at most 365d),
     /// into --backup-dir as prophecy-<UTC time>.db. No copies without it.
     #[arg(long, value_name = "DURATION", value_parser = parse_backup_every)]
@@ -713,6 +724,10 @@ fn parse_connections(text: &str) -> Result<usize, String> {
     bounded(text, "the number of connections", 1, 1_000_000, "").map(|n| n as usize)
 }
 
+fn parse_per_address(text: &str) -> Result<u32, String> {
+    bounded(text, "the number of connections", 1, 1_000_000, "").map(|n| n as u32)
+}
+
 fn parse_backup_keep(text: &str) -> Result<usize, String> {
     let max = i64::from(MAX_BACKUPS_KEPT);
     bounded(text, "the number of copies kept", 1, max, "").map(|n| n as usize)
@@ -941,6 +956,23 @@ mod tests {
         assert!(parse_backup_every("often").is_err());
     }
 
+    #[test]
+    fn connections_per_address_are_capped_except_behind_a_proxy() {
+        let parse = |args: &str| Cli::try_parse_from(args.split_whitespace());
+        let Command::Serve(args) = parse("prophecy serve --connections-per-address 20")
+            .expect("accepted")
+            .command
+        else {
+            panic!("serve")
+        };
+        assert_eq!(args.connections_per_address, Some(20));
+        assert!(parse("prophecy serve --connections-per-address 0").is_err());
+        assert!(parse("prophecy serve --connections-per-address 1000001").is_err());
+        let behind = parse("prophecy serve --trust-proxy --connections-per-address 20")
+            .expect_err("the proxy caps them");
+        assert_eq!(behind.kind(), clap::error::ErrorKind::ArgumentConflict);
+    }
+
     /// The help states the server's defaults; they must not drift apart.
     #[test]
     fn serve_help_states_the_server_s_defaults() {
@@ -956,6 +988,10 @@ mod tests {
             format!("default {})", defaults.joins_per_minute),
             format!("default {})", defaults.sync_kib_per_minute),
             format!("default {})", defaults.written_kib_per_minute),
+            format!(
+                "(1 to 1000000; default {})",
+                defaults.connections_per_address
+            ),
             format!(
                 "default: the open-file limit less {})",
                 server::limits::SPARE_FILES

@@ -127,8 +127,21 @@ pub struct Limits {
     pub written_kib_per_minute: u32,
     /// Open connections (HTTP and WebSocket) at once; kept below the open-file limit.
     pub max_connections: usize,
+    /// Open connections (HTTP and WebSocket) at once from one client address (the TCP peer;
+    /// IPv6 by its /64). Not counted behind `--trust-proxy`, where the peer is the proxy.
+    pub connections_per_address: u32,
     /// Time to send a request's headers, and how long an idle keep-alive connection stays.
     pub http_idle: std::time::Duration,
+    /// Time a request's body has to arrive, from the end of its headers.
+    pub request_body: std::time::Duration,
+    /// Time from a request's headers to its answer (a WebSocket's: until it is upgraded).
+    pub request_time: std::time::Duration,
+    /// A connection that takes nothing the server writes to it for this long is closed.
+    pub write_stall: std::time::Duration,
+    /// How often the server pings each WebSocket.
+    pub socket_ping: std::time::Duration,
+    /// A WebSocket from which nothing at all (a pong, a message) arrived for this long is closed.
+    pub socket_silence: std::time::Duration,
     /// Time a new socket has to say `hello`.
     pub hello_timeout: std::time::Duration,
     /// A table with no page open for this long is unloaded from memory (it reloads from the
@@ -151,7 +164,13 @@ impl Default for Limits {
             sync_kib_per_minute: 16 * 1024,
             written_kib_per_minute: 512,
             max_connections: limits::max_connections(),
+            connections_per_address: 128,
             http_idle: std::time::Duration::from_secs(20),
+            request_body: std::time::Duration::from_secs(10),
+            request_time: std::time::Duration::from_secs(30),
+            write_stall: std::time::Duration::from_secs(60),
+            socket_ping: std::time::Duration::from_secs(20),
+            socket_silence: std::time::Duration::from_secs(60),
             hello_timeout: std::time::Duration::from_secs(10),
             room_idle: std::time::Duration::from_secs(5 * 60),
             table_events: 50_000,
@@ -590,6 +609,7 @@ pub async fn serve_on<S: Store>(
 ) -> Result<(), String> {
     let (stop_sockets, shutdown) = watch::channel(false);
     let limits = options.limits.clone();
+    let trust_proxy = options.trust_proxy;
     let state = AppState::new(store, shutdown.clone(), options);
     let metrics = state.metrics.clone();
     let app = http::router(state.clone(), metrics_listener.is_none());
@@ -610,10 +630,18 @@ pub async fn serve_on<S: Store>(
         tokio::spawn(keep_hearing(state.clone(), changes));
     }
     tokio::spawn(keep_unloading(state));
-    listen::serve(listener, app, &limits, metrics, stop, move || {
-        tracing::info!("shutting down: closing sockets");
-        let _ = stop_sockets.send(true);
-    })
+    listen::serve(
+        listener,
+        app,
+        &limits,
+        trust_proxy,
+        metrics,
+        stop,
+        move || {
+            tracing::info!("shutting down: closing sockets");
+            let _ = stop_sockets.send(true);
+        },
+    )
     .await;
     Ok(())
 }

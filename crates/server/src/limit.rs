@@ -1,6 +1,6 @@
-//! Budgets for what a stranger can spend: tables and seats per client address, messages and
-//! sockets per seat. Rates are counted by `governor` (GCRA); this module only says whose
-//! budget a request draws on and how the answer reads.
+//! Budgets for what a stranger can spend: tables, seats and connections per client address,
+//! messages and sockets per seat. Rates are counted by `governor` (GCRA); this module only says
+//! whose budget a request draws on and how the answer reads.
 
 use crate::listen::Peer;
 use axum::http::HeaderMap;
@@ -79,6 +79,12 @@ pub fn client(peer: Option<&Peer>, headers: &HeaderMap, trust_proxy: bool) -> Ip
     let ip = forwarded
         .or(peer.map(|peer| peer.remote.ip()))
         .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    address_key(ip)
+}
+
+/// Whose budget an address draws on: an IPv4 address is its own (an IPv4-mapped IPv6 address
+/// too); an IPv6 address counts by its /64, which one host usually holds whole.
+pub fn address_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),
@@ -113,41 +119,54 @@ pub fn kib_words(kib: u32) -> String {
     }
 }
 
-/// The sockets each seat holds open, against the per-seat cap.
-#[derive(Default)]
-pub struct SeatSockets {
-    open: Mutex<HashMap<SeatKey, u32>>,
+/// Places held per key (sockets per seat, connections per address), each key under a cap.
+pub struct Places<K: std::hash::Hash + Eq + Clone> {
+    open: Mutex<HashMap<K, u32>>,
 }
+
+/// The sockets each seat holds open, against the per-seat cap.
+pub type SeatSockets = Places<SeatKey>;
 
 /// A seat's place for one socket; given back when dropped.
-pub struct SocketSlot {
-    sockets: Arc<SeatSockets>,
-    seat: SeatKey,
+pub type SocketSlot = Place<SeatKey>;
+
+/// One place of a key; given back when dropped.
+pub struct Place<K: std::hash::Hash + Eq + Clone> {
+    places: Arc<Places<K>>,
+    key: K,
 }
 
-impl SeatSockets {
-    /// A place for one more socket of `seat`, unless it already holds `cap`.
-    pub fn open(self: &Arc<SeatSockets>, seat: SeatKey, cap: u32) -> Option<SocketSlot> {
+impl<K: std::hash::Hash + Eq + Clone> Default for Places<K> {
+    fn default() -> Places<K> {
+        Places {
+            open: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone> Places<K> {
+    /// A place for one more of `key`'s, unless it already holds `cap`.
+    pub fn open(self: &Arc<Places<K>>, key: K, cap: u32) -> Option<Place<K>> {
         let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
-        let count = open.entry(seat.clone()).or_insert(0);
+        let count = open.entry(key.clone()).or_insert(0);
         if *count >= cap {
             return None;
         }
         *count += 1;
-        Some(SocketSlot {
-            sockets: self.clone(),
-            seat,
+        Some(Place {
+            places: self.clone(),
+            key,
         })
     }
 }
 
-impl Drop for SocketSlot {
+impl<K: std::hash::Hash + Eq + Clone> Drop for Place<K> {
     fn drop(&mut self) {
-        let mut open = self.sockets.open.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(count) = open.get_mut(&self.seat) {
+        let mut open = self.places.open.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(count) = open.get_mut(&self.key) {
             *count = count.saturating_sub(1);
             if *count == 0 {
-                open.remove(&self.seat);
+                open.remove(&self.key);
             }
         }
     }
@@ -193,6 +212,18 @@ mod tests {
         let c = client(Some(&peer("[2001:db8:1:3::1]:5000")), &headers, false);
         assert_eq!(a, b);
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn ipv4_mapped_ipv6_addresses_count_as_ipv4() {
+        assert_eq!(
+            address_key("::ffff:192.0.2.7".parse().unwrap()),
+            "192.0.2.7".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            address_key("2001:db8:1:2:aaaa::1".parse().unwrap()),
+            "2001:db8:1:2::".parse::<IpAddr>().unwrap()
+        );
     }
 
     #[test]

@@ -21,11 +21,15 @@ pub struct Metrics {
     pub sockets_open: Gauge,
     /// TCP connections open (HTTP and WebSocket).
     pub connections_open: Gauge,
-    /// Connections turned away because the server was full.
-    pub connections_refused: Counter,
     /// Times a table could not be read: its log or seats failed to load (a damaged row, an
     /// event this server cannot decode, the database failing).
     pub tables_unreadable: Counter,
+    /// Connections turned away, by reason: `full` (`--max-connections`), `per_address`
+    /// (`--connections-per-address`).
+    connections_refused: Family<Label, Counter>,
+    /// Connections and sockets closed for taking too long, by limit: `request_body`,
+    /// `request_time`, `write_stall`, `socket_silence`.
+    timed_out: Family<Label, Counter>,
     /// Actions by outcome: `accepted`, `refused` (by the rules or the table), `malformed`.
     actions: Family<Label, Counter>,
     /// Requests and messages answered "too many" or "too fast", by limit.
@@ -55,8 +59,9 @@ impl Metrics {
             tables_loaded: Gauge::default(),
             sockets_open: Gauge::default(),
             connections_open: Gauge::default(),
-            connections_refused: Counter::default(),
             tables_unreadable: Counter::default(),
+            connections_refused: Family::default(),
+            timed_out: Family::default(),
             actions: Family::default(),
             limited: Family::default(),
             // 100 µs to about 6.5 s.
@@ -81,13 +86,18 @@ impl Metrics {
         );
         registry.register(
             "connections_refused",
-            "Connections turned away because the server was full",
+            "Connections turned away, by reason (full, per_address)",
             metrics.connections_refused.clone(),
         );
         registry.register(
             "tables_unreadable",
             "Times a table could not be read (its log or seats failed to load)",
             metrics.tables_unreadable.clone(),
+        );
+        registry.register(
+            "timed_out",
+            "Connections and sockets closed for taking too long, by limit",
+            metrics.timed_out.clone(),
         );
         registry.register(
             "actions",
@@ -129,6 +139,19 @@ impl Metrics {
     /// `table_size`).
     pub fn limited(&self, limit: &'static str) {
         self.limited.get_or_create(&[("limit", limit)]).inc();
+    }
+
+    /// A connection was turned away (`full`, `per_address`).
+    pub fn refused(&self, reason: &'static str) {
+        self.connections_refused
+            .get_or_create(&[("reason", reason)])
+            .inc();
+    }
+
+    /// A connection or socket was closed for taking too long (`request_body`, `request_time`,
+    /// `write_stall`, `socket_silence`).
+    pub fn timed_out(&self, limit: &'static str) {
+        self.timed_out.get_or_create(&[("limit", limit)]).inc();
     }
 
     /// Records a duration in seconds.

@@ -7,12 +7,14 @@ use crate::limit::{SeatKey, SocketSlot};
 use crate::metrics::{Metrics, Outcome};
 use crate::room::{Published, Request, RoomHandle};
 use crate::{AppState, limits};
+use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::SinkExt;
 use serde_json::{Value, json};
+use std::pin::pin;
 use std::sync::Arc;
 use store::Store;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
@@ -191,7 +193,7 @@ impl<S: Store> Connection<S> {
         let mut published = self.room.subscribe();
         if self.is_removed() {
             let _ = send(&mut socket, removed_notice()).await;
-            close(socket, 1008, "removed").await;
+            close(socket, 1008, Utf8Bytes::from_static("removed")).await;
             return;
         }
         if !self
@@ -209,19 +211,46 @@ impl<S: Store> Connection<S> {
         // A socket that never says hello holds memory for nothing.
         let hello_by = tokio::time::Instant::now() + self.state.limits.hello_timeout;
         // The close frame's code and reason (RFC 6455 7.4).
-        let mut farewell = (1000, "");
+        let mut farewell = (1000, Utf8Bytes::from_static(""));
+        // Pinged so that a page that vanished (a phone gone off the network) is found out:
+        // anything from the page, its browser's pongs included, shows it is there.
+        let (ping_every, silence) = (
+            self.state.limits.socket_ping,
+            self.state.limits.socket_silence,
+        );
+        let mut heard = tokio::time::Instant::now();
+        let mut beat = pin!(tokio::time::sleep(ping_every.min(silence)));
         loop {
             let flow = tokio::select! {
                 () = tokio::time::sleep_until(hello_by), if !self.greeted => {
-                    farewell = (1008, "say hello first");
+                    farewell = (1008, Utf8Bytes::from_static("say hello first"));
                     Flow::Close
                 }
-                incoming = socket.recv() => match incoming {
-                    Some(Ok(Message::Text(text))) => self.incoming(&mut socket, text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "Messages are JSON text, not binary."})).await,
-                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
-                    Some(Ok(_)) => Flow::Continue,
-                },
+                () = &mut beat => {
+                    let now = tokio::time::Instant::now();
+                    if now >= heard + silence {
+                        metrics.timed_out("socket_silence");
+                        let reason = format!("nothing heard for {} s", silence.as_secs_f64());
+                        farewell = (1008, Utf8Bytes::from(reason));
+                        Flow::Close
+                    } else {
+                        beat.as_mut().reset((now + ping_every).min(heard + silence));
+                        match socket.feed(Message::Ping(Bytes::new())).await {
+                            Ok(()) => Flow::Continue,
+                            Err(_) => Flow::Close,
+                        }
+                    }
+                }
+                incoming = socket.recv() => {
+                    heard = tokio::time::Instant::now();
+                    match incoming {
+                        Some(Ok(Message::Text(text))) => self.incoming(&mut socket, text.as_str()).await,
+                        Some(Ok(Message::Binary(_))) => send(&mut socket, json!({"type": "error", "req": null, "message": "Messages are JSON text, not binary."})).await,
+                        Some(Ok(Message::Close(_))) | None | Some(Err(_)) => Flow::Close,
+                        // Pongs (and pings, which the socket answers by itself).
+                        Some(Ok(_)) => Flow::Continue,
+                    }
+                }
                 changed = self.removed.changed() => match changed {
                     Ok(()) if self.is_removed() => self.leave_removed(&mut socket).await,
                     Ok(()) => Flow::Continue,
@@ -234,7 +263,7 @@ impl<S: Store> Connection<S> {
                     Err(RecvError::Closed) => Flow::Close,
                 },
                 () = crate::stopped(&mut shutdown) => {
-                    farewell = (1001, "the server is restarting");
+                    farewell = (1001, Utf8Bytes::from_static("the server is restarting"));
                     Flow::Close
                 }
             };
@@ -252,7 +281,7 @@ impl<S: Store> Connection<S> {
             }
         }
         if self.is_removed() {
-            farewell = (1008, "removed");
+            farewell = (1008, Utf8Bytes::from_static("removed"));
         }
         close(socket, farewell.0, farewell.1).await;
         metrics.sockets_open.dec();
@@ -525,15 +554,13 @@ const CLOSING: std::time::Duration = std::time::Duration::from_secs(2);
 /// Ends a socket with the closing handshake: the last messages and the close frame, then what
 /// the page still sends is read and dropped until its own close frame. (Dropping a connection
 /// with messages unread makes the kernel reset it, and the page may lose the last notice.)
-async fn close(mut socket: WebSocket, code: u16, reason: &'static str) {
-    let frame = CloseFrame {
-        code,
-        reason: Utf8Bytes::from_static(reason),
-    };
-    if socket.send(Message::Close(Some(frame))).await.is_err() {
-        return;
-    }
+async fn close(mut socket: WebSocket, code: u16, reason: Utf8Bytes) {
+    // Bounded as a whole: a page that reads nothing cannot hold the socket with its close.
     let _ = tokio::time::timeout(CLOSING, async {
+        let frame = CloseFrame { code, reason };
+        if socket.send(Message::Close(Some(frame))).await.is_err() {
+            return;
+        }
         while let Some(Ok(message)) = socket.recv().await {
             if let Message::Close(_) = message {
                 break;

@@ -59,6 +59,9 @@ fn serve_config(args: ServeArgs) -> server::Config {
             .written_kib_per_minute
             .unwrap_or(defaults.written_kib_per_minute),
         max_connections: args.max_connections.unwrap_or(defaults.max_connections),
+        connections_per_address: args
+            .connections_per_address
+            .unwrap_or(defaults.connections_per_address),
         ..defaults
     };
     let beside_db = match &args.db {
@@ -192,6 +195,17 @@ mod tests {
         assert!(all.options.trust_proxy);
         assert_eq!(all.metrics_addr, Some("127.0.0.1:9100".parse().unwrap()));
         assert_eq!(all.options.limits.max_connections, 50);
+        assert_eq!(
+            all.options.limits.connections_per_address,
+            defaults.connections_per_address
+        );
+        assert_eq!(
+            config("prophecy serve --connections-per-address 500")
+                .options
+                .limits
+                .connections_per_address,
+            500
+        );
         let backups = all.backups.expect("on");
         assert_eq!(
             (backups.dir.as_path(), backups.keep),

@@ -376,6 +376,24 @@ fn backup_flags_of_serve_go_together_and_are_checked() {
     }
 }
 
+#[test]
+fn the_cap_per_address_is_checked_and_not_for_a_proxy() {
+    for (args, error) in [
+        (
+            "serve --connections-per-address 0",
+            "error: invalid value '0' for '--connections-per-address <N>': the number of connections must be from 1 to 1000000",
+        ),
+        (
+            "serve --trust-proxy --connections-per-address 64",
+            "error: the argument '--trust-proxy' cannot be used with '--connections-per-address <N>'",
+        ),
+    ] {
+        let run = prophecy(args);
+        assert_eq!(run.code, 2, "{args}: {}", run.stderr);
+        assert_eq!(run.stderr, format!("{error}\n"), "{args}");
+    }
+}
+
 /// A database of its own on this machine's PostgreSQL (`PROPHECY_TEST_POSTGRES_HOST`, default
 /// 127.0.0.1, user postgres), made with `psql` and dropped when this is dropped.
 struct PgDb {

@@ -6,6 +6,7 @@
 mod backups;
 mod board;
 mod challenge;
+mod connections;
 mod fuzz;
 mod hardening;
 mod limits;
