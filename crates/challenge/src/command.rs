@@ -198,4 +198,11 @@ pub enum Action {
         /// The new GM.
         to: PlayerId,
     },
+    /// The table's creator (the first to join) removes a player: they no longer act or count
+    /// against the table's players, and their sheets stay as records. A removed GM's seat goes
+    /// back to the creator.
+    RemovePlayer {
+        /// Who.
+        player: PlayerId,
+    },
 }

@@ -143,4 +143,9 @@ pub enum Event {
         /// The GM now.
         to: PlayerId,
     },
+    /// A player was removed from the table: they act no more (their sheets stay, as records).
+    PlayerRemoved {
+        /// Who.
+        player: PlayerId,
+    },
 }

@@ -15,7 +15,10 @@
 //! # What is built
 //!
 //! - **The table.** Players `Join` with a name (ids come from the table layer); the first to
-//!   join holds the GM seat. The GM may `HandGm` to another seated player.
+//!   join holds the GM seat. The GM may `HandGm` to another seated player. The first to join
+//!   (the table's creator) may `RemovePlayer`: a removed player acts no more and no longer
+//!   counts against [`limits::MAX_PLAYERS`]; their sheets stay, as records; a removed GM's seat
+//!   goes back to the creator.
 //! - **Sheets.** Name, concept, maximum points in the four Aptitudes, the Skills held,
 //!   Specialties under a Skill, abilities as free text. A player makes and edits their own
 //!   sheets; the GM may make one for any player and edit any. Current points are the maximum
@@ -61,10 +64,6 @@
 //!   story's time). Resting when nobody has spent a point is refused.
 //! - *Fights* are written by the GM, for the group; the one who suggested the cost is named
 //!   if given, and must be seated.
-//!
-//! # Not built
-//!
-//! Leaving the table (the table layer seats and removes players), and the web adapter and page.
 
 #![forbid(unsafe_code)]
 

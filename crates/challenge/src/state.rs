@@ -16,6 +16,8 @@ pub struct Player {
     pub id: PlayerId,
     /// Their name.
     pub name: String,
+    /// Removed from the table: they act no more, and no longer count against its players.
+    pub removed: bool,
 }
 
 /// A character: a sheet, its owner, and the Aptitude points spent.
@@ -179,7 +181,7 @@ pub struct RollPlan {
 /// Everything at the table. Built only by [`evolve`]; read freely.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct State {
-    /// Seated players, in the order they joined.
+    /// Everyone who sat at the table, in the order they joined (removed ones included).
     pub players: Vec<Player>,
     /// Who holds the GM seat (nobody before the first player joins).
     pub gm: Option<PlayerId>,
@@ -211,9 +213,24 @@ impl State {
         events.into_iter().fold(State::new(), evolve)
     }
 
-    /// A seated player.
+    /// A player who sat at the table, removed or not (for their name).
     pub fn player(&self, id: PlayerId) -> Option<&Player> {
         self.players.iter().find(|p| p.id == id)
+    }
+
+    /// A player seated at the table now (not removed).
+    pub fn seated(&self, id: PlayerId) -> Option<&Player> {
+        self.player(id).filter(|p| !p.removed)
+    }
+
+    /// The players seated now, in the order they joined.
+    pub fn seated_players(&self) -> impl Iterator<Item = &Player> {
+        self.players.iter().filter(|p| !p.removed)
+    }
+
+    /// The table's creator: the first to join (who held the GM seat first).
+    pub fn creator(&self) -> Option<PlayerId> {
+        self.players.first().map(|p| p.id)
     }
 
     /// Whether `id` holds the GM seat.
@@ -359,6 +376,7 @@ impl State {
                     self.players.push(Player {
                         id: *player,
                         name: name.clone(),
+                        removed: false,
                     });
                 }
                 if *gm {
@@ -483,6 +501,11 @@ impl State {
                 }
             }
             Event::GmHanded { to, .. } => self.gm = Some(*to),
+            Event::PlayerRemoved { player } => {
+                if let Some(p) = self.players.iter_mut().find(|p| p.id == *player) {
+                    p.removed = true;
+                }
+            }
         }
     }
 

@@ -604,7 +604,31 @@ impl<G: Game, S: Store> Room<G, S> {
                 }
                 .into());
             }
+            if self.is_removed(target) {
+                return Err(Rejection::Refused {
+                    code: "already_removed".into(),
+                    rule: "The table".into(),
+                    message: "That player was already removed from this table.".into(),
+                }
+                .into());
+            }
             let events = G::remove(&self.state, target)?;
+            // Other servers learn of a removal from the log alone: one without an event would
+            // leave the player acting there.
+            if events.is_empty() {
+                tracing::error!(
+                    table = self.table.0,
+                    target,
+                    "{} removes without an event",
+                    G::KIND
+                );
+                return Err(Rejection::Refused {
+                    code: "cannot_remove".into(),
+                    rule: "The table".into(),
+                    message: "This player cannot be removed now.".into(),
+                }
+                .into());
+            }
             self.commit(
                 player,
                 events,

@@ -47,6 +47,8 @@ pub struct Seat {
     pub name: String,
     /// A bot plays it (seated as one, or handed to one).
     pub bot: bool,
+    /// Its player was removed from the table during the game: a bot plays it for good.
+    pub removed: bool,
 }
 
 /// A board-game table: the lobby's seats and the game.
@@ -120,6 +122,12 @@ pub enum Event {
     },
     /// A player takes their seat back from the bot that played it.
     PlayerReturned {
+        /// Whose seat.
+        player: u32,
+    },
+    /// The table's creator removed a player during the game: a bot plays their adventurer
+    /// for good. (Before the game, a removed player is `Unseated`.)
+    PlayerRemoved {
         /// Whose seat.
         player: u32,
     },
@@ -281,6 +289,11 @@ fn table_request(
             )
         }
         TableRequest::TakeBack => match table.seat(player) {
+            Some(seat) if seat.removed => Err(refused(
+                "removed",
+                "The table",
+                "You were removed from this table.",
+            )),
             Some(seat) if seat.bot && player < FIRST_BOT => {
                 Ok(vec![Event::PlayerReturned { player }])
             }
@@ -398,9 +411,14 @@ impl Game for BoardGame {
             None => Err(Rejection::Malformed(format!(
                 "no player sits at seat {player}"
             ))),
-            // In the game, the removed player's adventurer plays on as a bot.
-            Some(seat) if table.started() && !seat.bot => Ok(vec![Event::BotTookOver { player }]),
-            Some(_) if table.started() => Ok(Vec::new()),
+            Some(seat) if seat.removed => Err(refused(
+                "already_removed",
+                "The table",
+                format!("{} was already removed.", seat.name),
+            )),
+            // In the game, the removed player's adventurer plays on as a bot, whoever played
+            // the seat until now: an event either way, so that every server learns of it.
+            Some(_) if table.started() => Ok(vec![Event::PlayerRemoved { player }]),
             Some(_) => Ok(vec![Event::Unseated { player }]),
         }
     }
@@ -432,6 +450,7 @@ impl Game for BoardGame {
                         player: *player,
                         name: name.clone(),
                         bot: *bot,
+                        removed: false,
                     });
                 }
             }
@@ -444,6 +463,12 @@ impl Game for BoardGame {
             Event::PlayerReturned { player } => {
                 if let Some(seat) = table.seats.iter_mut().find(|s| s.player == *player) {
                     seat.bot = false;
+                }
+            }
+            Event::PlayerRemoved { player } => {
+                if let Some(seat) = table.seats.iter_mut().find(|s| s.player == *player) {
+                    seat.bot = true;
+                    seat.removed = true;
                 }
             }
             Event::Game { event } => {
@@ -705,6 +730,10 @@ fn describe(before: &Table, event: &Event) -> String {
         ),
         Event::PlayerReturned { player } => format!(
             "{} takes their seat back from the bot.",
+            before.name(PlayerId(*player))
+        ),
+        Event::PlayerRemoved { player } => format!(
+            "{} left the table: a bot plays their adventurer from now on.",
             before.name(PlayerId(*player))
         ),
         Event::Game { event } => match event {

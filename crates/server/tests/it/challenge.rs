@@ -222,5 +222,17 @@ async fn a_removed_game_master_hands_the_seat_back_to_the_creator() {
     gm.ok(json!({"action": "remove_player", "player": bo_id}))
         .await;
     assert_eq!(gm.view["gm"], gm_id);
+    // The removal is an event of its own, and the view keeps Bo's name for the records.
+    let line = gm
+        .heard
+        .iter()
+        .rev()
+        .find_map(|m| m["log"].as_array()?.last().cloned());
+    assert_eq!(line.unwrap()["text"], "Bo left the table.");
+    let bo_seat = gm.view["players"][1].clone();
+    assert_eq!(
+        (&bo_seat["name"], &bo_seat["removed"]),
+        (&json!("Bo"), &json!(true))
+    );
     server.stop().await;
 }
