@@ -107,7 +107,8 @@ pub enum Action {
         /// What it says.
         sheet: Sheet,
     },
-    /// Rewrite a sheet: its owner, or the GM. Points already spent stay spent.
+    /// Rewrite a sheet: its owner, or the GM; not while it has an open Challenge. Points
+    /// already spent stay spent, whatever the new maximum.
     EditSheet {
         /// Which.
         character: CharacterId,

@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::ids::{CharacterId, PlayerId};
 use crate::limits::*;
 use crate::refusal::Refusal;
-use crate::sheet::{Aptitude, AptitudePoints, Sheet};
+use crate::sheet::{Aptitude, Sheet};
 use crate::state::{Character, State};
 use std::collections::BTreeSet;
 
@@ -63,16 +63,18 @@ pub fn decide(state: &State, command: Command) -> Decision {
         }
         Action::EditSheet { character, sheet } => {
             let c = editable(state, by, character)?;
-            check_sheet(&sheet)?;
-            let mut spent = AptitudePoints::default();
-            for a in Aptitude::ALL {
-                *spent.get_mut(a) = c.spent.get(a).min(sheet.aptitudes.get(a));
+            // The sheet a Challenge was called on is the one it is rolled with.
+            if let Some(open) = state.open_challenge_of(character) {
+                return Err(Refusal::ChallengeOpen { challenge: open.id });
             }
+            check_sheet(&sheet)?;
+            // Points spent stay spent, even past a lowered maximum: only rest gives them back
+            // (lowering a maximum to 0 and raising it again must not).
             Ok(vec![Event::SheetEdited {
                 character,
                 by,
                 sheet,
-                spent,
+                spent: c.spent,
             }])
         }
         Action::RetireSheet { character } => {

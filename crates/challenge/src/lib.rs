@@ -58,8 +58,11 @@
 //!   Challenge, up to [`limits::MAX_STEPS`].
 //! - *Another band table* names results 1–8 in order, without gaps or overlaps; the event
 //!   stores the label shown and still the seed's [`dice::challenge::Band`].
-//! - *Editing a sheet* keeps the points spent (capped at the new maximum): an edit cannot
-//!   regain points, only rest can. Raising a maximum adds fresh points.
+//! - *Editing a sheet* keeps the points spent, even past a lowered maximum (current points are
+//!   then 0): an edit never gives back a spent point, only rest does, so lowering a maximum
+//!   and raising it again leaves the current points as they were. Raising a maximum beyond
+//!   the points spent adds fresh points: the sheet grew. A sheet with an open Challenge is not
+//!   edited (nor retired): the Challenge is rolled on the sheet it was called on.
 //! - *Rest* regains every spent point (the seed: "an hour or more" of rest; the GM keeps the
 //!   story's time). Resting when nobody has spent a point is refused.
 //! - *Fights* are written by the GM, for the group; the one who suggested the cost is named

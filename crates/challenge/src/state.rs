@@ -29,7 +29,8 @@ pub struct Character {
     pub owner: PlayerId,
     /// What the sheet says.
     pub sheet: Sheet,
-    /// Points spent and not yet regained, never more than the maximum.
+    /// Points spent and not yet regained. More than the maximum after an edit lowered it:
+    /// current points are then 0, and raising the maximum again does not give them back.
     pub spent: AptitudePoints,
     /// Put away: kept for the record, no longer played.
     pub retired: bool,
@@ -513,7 +514,10 @@ impl State {
         if let Some(c) = self.characters.get_mut(character.index()) {
             let most = c.sheet.aptitudes.get(aptitude);
             let spent = c.spent.get_mut(aptitude);
-            *spent = spent.saturating_add(1).min(most);
+            // Only a current point is spent (and a crafted event never lowers `spent`).
+            if *spent < most {
+                *spent += 1;
+            }
         }
     }
 }

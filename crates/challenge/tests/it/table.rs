@@ -1,7 +1,7 @@
 //! Seats, the GM seat and its handover, and fights written down.
 
 use crate::*;
-use challenge::limits::{MAX_PLAYERS, NAME_LEN};
+use challenge::limits::{MAX_PLAYERS, NAME_LEN, SEATS_EVER};
 
 #[test]
 fn the_first_to_join_holds_the_gm_seat() {
@@ -280,5 +280,47 @@ fn the_creator_removes_a_player_who_then_acts_no_more() {
     assert_eq!(
         t.refuse(GM, Action::RemovePlayer { player: ADA }),
         Refusal::NoSuchPlayer { player: ADA }
+    );
+}
+
+#[test]
+fn removed_players_leave_a_place_at_a_full_table() {
+    let mut t = Table::new();
+    t.act(GM, join("Gail"));
+    for id in 2..=MAX_PLAYERS as u32 {
+        t.act(PlayerId(id), join(&format!("Player {id}")));
+    }
+    let late = PlayerId(MAX_PLAYERS as u32 + 1);
+    assert_eq!(
+        t.refuse(late, join("Late")),
+        Refusal::TableFull { most: MAX_PLAYERS }
+    );
+    t.act(GM, Action::RemovePlayer { player: ADA });
+    t.act(late, join("Late"));
+    assert_eq!(t.state.seated_players().count(), MAX_PLAYERS);
+    assert_eq!(
+        t.refuse(PlayerId(99), join("Later")),
+        Refusal::TableFull { most: MAX_PLAYERS }
+    );
+}
+
+#[test]
+fn a_table_keeps_at_most_so_many_seats_ever() {
+    let mut t = Table::new();
+    t.act(GM, join("Gail"));
+    for id in 2..=SEATS_EVER as u32 {
+        t.act(PlayerId(id), join(&format!("Player {id}")));
+        t.act(
+            GM,
+            Action::RemovePlayer {
+                player: PlayerId(id),
+            },
+        );
+    }
+    check_refusal(
+        &t.refuse(PlayerId(500), join("One more")),
+        "seats_ever",
+        "The table",
+        "This table has seated 100 players in all (removed ones included), the most it keeps: start a new table.",
     );
 }

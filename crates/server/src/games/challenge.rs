@@ -315,15 +315,28 @@ fn describe(before: &State, event: &Event) -> String {
         Event::Rested { regained } => {
             let each: Vec<String> = regained
                 .iter()
-                .map(|(c, points)| {
-                    format!(
-                        "{} regains {}",
-                        character_name(before, *c),
-                        points_words(points)
-                    )
+                .filter_map(|(c, points)| {
+                    // Points spent past a lowered maximum come back as no current point.
+                    let mut back = *points;
+                    if let Some(character) = before.character(*c) {
+                        for a in Aptitude::ALL {
+                            *back.get_mut(a) = points.get(a).min(character.maximum(a));
+                        }
+                    }
+                    (!back.is_zero()).then(|| {
+                        format!(
+                            "{} regains {}",
+                            character_name(before, *c),
+                            points_words(&back)
+                        )
+                    })
                 })
                 .collect();
-            format!("A rest: {}.", each.join("; "))
+            if each.is_empty() {
+                "A rest.".to_owned()
+            } else {
+                format!("A rest: {}.", each.join("; "))
+            }
         }
         Event::FightRecorded {
             by,
