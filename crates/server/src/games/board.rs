@@ -56,6 +56,9 @@ pub struct Seat {
 pub struct Table {
     /// In seating order.
     pub seats: Vec<Seat>,
+    /// The table's creator: the first person seated (bots never create tables; the table
+    /// layer seats the creator first). Theirs for good, even while a bot plays their seat.
+    pub creator: Option<u32>,
     /// The game (not set up while the lobby is open).
     pub game: BoardState,
     /// The last Chance card drawn, and by whom.
@@ -72,6 +75,7 @@ impl Default for Table {
     fn default() -> Table {
         Table {
             seats: Vec::new(),
+            creator: None,
             game: BoardState::new(Arc::clone(&CONTENT)),
             last_chance: None,
             last_battle: None,
@@ -191,13 +195,8 @@ fn decide(table: &Table, player: u32, action: Action) -> Result<Vec<Event>, Reje
         .map_err(from_refusal)
 }
 
-/// The table's creator: the first person seated (bots never create tables).
-fn creator_of(table: &Table) -> Option<u32> {
-    table.seats.iter().find(|s| !s.bot).map(|s| s.player)
-}
-
 fn only_creator(table: &Table, player: u32, what: &str) -> Result<(), Rejection> {
-    if creator_of(table) == Some(player) {
+    if table.creator == Some(player) {
         Ok(())
     } else {
         Err(refused(
@@ -445,6 +444,9 @@ impl Game for BoardGame {
         }
         match event {
             Event::Seated { player, name, bot } => {
+                if !bot && table.creator.is_none() {
+                    table.creator = Some(*player);
+                }
                 if table.seat(*player).is_none() {
                     table.seats.push(Seat {
                         player: *player,
