@@ -281,6 +281,8 @@ struct Removal {
     bo: Page,
     bo_cookie: String,
     bo_id: Value,
+    /// The invitation Bo joined with.
+    invite: Value,
 }
 
 impl Removal {
@@ -317,6 +319,7 @@ impl Removal {
             bo,
             bo_cookie,
             bo_id,
+            invite: created["join"].clone(),
         }
     }
 
@@ -327,6 +330,8 @@ impl Removal {
         self.ada
             .ok(json!({"action": "remove_player", "player": self.bo_id}))
             .await;
+        // The removal renewed the invitation; every server's pages hear it.
+        self.ada.until(|m| m["type"] == "invite").await;
         // Sent whatever B knows yet: the socket may already be closing.
         let act = json!({"type": "act", "req": 1, "action": action}).to_string();
         let _ = self
@@ -358,6 +363,15 @@ impl Removal {
             !log.iter().any(|e| e.body.contains(&kind)),
             "no {kind} in the log"
         );
+        let (status, _, body) = http(
+            self.b.addr,
+            "POST",
+            &format!("/t/{}/join", self.token),
+            None,
+            Some(json!({"name": "Bo again", "join": self.invite})),
+        )
+        .await;
+        assert_eq!(status, 403, "the old invitation seats nobody: {body}");
         let origin = format!("http://{}", self.b.addr);
         assert_eq!(
             crate::upgrade_status(self.b.addr, &self.token, Some(&self.bo_cookie), &origin).await,
