@@ -107,7 +107,8 @@ pub enum Action {
         /// What it says.
         sheet: Sheet,
     },
-    /// Rewrite a sheet: its owner, or the GM. Points already spent stay spent.
+    /// Rewrite a sheet: its owner, or the GM; not while it has an open Challenge. Points
+    /// already spent stay spent, whatever the new maximum.
     EditSheet {
         /// Which.
         character: CharacterId,
@@ -197,5 +198,12 @@ pub enum Action {
     HandGm {
         /// The new GM.
         to: PlayerId,
+    },
+    /// The table's creator (the first to join) removes a player: they no longer act or count
+    /// against the table's players, and their sheets stay as records. A removed GM's seat goes
+    /// back to the creator.
+    RemovePlayer {
+        /// Who.
+        player: PlayerId,
     },
 }

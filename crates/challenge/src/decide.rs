@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::ids::{CharacterId, PlayerId};
 use crate::limits::*;
 use crate::refusal::Refusal;
-use crate::sheet::{Aptitude, AptitudePoints, Sheet};
+use crate::sheet::{Aptitude, Sheet};
 use crate::state::{Character, State};
 use std::collections::BTreeSet;
 
@@ -19,8 +19,10 @@ pub fn decide(state: &State, command: Command) -> Decision {
     if let Action::Join { name } = command.action {
         return join(state, by, name);
     }
-    if state.player(by).is_none() {
-        return Err(Refusal::NotSeated);
+    match state.player(by) {
+        None => return Err(Refusal::NotSeated),
+        Some(p) if p.removed => return Err(Refusal::Removed),
+        Some(_) => {}
     }
     let gm = state.is_gm(by);
     let only_gm = |action: &'static str| {
@@ -37,7 +39,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
             let owner = owner.unwrap_or(by);
             if owner != by {
                 only_gm("create_sheet")?;
-                if state.player(owner).is_none() {
+                if state.seated(owner).is_none() {
                     return Err(Refusal::NoSuchPlayer { player: owner });
                 }
             }
@@ -61,16 +63,18 @@ pub fn decide(state: &State, command: Command) -> Decision {
         }
         Action::EditSheet { character, sheet } => {
             let c = editable(state, by, character)?;
-            check_sheet(&sheet)?;
-            let mut spent = AptitudePoints::default();
-            for a in Aptitude::ALL {
-                *spent.get_mut(a) = c.spent.get(a).min(sheet.aptitudes.get(a));
+            // The sheet a Challenge was called on is the one it is rolled with.
+            if let Some(open) = state.open_challenge_of(character) {
+                return Err(Refusal::ChallengeOpen { challenge: open.id });
             }
+            check_sheet(&sheet)?;
+            // Points spent stay spent, even past a lowered maximum: only rest gives them back
+            // (lowering a maximum to 0 and raising it again must not).
             Ok(vec![Event::SheetEdited {
                 character,
                 by,
                 sheet,
-                spent,
+                spent: c.spent,
             }])
         }
         Action::RetireSheet { character } => {
@@ -206,7 +210,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
             check_text("fight's description", &description, FIGHT_TEXT_LEN, true)?;
             check_text("fight's cost", &cost, FIGHT_TEXT_LEN, false)?;
             if let Some(player) = suggested_by
-                && state.player(player).is_none()
+                && state.seated(player).is_none()
             {
                 return Err(Refusal::NoSuchPlayer { player });
             }
@@ -239,7 +243,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
         }
         Action::HandGm { to } => {
             only_gm("hand_gm")?;
-            if state.player(to).is_none() {
+            if state.seated(to).is_none() {
                 return Err(Refusal::NoSuchPlayer { player: to });
             }
             if to == by {
@@ -247,15 +251,45 @@ pub fn decide(state: &State, command: Command) -> Decision {
             }
             Ok(vec![Event::GmHanded { from: by, to }])
         }
+        Action::RemovePlayer { player } => remove(state, by, player),
     }
 }
 
-fn join(state: &State, by: PlayerId, name: String) -> Decision {
-    if state.player(by).is_some() {
-        return Err(Refusal::AlreadySeated);
+/// The creator removes `player`; a removed GM's seat goes back to the creator first, so the
+/// table always has a GM.
+fn remove(state: &State, by: PlayerId, player: PlayerId) -> Decision {
+    let creator = state.creator();
+    if creator != Some(by) {
+        return Err(Refusal::NotCreator);
     }
-    if state.players.len() >= MAX_PLAYERS {
+    if player == by {
+        return Err(Refusal::CreatorStays);
+    }
+    if state.seated(player).is_none() {
+        return Err(Refusal::NoSuchPlayer { player });
+    }
+    let mut events = Vec::new();
+    if state.is_gm(player) {
+        events.push(Event::GmHanded {
+            from: player,
+            to: by,
+        });
+    }
+    events.push(Event::PlayerRemoved { player });
+    Ok(events)
+}
+
+fn join(state: &State, by: PlayerId, name: String) -> Decision {
+    match state.player(by) {
+        Some(p) if p.removed => return Err(Refusal::Removed),
+        Some(_) => return Err(Refusal::AlreadySeated),
+        None => {}
+    }
+    if state.seated_players().count() >= MAX_PLAYERS {
         return Err(Refusal::TableFull { most: MAX_PLAYERS });
+    }
+    if state.players.len() >= SEATS_EVER {
+        return Err(Refusal::SeatsEver { most: SEATS_EVER });
     }
     check_text("player's name", &name, NAME_LEN, true)?;
     Ok(vec![Event::Joined {

@@ -39,7 +39,8 @@ pub enum Event {
         by: PlayerId,
         /// What it says now.
         sheet: Sheet,
-        /// Points spent after the edit (as before, but never more than the new maximum).
+        /// Points spent after the edit: as before (logs written before this rule hold them
+        /// capped at the new maximum, and replay as they were).
         spent: AptitudePoints,
     },
     /// A sheet was put away.
@@ -142,5 +143,10 @@ pub enum Event {
         from: PlayerId,
         /// The GM now.
         to: PlayerId,
+    },
+    /// A player was removed from the table: they act no more (their sheets stay, as records).
+    PlayerRemoved {
+        /// Who.
+        player: PlayerId,
     },
 }

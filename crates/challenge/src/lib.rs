@@ -15,7 +15,10 @@
 //! # What is built
 //!
 //! - **The table.** Players `Join` with a name (ids come from the table layer); the first to
-//!   join holds the GM seat. The GM may `HandGm` to another seated player.
+//!   join holds the GM seat. The GM may `HandGm` to another seated player. The first to join
+//!   (the table's creator) may `RemovePlayer`: a removed player acts no more and no longer
+//!   counts against [`limits::MAX_PLAYERS`]; their sheets stay, as records; a removed GM's seat
+//!   goes back to the creator.
 //! - **Sheets.** Name, concept, maximum points in the four Aptitudes, the Skills held,
 //!   Specialties under a Skill, abilities as free text. A player makes and edits their own
 //!   sheets; the GM may make one for any player and edit any. Current points are the maximum
@@ -55,16 +58,15 @@
 //!   Challenge, up to [`limits::MAX_STEPS`].
 //! - *Another band table* names results 1–8 in order, without gaps or overlaps; the event
 //!   stores the label shown and still the seed's [`dice::challenge::Band`].
-//! - *Editing a sheet* keeps the points spent (capped at the new maximum): an edit cannot
-//!   regain points, only rest can. Raising a maximum adds fresh points.
+//! - *Editing a sheet* keeps the points spent, even past a lowered maximum (current points are
+//!   then 0): an edit never gives back a spent point, only rest does, so lowering a maximum
+//!   and raising it again leaves the current points as they were. Raising a maximum beyond
+//!   the points spent adds fresh points: the sheet grew. A sheet with an open Challenge is not
+//!   edited (nor retired): the Challenge is rolled on the sheet it was called on.
 //! - *Rest* regains every spent point (the seed: "an hour or more" of rest; the GM keeps the
 //!   story's time). Resting when nobody has spent a point is refused.
 //! - *Fights* are written by the GM, for the group; the one who suggested the cost is named
 //!   if given, and must be seated.
-//!
-//! # Not built
-//!
-//! Leaving the table (the table layer seats and removes players), and the web adapter and page.
 
 #![forbid(unsafe_code)]
 

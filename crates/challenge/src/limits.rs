@@ -1,8 +1,11 @@
 //! The table's limits: every text and count a player can send is bounded, and going past a
 //! limit is refused (never truncated), naming the limit.
 
-/// Players seated at one table.
+/// Players seated at one table at once (removed players do not count).
 pub const MAX_PLAYERS: usize = 16;
+/// Seats ever taken at one table, removed ones included (the state keeps every player, for
+/// the names in its records).
+pub const SEATS_EVER: usize = 100;
 /// Characters of a table (live ones; retired sheets do not count).
 pub const MAX_CHARACTERS: usize = 64;
 /// Live character sheets one player may own (the GM's non-player characters count as the GM's).

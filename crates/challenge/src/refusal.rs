@@ -11,6 +11,8 @@ use std::fmt;
 pub enum Refusal {
     /// Only players seated at the table act.
     NotSeated,
+    /// The player was removed from the table.
+    Removed,
     /// A player sits once.
     AlreadySeated,
     /// The table has its most players.
@@ -18,6 +20,15 @@ pub enum Refusal {
         /// The limit.
         most: usize,
     },
+    /// The table has seated its most players ever (removed ones included).
+    SeatsEver {
+        /// The limit.
+        most: usize,
+    },
+    /// Only the table's creator removes a player.
+    NotCreator,
+    /// The table's creator stays at the table.
+    CreatorStays,
     /// A text that must be written is empty.
     Empty {
         /// Which text.
@@ -160,8 +171,12 @@ impl Refusal {
         use Refusal::*;
         match self {
             NotSeated => "not_seated",
+            Removed => "removed",
             AlreadySeated => "already_seated",
             TableFull { .. } => "table_full",
+            SeatsEver { .. } => "seats_ever",
+            NotCreator => "not_creator",
+            CreatorStays => "creator_stays",
             Empty { .. } => "empty",
             TooLong { .. } => "too_long",
             NotGm { .. } => "not_gm",
@@ -205,8 +220,12 @@ impl Refusal {
                 action: "record_fight",
             } => "Fighting",
             NotSeated
+            | Removed
             | AlreadySeated
             | TableFull { .. }
+            | SeatsEver { .. }
+            | NotCreator
+            | CreatorStays
             | Empty { .. }
             | TooLong { .. }
             | NotGm { .. }
@@ -240,8 +259,15 @@ impl fmt::Display for Refusal {
         use Refusal::*;
         match self {
             NotSeated => write!(f, "You are not seated at this table."),
+            Removed => write!(f, "You were removed from this table."),
             AlreadySeated => write!(f, "You are already seated at this table."),
             TableFull { most } => write!(f, "The table is full: at most {most} players."),
+            SeatsEver { most } => write!(
+                f,
+                "This table has seated {most} players in all (removed ones included), the most it keeps: start a new table."
+            ),
+            NotCreator => write!(f, "Only the table's creator can remove a player."),
+            CreatorStays => write!(f, "The table's creator cannot be removed."),
             Empty { what } => write!(f, "The {what} cannot be empty."),
             TooLong { what, most } => {
                 write!(f, "The {what} is too long: at most {most} characters.")

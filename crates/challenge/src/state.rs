@@ -16,6 +16,8 @@ pub struct Player {
     pub id: PlayerId,
     /// Their name.
     pub name: String,
+    /// Removed from the table: they act no more, and no longer count against its players.
+    pub removed: bool,
 }
 
 /// A character: a sheet, its owner, and the Aptitude points spent.
@@ -27,7 +29,8 @@ pub struct Character {
     pub owner: PlayerId,
     /// What the sheet says.
     pub sheet: Sheet,
-    /// Points spent and not yet regained, never more than the maximum.
+    /// Points spent and not yet regained. More than the maximum after an edit lowered it:
+    /// current points are then 0, and raising the maximum again does not give them back.
     pub spent: AptitudePoints,
     /// Put away: kept for the record, no longer played.
     pub retired: bool,
@@ -179,7 +182,7 @@ pub struct RollPlan {
 /// Everything at the table. Built only by [`evolve`]; read freely.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct State {
-    /// Seated players, in the order they joined.
+    /// Everyone who sat at the table, in the order they joined (removed ones included).
     pub players: Vec<Player>,
     /// Who holds the GM seat (nobody before the first player joins).
     pub gm: Option<PlayerId>,
@@ -211,9 +214,24 @@ impl State {
         events.into_iter().fold(State::new(), evolve)
     }
 
-    /// A seated player.
+    /// A player who sat at the table, removed or not (for their name).
     pub fn player(&self, id: PlayerId) -> Option<&Player> {
         self.players.iter().find(|p| p.id == id)
+    }
+
+    /// A player seated at the table now (not removed).
+    pub fn seated(&self, id: PlayerId) -> Option<&Player> {
+        self.player(id).filter(|p| !p.removed)
+    }
+
+    /// The players seated now, in the order they joined.
+    pub fn seated_players(&self) -> impl Iterator<Item = &Player> {
+        self.players.iter().filter(|p| !p.removed)
+    }
+
+    /// The table's creator: the first to join (who held the GM seat first).
+    pub fn creator(&self) -> Option<PlayerId> {
+        self.players.first().map(|p| p.id)
     }
 
     /// Whether `id` holds the GM seat.
@@ -359,6 +377,7 @@ impl State {
                     self.players.push(Player {
                         id: *player,
                         name: name.clone(),
+                        removed: false,
                     });
                 }
                 if *gm {
@@ -483,6 +502,11 @@ impl State {
                 }
             }
             Event::GmHanded { to, .. } => self.gm = Some(*to),
+            Event::PlayerRemoved { player } => {
+                if let Some(p) = self.players.iter_mut().find(|p| p.id == *player) {
+                    p.removed = true;
+                }
+            }
         }
     }
 
@@ -490,7 +514,10 @@ impl State {
         if let Some(c) = self.characters.get_mut(character.index()) {
             let most = c.sheet.aptitudes.get(aptitude);
             let spent = c.spent.get_mut(aptitude);
-            *spent = spent.saturating_add(1).min(most);
+            // Only a current point is spent (and a crafted event never lowers `spent`).
+            if *spent < most {
+                *spent += 1;
+            }
         }
     }
 }

@@ -29,6 +29,11 @@ function playerName(view, id) {
   return p ? p.name : `Player ${id}`;
 }
 
+// The players at the table now (a removed player's name stays in view.players for the records).
+function seated(view) {
+  return (view.players || []).filter((p) => !p.removed);
+}
+
 function character(view, id) {
   return (view.characters || []).find((c) => c.id === id) || null;
 }
@@ -195,7 +200,7 @@ function playersSection(ctx) {
     h(
       'ul',
       { class: 'player-list' },
-      (view.players || []).map((p) => {
+      seated(view).map((p) => {
         const on = ctx.online.has(p.id);
         const isGm = p.id === view.gm;
         const confirmKey = 'hand-gm:' + p.id;
@@ -599,7 +604,7 @@ function fightForm(ctx) {
       labelled(
         'fight-suggested',
         'Cost suggested by',
-        select('fight-suggested', 'suggested', [{ value: '', label: 'The group' }].concat((view.players || []).map((p) => ({ value: String(p.id), label: p.name }))), f.suggested, { testid: 'fight-suggested', 'data-field': 'suggested' }),
+        select('fight-suggested', 'suggested', [{ value: '', label: 'The group' }].concat(seated(view).map((p) => ({ value: String(p.id), label: p.name }))), f.suggested, { testid: 'fight-suggested', 'data-field': 'suggested' }),
       ),
       h('div', { class: 'row' }, submit(ctx, 'fight', 'Write the fight down', 'record-fight')),
     ),
@@ -1161,7 +1166,7 @@ function sheetForm(ctx) {
         ? labelled(
             'sheet-owner',
             'Whose character',
-            select('sheet-owner', 'owner', (view.players || []).map((p) => ({ value: String(p.id), label: p.id === ctx.you ? 'Yours (a non-player character)' : `${p.name}’s` })), d.owner, { testid: 'sheet-owner', 'data-field': 'owner' }),
+            select('sheet-owner', 'owner', seated(view).map((p) => ({ value: String(p.id), label: p.id === ctx.you ? 'Yours (a non-player character)' : `${p.name}’s` })), d.owner, { testid: 'sheet-owner', 'data-field': 'owner' }),
           )
         : null,
       h(

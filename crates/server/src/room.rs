@@ -628,52 +628,105 @@ impl<G: Game, S: Store> Room<G, S> {
             seed: fresh_seed(),
         };
         if action.get("action").and_then(Value::as_str) == Some("remove_player") {
-            let target = action
-                .get("player")
-                .and_then(Value::as_u64)
-                .and_then(|p| u32::try_from(p).ok())
-                .filter(|p| (1..=self.seats).contains(p))
-                .ok_or_else(|| {
-                    Rejection::Malformed(
-                        "remove_player needs the number of a player at this table".into(),
-                    )
-                })?;
-            if player != self.creator {
-                return Err(Rejection::Refused {
-                    code: "not_creator".into(),
-                    rule: "The table".into(),
-                    message: "Only the table's creator can remove a player.".into(),
-                }
-                .into());
-            }
-            if target == self.creator {
-                return Err(Rejection::Refused {
-                    code: "creator_stays".into(),
-                    rule: "The table".into(),
-                    message: "The table's creator cannot be removed.".into(),
-                }
-                .into());
-            }
-            let events = G::remove(&self.state, target)?;
-            self.commit(
-                player,
-                events,
-                Append {
-                    remove_seat: Some(target),
-                    ..Append::default()
-                },
-                context,
-            )
-            .await?;
-            self.removed.send_modify(|removed| {
-                Arc::make_mut(removed).insert(target);
-            });
-            self.names.remove(&target);
-            return Ok(self.seq);
+            return self.try_remove(player, action, context).await;
         }
         let events = G::act(&self.state, player, action, &context)?;
         self.commit(player, events, Append::default(), context)
             .await?;
+        Ok(self.seq)
+    }
+
+    /// The creator removes a player: the game's events, the seat closed and the invitation
+    /// renewed, in one append.
+    async fn try_remove(
+        &mut self,
+        player: u32,
+        action: &Value,
+        context: Context,
+    ) -> Result<u64, Failed> {
+        let target = action
+            .get("player")
+            .and_then(Value::as_u64)
+            .and_then(|p| u32::try_from(p).ok())
+            .filter(|p| (1..=self.seats).contains(p))
+            .ok_or_else(|| {
+                Rejection::Malformed(
+                    "remove_player needs the number of a player at this table".into(),
+                )
+            })?;
+        if player != self.creator {
+            return Err(Rejection::Refused {
+                code: "not_creator".into(),
+                rule: "The table".into(),
+                message: "Only the table's creator can remove a player.".into(),
+            }
+            .into());
+        }
+        if target == self.creator {
+            return Err(Rejection::Refused {
+                code: "creator_stays".into(),
+                rule: "The table".into(),
+                message: "The table's creator cannot be removed.".into(),
+            }
+            .into());
+        }
+        if self.is_removed(target) {
+            return Err(Rejection::Refused {
+                code: "already_removed".into(),
+                rule: "The table".into(),
+                message: "That player was already removed from this table.".into(),
+            }
+            .into());
+        }
+        let events = G::remove(&self.state, target)?;
+        // Other servers learn of a removal from the log alone: one without an event would
+        // leave the player acting there.
+        if events.is_empty() {
+            tracing::error!(
+                table = self.table.0,
+                target,
+                "{} removes without an event",
+                G::KIND
+            );
+            return Err(Rejection::Refused {
+                code: "cannot_remove".into(),
+                rule: "The table".into(),
+                message: "This player cannot be removed now.".into(),
+            }
+            .into());
+        }
+        // A new invitation with the removal: the link the removed player holds seats
+        // nobody now (they would be back at once, taking a new seat each time).
+        let invite = crate::random_token().map_err(|e| {
+            tracing::error!(table = self.table.0, "cannot renew the invitation: {e}");
+            not_saved()
+        })?;
+        self.commit(
+            player,
+            events,
+            Append {
+                remove_seat: Some(target),
+                renew_invite: Some(invite),
+                ..Append::default()
+            },
+            context,
+        )
+        .await?;
+        self.removed.send_modify(|removed| {
+            Arc::make_mut(removed).insert(target);
+        });
+        self.names.remove(&target);
+        // Pages fetch the invitation again. (A shared store tells every server, this one
+        // included.)
+        if !self.settings.shared_store {
+            let _ = self.published.send(Arc::new(Published {
+                seq: self.seq,
+                at: Instant::now(),
+                update: None,
+                everyone: Some(Arc::from(json!({ "type": "invite" }).to_string())),
+                own: BTreeMap::new(),
+            }));
+        }
         Ok(self.seq)
     }
 

@@ -101,6 +101,9 @@ pub struct Append {
     pub new_seat: Option<NewSeat>,
     /// A seat closed by this write (a player removed).
     pub remove_seat: Option<u32>,
+    /// The table's new invitation code, written only while joining is open (a closed table
+    /// stays closed): with a removal, so that the link the removed player has seats nobody.
+    pub renew_invite: Option<String>,
 }
 
 /// What can go wrong.

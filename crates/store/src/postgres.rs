@@ -362,6 +362,13 @@ async fn append_in(
             .execute(&mut **tx)
             .await?;
     }
+    if let Some(invite) = &append.renew_invite {
+        sqlx::query("UPDATE tables SET invite = $1 WHERE id = $2 AND invite IS NOT NULL")
+            .bind(invite)
+            .bind(table.0)
+            .execute(&mut **tx)
+            .await?;
+    }
     let mut seq = after;
     for event in &append.events {
         seq += 1;
@@ -383,5 +390,12 @@ async fn append_in(
         .bind(format!("{}:{seq}", table.0))
         .execute(&mut **tx)
         .await?;
+    if append.renew_invite.is_some() {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{}:invite", table.0))
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(seq)
 }

@@ -542,6 +542,7 @@ async fn write_batch(connection: &mut SqliteConnection, batch: &mut [Write]) -> 
                 ..
             } if append.new_seat.is_none()
                 && append.remove_seat.is_none()
+                && append.renew_invite.is_none()
                 && (1..=EVENTS_PER_INSERT).contains(&append.events.len())
                 // One write per table in it: a table's later write must see the earlier one.
                 && tables.insert(*table) =>
@@ -731,6 +732,13 @@ async fn append_in(
         sqlx::query("UPDATE seats SET removed = 1 WHERE table_id = ? AND player = ?")
             .bind(table.0)
             .bind(i64::from(player))
+            .execute(&mut *tx)
+            .await?;
+    }
+    if let Some(invite) = &append.renew_invite {
+        sqlx::query("UPDATE tables SET invite = ? WHERE id = ? AND invite IS NOT NULL")
+            .bind(invite)
+            .bind(table.0)
             .execute(&mut *tx)
             .await?;
     }

@@ -5,7 +5,7 @@ use crate::*;
 use serde_json::json;
 
 /// A scripted evening: seats, sheets, Challenges rolled with given dice, a cancelled one, a
-/// point spent, rest, a fight, the GM seat handed over.
+/// point spent, rest, a fight, the GM seat handed over, and Bo removed.
 fn evening() -> Table {
     let mut t = Table::seated();
     t.act(
@@ -64,6 +64,7 @@ fn evening() -> Table {
     );
     t.act(GM, Action::Rest { character: None });
     t.act(GM, Action::HandGm { to: ADA });
+    t.act(GM, Action::RemovePlayer { player: BO });
     t
 }
 
@@ -74,6 +75,7 @@ fn replay_equals_the_live_state() {
     assert_eq!(t.state.version, t.log.len() as u64);
     assert_eq!(t.state.gm, Some(ADA));
     assert_eq!(t.state.characters[1].current(Aptitude::Charisma), 2);
+    assert!(t.state.player(BO).is_some_and(|p| p.removed));
 }
 
 #[test]
@@ -191,6 +193,10 @@ fn commands_json_shapes() {
             Action::HandGm { to: BO },
             json!({"action": "hand_gm", "to": 3}),
         ),
+        (
+            Action::RemovePlayer { player: BO },
+            json!({"action": "remove_player", "player": 3}),
+        ),
     ];
     for (action, shape) in shapes {
         assert_eq!(serde_json::to_value(&action).unwrap(), shape);
@@ -232,7 +238,10 @@ fn evolve_is_total_on_crafted_events() {
             regained: vec![(CharacterId(9), AptitudePoints::default())],
         },
         Event::GmHanded { from: GM, to: BO },
+        Event::PlayerRemoved {
+            player: PlayerId(9),
+        },
     ];
     let state = State::replay(&crafted);
-    assert_eq!(state.version, 5);
+    assert_eq!(state.version, 6);
 }

@@ -200,14 +200,69 @@ fn editing_keeps_spent_points_spent() {
     sheet.aptitudes.physicality = 4;
     t.act(ADA, edit(sheet.clone()));
     assert_eq!(t.current(Aptitude::Physicality), 2);
-    // Lowering it below what is spent leaves nothing, and no debt.
+    // Lowering it below what is spent leaves nothing; the points spent are still spent.
     sheet.aptitudes.physicality = 1;
-    let events = t.act(ADA, edit(sheet));
+    let events = t.act(ADA, edit(sheet.clone()));
     let Event::SheetEdited { spent, .. } = &events[0] else {
         panic!("{events:?}")
     };
-    assert_eq!(spent.physicality, 1);
+    assert_eq!(spent.physicality, 2);
     assert_eq!(t.current(Aptitude::Physicality), 0);
+    // Raised again, the sheet is where it was: an edit gives no spent point back.
+    sheet.aptitudes.physicality = 4;
+    t.act(ADA, edit(sheet));
+    assert_eq!(t.current(Aptitude::Physicality), 2);
+    t.act(GM, Action::Rest { character: None });
+    assert_eq!(t.current(Aptitude::Physicality), 4);
+}
+
+/// The case: Physicality 17 of 20 after three points spent; the maximum set to 0 and
+/// then back to 20 must not make it 20 of 20.
+#[test]
+fn spent_points_come_back_by_rest_alone_not_by_editing_the_maximum() {
+    let mut t = Table::seated();
+    let mut sheet = crate::mira();
+    sheet.aptitudes.physicality = MAX_APTITUDE_POINTS;
+    t.act(ADA, edit(sheet.clone()));
+    for _ in 0..3 {
+        t.act(ADA, spend(Aptitude::Physicality));
+    }
+    assert_eq!(t.current(Aptitude::Physicality), 17);
+    sheet.aptitudes.physicality = 0;
+    t.act(ADA, edit(sheet.clone()));
+    assert_eq!(t.current(Aptitude::Physicality), 0);
+    sheet.aptitudes.physicality = MAX_APTITUDE_POINTS;
+    t.act(ADA, edit(sheet));
+    assert_eq!(t.current(Aptitude::Physicality), 17);
+    assert_eq!(t.state.characters[0].maximum(Aptitude::Physicality), 20);
+    // The same holds for the GM editing it, and after a replay.
+    assert_eq!(State::replay(&t.log), t.state);
+    t.act(GM, Action::Rest { character: None });
+    assert_eq!(t.current(Aptitude::Physicality), 20);
+}
+
+#[test]
+fn a_sheet_with_an_open_challenge_is_not_edited() {
+    let mut t = Table::seated();
+    let id = t.call(
+        CharacterId(0),
+        Situation::Average,
+        Aptitude::Physicality,
+        &[Skill::Might],
+    );
+    let mut sheet = crate::mira();
+    sheet.skills.push(Skill::Endure);
+    for by in [ADA, GM] {
+        check_refusal(
+            &t.refuse(by, edit(sheet.clone())),
+            "challenge_open",
+            "Rolling To Resolve a Challenge",
+            "This character already has an open Challenge (challenge 0): it is rolled, or the GM cancels it, first.",
+        );
+    }
+    t.act(GM, Action::CancelChallenge { challenge: id });
+    t.act(ADA, edit(sheet));
+    assert!(t.state.characters[0].sheet.has(Skill::Endure));
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Seats, the GM seat and its handover, and fights written down.
 
 use crate::*;
-use challenge::limits::{MAX_PLAYERS, NAME_LEN};
+use challenge::limits::{MAX_PLAYERS, NAME_LEN, SEATS_EVER};
 
 #[test]
 fn the_first_to_join_holds_the_gm_seat() {
@@ -210,4 +210,117 @@ fn a_rolled_challenge_is_narrated_by_its_player_or_the_gm() {
         ))
     );
     assert_eq!(State::replay(&t.log), t.state);
+}
+
+#[test]
+fn the_creator_removes_a_player_who_then_acts_no_more() {
+    let mut t = Table::seated();
+    t.act(GM, Action::HandGm { to: ADA });
+    check_refusal(
+        &t.refuse(ADA, Action::RemovePlayer { player: BO }),
+        "not_creator",
+        "The table",
+        "Only the table's creator can remove a player.",
+    );
+    check_refusal(
+        &t.refuse(GM, Action::RemovePlayer { player: GM }),
+        "creator_stays",
+        "The table",
+        "The table's creator cannot be removed.",
+    );
+    // Ada holds the GM seat: it goes back to the creator, then she leaves.
+    assert_eq!(
+        t.act(GM, Action::RemovePlayer { player: ADA }),
+        vec![
+            Event::GmHanded { from: ADA, to: GM },
+            Event::PlayerRemoved { player: ADA }
+        ]
+    );
+    assert_eq!(t.state.gm, Some(GM));
+    assert_eq!(
+        serde_json::to_value(Event::PlayerRemoved { player: ADA }).unwrap(),
+        serde_json::json!({"type": "player_removed", "player": 2})
+    );
+    // Whatever she sends now is refused, saying why.
+    for action in [
+        Action::CreateSheet {
+            owner: None,
+            sheet: mira(),
+        },
+        Action::SpendPoint {
+            character: CharacterId(0),
+            aptitude: Aptitude::Physicality,
+            reason: "A last climb".to_owned(),
+        },
+        join("Ada again"),
+    ] {
+        check_refusal(
+            &t.refuse(ADA, action),
+            "removed",
+            "The table",
+            "You were removed from this table.",
+        );
+    }
+    // Her sheet stays, as a record; nobody names her as a player any more.
+    assert_eq!(t.state.characters[0].sheet.name, "Mira");
+    assert_eq!(
+        t.refuse(GM, Action::HandGm { to: ADA }),
+        Refusal::NoSuchPlayer { player: ADA }
+    );
+    assert_eq!(
+        t.refuse(
+            GM,
+            Action::CreateSheet {
+                owner: Some(ADA),
+                sheet: mira()
+            }
+        ),
+        Refusal::NoSuchPlayer { player: ADA }
+    );
+    assert_eq!(
+        t.refuse(GM, Action::RemovePlayer { player: ADA }),
+        Refusal::NoSuchPlayer { player: ADA }
+    );
+}
+
+#[test]
+fn removed_players_leave_a_place_at_a_full_table() {
+    let mut t = Table::new();
+    t.act(GM, join("Gail"));
+    for id in 2..=MAX_PLAYERS as u32 {
+        t.act(PlayerId(id), join(&format!("Player {id}")));
+    }
+    let late = PlayerId(MAX_PLAYERS as u32 + 1);
+    assert_eq!(
+        t.refuse(late, join("Late")),
+        Refusal::TableFull { most: MAX_PLAYERS }
+    );
+    t.act(GM, Action::RemovePlayer { player: ADA });
+    t.act(late, join("Late"));
+    assert_eq!(t.state.seated_players().count(), MAX_PLAYERS);
+    assert_eq!(
+        t.refuse(PlayerId(99), join("Later")),
+        Refusal::TableFull { most: MAX_PLAYERS }
+    );
+}
+
+#[test]
+fn a_table_keeps_at_most_so_many_seats_ever() {
+    let mut t = Table::new();
+    t.act(GM, join("Gail"));
+    for id in 2..=SEATS_EVER as u32 {
+        t.act(PlayerId(id), join(&format!("Player {id}")));
+        t.act(
+            GM,
+            Action::RemovePlayer {
+                player: PlayerId(id),
+            },
+        );
+    }
+    check_refusal(
+        &t.refuse(PlayerId(500), join("One more")),
+        "seats_ever",
+        "The table",
+        "This table has seated 100 players in all (removed ones included), the most it keeps: start a new table.",
+    );
 }

@@ -47,6 +47,8 @@ pub struct Seat {
     pub name: String,
     /// A bot plays it (seated as one, or handed to one).
     pub bot: bool,
+    /// Its player was removed from the table during the game: a bot plays it for good.
+    pub removed: bool,
 }
 
 /// A board-game table: the lobby's seats and the game.
@@ -54,6 +56,9 @@ pub struct Seat {
 pub struct Table {
     /// In seating order.
     pub seats: Vec<Seat>,
+    /// The table's creator: the first person seated (bots never create tables; the table
+    /// layer seats the creator first). Theirs for good, even while a bot plays their seat.
+    pub creator: Option<u32>,
     /// The game (not set up while the lobby is open).
     pub game: BoardState,
     /// The last Chance card drawn, and by whom.
@@ -70,6 +75,7 @@ impl Default for Table {
     fn default() -> Table {
         Table {
             seats: Vec::new(),
+            creator: None,
             game: BoardState::new(Arc::clone(&CONTENT)),
             last_chance: None,
             last_battle: None,
@@ -120,6 +126,12 @@ pub enum Event {
     },
     /// A player takes their seat back from the bot that played it.
     PlayerReturned {
+        /// Whose seat.
+        player: u32,
+    },
+    /// The table's creator removed a player during the game: a bot plays their adventurer
+    /// for good. (Before the game, a removed player is `Unseated`.)
+    PlayerRemoved {
         /// Whose seat.
         player: u32,
     },
@@ -183,13 +195,8 @@ fn decide(table: &Table, player: u32, action: Action) -> Result<Vec<Event>, Reje
         .map_err(from_refusal)
 }
 
-/// The table's creator: the first person seated (bots never create tables).
-fn creator_of(table: &Table) -> Option<u32> {
-    table.seats.iter().find(|s| !s.bot).map(|s| s.player)
-}
-
 fn only_creator(table: &Table, player: u32, what: &str) -> Result<(), Rejection> {
-    if creator_of(table) == Some(player) {
+    if table.creator == Some(player) {
         Ok(())
     } else {
         Err(refused(
@@ -281,6 +288,11 @@ fn table_request(
             )
         }
         TableRequest::TakeBack => match table.seat(player) {
+            Some(seat) if seat.removed => Err(refused(
+                "removed",
+                "The table",
+                "You were removed from this table.",
+            )),
             Some(seat) if seat.bot && player < FIRST_BOT => {
                 Ok(vec![Event::PlayerReturned { player }])
             }
@@ -398,9 +410,14 @@ impl Game for BoardGame {
             None => Err(Rejection::Malformed(format!(
                 "no player sits at seat {player}"
             ))),
-            // In the game, the removed player's adventurer plays on as a bot.
-            Some(seat) if table.started() && !seat.bot => Ok(vec![Event::BotTookOver { player }]),
-            Some(_) if table.started() => Ok(Vec::new()),
+            Some(seat) if seat.removed => Err(refused(
+                "already_removed",
+                "The table",
+                format!("{} was already removed.", seat.name),
+            )),
+            // In the game, the removed player's adventurer plays on as a bot, whoever played
+            // the seat until now: an event either way, so that every server learns of it.
+            Some(_) if table.started() => Ok(vec![Event::PlayerRemoved { player }]),
             Some(_) => Ok(vec![Event::Unseated { player }]),
         }
     }
@@ -427,11 +444,15 @@ impl Game for BoardGame {
         }
         match event {
             Event::Seated { player, name, bot } => {
+                if !bot && table.creator.is_none() {
+                    table.creator = Some(*player);
+                }
                 if table.seat(*player).is_none() {
                     table.seats.push(Seat {
                         player: *player,
                         name: name.clone(),
                         bot: *bot,
+                        removed: false,
                     });
                 }
             }
@@ -444,6 +465,12 @@ impl Game for BoardGame {
             Event::PlayerReturned { player } => {
                 if let Some(seat) = table.seats.iter_mut().find(|s| s.player == *player) {
                     seat.bot = false;
+                }
+            }
+            Event::PlayerRemoved { player } => {
+                if let Some(seat) = table.seats.iter_mut().find(|s| s.player == *player) {
+                    seat.bot = true;
+                    seat.removed = true;
                 }
             }
             Event::Game { event } => {
@@ -705,6 +732,10 @@ fn describe(before: &Table, event: &Event) -> String {
         ),
         Event::PlayerReturned { player } => format!(
             "{} takes their seat back from the bot.",
+            before.name(PlayerId(*player))
+        ),
+        Event::PlayerRemoved { player } => format!(
+            "{} left the table: a bot plays their adventurer from now on.",
             before.name(PlayerId(*player))
         ),
         Event::Game { event } => match event {

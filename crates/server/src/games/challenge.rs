@@ -68,14 +68,15 @@ impl Game for ChallengeGame {
     }
 
     fn remove(state: &State, player: u32) -> Result<Vec<Event>, Rejection> {
-        // A removed game master hands the seat back to the table's creator (the first to
-        // join), so that the table never loses its GM. Their sheets stay, as records.
-        match (state.gm, state.players.first()) {
-            (Some(gm), Some(creator)) if gm.0 == player && creator.id.0 != player => {
-                decide(state, player, Action::HandGm { to: creator.id })
-            }
-            _ => Ok(Vec::new()),
-        }
+        // The rules' creator is the table's: both are the first to join.
+        let creator = state.creator().map_or(0, |p| p.0);
+        decide(
+            state,
+            creator,
+            Action::RemovePlayer {
+                player: PlayerId(player),
+            },
+        )
     }
 
     fn act(
@@ -314,15 +315,28 @@ fn describe(before: &State, event: &Event) -> String {
         Event::Rested { regained } => {
             let each: Vec<String> = regained
                 .iter()
-                .map(|(c, points)| {
-                    format!(
-                        "{} regains {}",
-                        character_name(before, *c),
-                        points_words(points)
-                    )
+                .filter_map(|(c, points)| {
+                    // Points spent past a lowered maximum come back as no current point.
+                    let mut back = *points;
+                    if let Some(character) = before.character(*c) {
+                        for a in Aptitude::ALL {
+                            *back.get_mut(a) = points.get(a).min(character.maximum(a));
+                        }
+                    }
+                    (!back.is_zero()).then(|| {
+                        format!(
+                            "{} regains {}",
+                            character_name(before, *c),
+                            points_words(&back)
+                        )
+                    })
                 })
                 .collect();
-            format!("A rest: {}.", each.join("; "))
+            if each.is_empty() {
+                "A rest.".to_owned()
+            } else {
+                format!("A rest: {}.", each.join("; "))
+            }
         }
         Event::FightRecorded {
             by,
@@ -360,6 +374,7 @@ fn describe(before: &State, event: &Event) -> String {
             name(*from),
             name(*to)
         ),
+        Event::PlayerRemoved { player } => format!("{} left the table.", name(*player)),
     }
 }
 
@@ -485,7 +500,7 @@ fn view(state: &State, creator: u32) -> Value {
         "game": ChallengeGame::KIND,
         "creator": creator,
         "gm": state.gm.map(|g| g.0),
-        "players": state.players.iter().map(|p| json!({"id": p.id.0, "name": p.name})).collect::<Vec<Value>>(),
+        "players": state.players.iter().map(|p| json!({"id": p.id.0, "name": p.name, "removed": p.removed})).collect::<Vec<Value>>(),
         "characters": state.characters.iter().map(|c| character_json(state, c)).collect::<Vec<Value>>(),
         "challenges": state.challenges.iter().map(|ch| challenge_json(state, ch)).collect::<Vec<Value>>(),
         "fights": state.fights.iter().map(|f| json!({

@@ -365,3 +365,36 @@ async fn a_seat_is_handed_to_a_bot_and_taken_back() {
     assert_eq!(answer["code"], "not_creator", "{answer}");
     server.stop().await;
 }
+
+/// The creator's rights stay with the creator's seat while a bot plays it; the next person
+/// seated gets none of them.
+#[tokio::test]
+async fn the_creator_stays_the_creator_while_a_bot_plays_their_seat() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (_, body, ann) = create_board(server.addr, "Ann", json!(0)).await;
+    let token = body["token"].as_str().unwrap().to_owned();
+    let bo = join(server.addr, &token, "Bo").await;
+    let cy = join(server.addr, &token, "Cy").await;
+    let mut ann_page = Page::open(server.addr, &token, &ann, 0).await;
+    let mut bo_page = Page::open(server.addr, &token, &bo, 0).await;
+    let cy_page = Page::open(server.addr, &token, &cy, 0).await;
+    let ann_id = ann_page.heard[0]["you"].clone();
+    let bo_id = bo_page.heard[0]["you"].clone();
+    let cy_id = cy_page.heard[0]["you"].clone();
+    ann_page.ok(json!({"action": "start"})).await;
+    ann_page
+        .ok(json!({"action": "hand_to_bot", "player": ann_id}))
+        .await;
+    assert_eq!(ann_page.view["creator"], ann_id);
+    bo_page.catch_up(ann_page.seq).await;
+    let answer = bo_page
+        .act(json!({"action": "hand_to_bot", "player": cy_id}))
+        .await;
+    assert_eq!(answer["code"], "not_creator", "{answer}");
+    ann_page
+        .ok(json!({"action": "hand_to_bot", "player": bo_id}))
+        .await;
+    ann_page.ok(json!({"action": "take_back"})).await;
+    server.stop().await;
+}

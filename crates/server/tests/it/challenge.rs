@@ -222,5 +222,53 @@ async fn a_removed_game_master_hands_the_seat_back_to_the_creator() {
     gm.ok(json!({"action": "remove_player", "player": bo_id}))
         .await;
     assert_eq!(gm.view["gm"], gm_id);
+    // The removal is an event of its own, and the view keeps Bo's name for the records.
+    let line = gm
+        .heard
+        .iter()
+        .rev()
+        .find_map(|m| m["log"].as_array()?.last().cloned());
+    assert_eq!(line.unwrap()["text"], "Bo left the table.");
+    let bo_seat = gm.view["players"][1].clone();
+    assert_eq!(
+        (&bo_seat["name"], &bo_seat["removed"]),
+        (&json!("Bo"), &json!(true))
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_removed_player_leaves_a_place_at_a_full_table() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let (token, gm_cookie) = create_challenge_table(server.addr, "Gwen").await;
+    for n in 2..=16 {
+        join(server.addr, &token, &format!("P{n}")).await;
+    }
+    let code = crate::invite_of(&token);
+    let (status, _, body) = crate::try_join(server.addr, &token, &code, "Late").await;
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("at most 16 players"), "{body}");
+    let mut gm = Page::open(server.addr, &token, &gm_cookie, 0).await;
+    gm.ok(json!({"action": "remove_player", "player": 2})).await;
+    // The invitation as the creator's page reads it.
+    let (_, _, body) = http(
+        server.addr,
+        "GET",
+        &format!("/t/{token}/invite"),
+        Some(&gm_cookie),
+        None,
+    )
+    .await;
+    let link: Value = serde_json::from_str(&body).unwrap();
+    let code = link["link"]
+        .as_str()
+        .unwrap()
+        .rsplit_once("join=")
+        .unwrap()
+        .1
+        .to_owned();
+    let (status, _, body) = crate::try_join(server.addr, &token, &code, "Late").await;
+    assert_eq!(status, 200, "{body}");
     server.stop().await;
 }

@@ -113,7 +113,11 @@ async fn removed_seats_free_their_place_and_player_numbers_are_parsed_strictly()
     let seated = a.view["players"].as_array().unwrap().len();
     assert_eq!(seated, 12, "nobody was removed by a bad number");
     a.ok(json!({"action": "remove_player", "player": 2})).await;
-    let newcomer = join(addr, &token, "Thirteen").await;
+    // With the invitation the removal renewed.
+    let code = current_invite(addr, &token, &ada).await.unwrap();
+    let (status, headers, body) = try_join(addr, &token, &code, "Thirteen").await;
+    assert_eq!(status, 200, "{body}");
+    let newcomer = crate::cookie_of(&headers);
     let (_, _, body) = http(
         addr,
         "GET",
@@ -127,6 +131,59 @@ async fn removed_seats_free_their_place_and_player_numbers_are_parsed_strictly()
         json!(13),
         "a fresh number, never a reused one"
     );
+    server.stop().await;
+}
+
+/// The creator's current invitation code, as their page reads it (`None`: joining closed).
+async fn current_invite(addr: std::net::SocketAddr, token: &str, cookie: &str) -> Option<String> {
+    let (status, _, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/invite"),
+        Some(cookie),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    field(&body, "link")
+        .as_str()
+        .map(|link| link.rsplit_once("?join=").unwrap().1.to_owned())
+}
+
+/// A removal renews the invitation: the link the removed player (and anyone) had seats nobody,
+/// and the pages hear it; a closed invitation stays closed.
+#[tokio::test]
+async fn a_removal_renews_the_invitation() {
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = create_table(addr, "1.0", "Ada").await;
+    let old = invite_of(&token);
+    join(addr, &token, "Bo").await;
+    let cy = join(addr, &token, "Cy").await;
+    let mut a = Page::open(addr, &token, &ada, 0).await;
+    let mut c = Page::open(addr, &token, &cy, 0).await;
+    a.ok(json!({"action": "remove_player", "player": 2})).await;
+    c.until(|m| m["type"] == "invite").await;
+    let (status, _, body) = try_join(addr, &token, &old, "Bo").await;
+    assert_eq!(status, 403, "the old link seats nobody: {body}");
+    let new = current_invite(addr, &token, &ada).await.unwrap();
+    assert_ne!(new, old);
+    let (status, _, body) = try_join(addr, &token, &new, "Di").await;
+    assert_eq!(status, 200, "the new link seats: {body}");
+    // Closed, it stays closed after a removal.
+    let close = Some(json!({"action": "close"}));
+    let (status, _, _) = http(
+        addr,
+        "POST",
+        &format!("/t/{token}/invite"),
+        Some(&ada),
+        close,
+    )
+    .await;
+    assert_eq!(status, 200);
+    a.ok(json!({"action": "remove_player", "player": 3})).await;
+    assert_eq!(current_invite(addr, &token, &ada).await, None);
     server.stop().await;
 }
 

@@ -3,6 +3,7 @@
 //! burst loses no acknowledged action: its players reconnect to another and resync.
 
 use crate::{Page, http, scripted};
+use futures_util::SinkExt;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -267,4 +268,166 @@ async fn players_on_three_servers_share_one_table_and_a_killed_server_loses_noth
     store.close().await;
     drop((a, b));
     db.drop_now().await;
+}
+
+/// Two servers on one database, a table made on A by Ada, and Bo seated through B with his
+/// page open there.
+struct Removal {
+    db: TestDb,
+    a: Served,
+    b: Served,
+    token: String,
+    ada: Page,
+    bo: Page,
+    bo_cookie: String,
+    bo_id: Value,
+    /// The invitation Bo joined with.
+    invite: Value,
+}
+
+impl Removal {
+    async fn seat(name: &str, table: Value) -> Removal {
+        let db = TestDb::create(name).await;
+        let a = Served::start(&db.url());
+        let b = Served::start(&db.url());
+        let (status, headers, body) = http(a.addr, "POST", "/tables", None, Some(table)).await;
+        assert_eq!(status, 200, "{body}");
+        let created: Value = serde_json::from_str(&body).unwrap();
+        let token = created["token"].as_str().unwrap().to_owned();
+        let ada_cookie = seat(&headers);
+        let (status, headers, body) = http(
+            b.addr,
+            "POST",
+            &format!("/t/{token}/join"),
+            None,
+            Some(json!({"name": "Bo", "join": created["join"]})),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        let bo_cookie = seat(&headers);
+        let mut ada = Page::open(a.addr, &token, &ada_cookie, 0).await;
+        let bo = Page::open(b.addr, &token, &bo_cookie, 0).await;
+        let bo_id = bo.heard[0]["you"].clone();
+        // Ada's page shows Bo once A has heard of his seat.
+        ada.catch_up(bo.seq).await;
+        Removal {
+            db,
+            a,
+            b,
+            token,
+            ada,
+            bo,
+            bo_cookie,
+            bo_id,
+            invite: created["join"].clone(),
+        }
+    }
+
+    /// Ada removes Bo on A, then Bo's page on B tries `action`: the page is told it was
+    /// removed and closed, the action is not taken (no event of `kind` in the log), and Bo's
+    /// cookie no longer opens a page on B.
+    async fn remove_bo_then_try(mut self, action: Value, kind: &str) {
+        self.ada
+            .ok(json!({"action": "remove_player", "player": self.bo_id}))
+            .await;
+        // The removal renewed the invitation; every server's pages hear it.
+        self.ada.until(|m| m["type"] == "invite").await;
+        // Sent whatever B knows yet: the socket may already be closing.
+        let act = json!({"type": "act", "req": 1, "action": action}).to_string();
+        let _ = self
+            .bo
+            .ws
+            .send(tokio_tungstenite::tungstenite::Message::text(act))
+            .await;
+        let mut heard = Vec::new();
+        let ended = tokio::time::timeout(Duration::from_secs(10), async {
+            while let Some(m) = self.bo.next_or_end().await {
+                heard.push(m);
+            }
+        })
+        .await;
+        assert!(ended.is_ok(), "B closes Bo's page; it heard {heard:?}");
+        assert!(
+            heard.iter().any(|m| m["type"] == "removed"),
+            "Bo's page on B is told: {heard:?}"
+        );
+        assert!(
+            !heard.iter().any(|m| m["type"] == "done"),
+            "Bo's action on B is not taken: {heard:?}"
+        );
+        let store = PgStore::open(&self.db.url()).await.unwrap();
+        let table = store.table_by_token(&self.token).await.unwrap().unwrap().id;
+        let log = store.events_after(table, 0).await.unwrap();
+        let kind = format!("\"type\":\"{kind}\"");
+        assert!(
+            !log.iter().any(|e| e.body.contains(&kind)),
+            "no {kind} in the log"
+        );
+        let (status, _, body) = http(
+            self.b.addr,
+            "POST",
+            &format!("/t/{}/join", self.token),
+            None,
+            Some(json!({"name": "Bo again", "join": self.invite})),
+        )
+        .await;
+        assert_eq!(status, 403, "the old invitation seats nobody: {body}");
+        let origin = format!("http://{}", self.b.addr);
+        assert_eq!(
+            crate::upgrade_status(self.b.addr, &self.token, Some(&self.bo_cookie), &origin).await,
+            401,
+            "Bo's cookie opens no page on B"
+        );
+        store.close().await;
+        drop((self.a, self.b));
+        self.db.drop_now().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_story_player_removed_on_one_server_is_closed_out_on_the_other() {
+    let removal = Removal::seat("remove_story", json!({"name": "Ada", "ruleset": "1.0"})).await;
+    removal
+        .remove_bo_then_try(
+            json!({"action": "add_line", "text": "no spiders"}),
+            "line_added",
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_player_removed_on_one_server_is_closed_out_on_the_other() {
+    let removal = Removal::seat(
+        "remove_challenge",
+        json!({"name": "Ada", "game": "challenge"}),
+    )
+    .await;
+    let sheet = json!({"name": "Mira", "aptitudes": {"physicality": 2}});
+    removal
+        .remove_bo_then_try(
+            json!({"action": "create_sheet", "sheet": sheet}),
+            "sheet_created",
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_board_player_whose_seat_a_bot_plays_removed_on_one_server_is_closed_out_on_the_other() {
+    let mut removal = Removal::seat(
+        "remove_board",
+        json!({"name": "Ada", "game": "board", "bots": 0}),
+    )
+    .await;
+    removal.ada.ok(json!({"action": "start"})).await;
+    // Bo hands his seat to a bot on B; A hears it before Ada removes him.
+    let bo_id = removal.bo_id.clone();
+    removal
+        .bo
+        .ok(json!({"action": "hand_to_bot", "player": bo_id}))
+        .await;
+    let seq = removal.bo.seq;
+    removal.ada.catch_up(seq).await;
+    removal
+        .remove_bo_then_try(json!({"action": "take_back"}), "player_returned")
+        .await;
 }

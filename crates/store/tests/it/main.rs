@@ -73,6 +73,7 @@ async fn a_table_s_log_and_seats_survive_reopening_the_file() {
                     creator: true,
                 }),
                 remove_seat: None,
+                renew_invite: None,
             },
         )
         .await
@@ -145,6 +146,7 @@ async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
                     creator: false,
                 }),
                 remove_seat: None,
+                renew_invite: None,
             },
         )
         .await;
@@ -209,6 +211,7 @@ async fn removing_a_seat_marks_it() {
                         creator: player == 1,
                     }),
                     remove_seat: None,
+                    renew_invite: None,
                 },
             )
             .await
@@ -222,6 +225,7 @@ async fn removing_a_seat_marks_it() {
                 events: vec![event(3, Some(1), "removed 2")],
                 new_seat: None,
                 remove_seat: Some(2),
+                renew_invite: None,
             },
         )
         .await

@@ -79,6 +79,7 @@ fn joining(player: u32, name: &str, secret: u8) -> Append {
             creator: player == 1,
         }),
         remove_seat: None,
+        renew_invite: None,
     }
 }
 
@@ -111,6 +112,7 @@ async fn tables_seats_and_logs_live_in_postgres_across_servers() {
         events: vec![event(3, Some(1), "Bo was removed")],
         new_seat: None,
         remove_seat: Some(2),
+        renew_invite: None,
     };
     assert_eq!(one.append(table, 2, removal).await.unwrap(), 3);
     assert!(
@@ -283,6 +285,7 @@ async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_
         events: vec![event(9, Some(1), "Bo was removed")],
         new_seat: None,
         remove_seat: Some(2),
+        renew_invite: None,
     };
     sqlite.append(tables[1], 2, removal).await.unwrap();
     let later = store::copy(&file, &pg).await.unwrap();
