@@ -8,6 +8,7 @@ mod board;
 mod challenge;
 mod fuzz;
 mod limits;
+mod markdown;
 mod operations;
 mod protocol;
 mod seats;
