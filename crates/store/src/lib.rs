@@ -13,6 +13,7 @@
 //! The store knows nothing of games: event bodies are opaque text (JSON written by the game).
 
 mod copy;
+mod files;
 pub mod postgres;
 mod sqlite;
 
