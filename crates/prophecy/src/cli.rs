@@ -653,8 +653,9 @@ fn is_postgres(text: &str) -> bool {
     text.starts_with("postgres://") || text.starts_with("postgresql://")
 }
 
-/// A file (existing or not) in a folder that exists, checked before the server starts so that
-/// a folder or a typo in the path is one line with status 2, not SQLite's code.
+/// A file (existing or not; if it exists, a regular file) in a folder that exists, checked
+/// before the server starts so that a folder, a FIFO or a typo in the path is one line with
+/// status 2, not SQLite's code.
 fn db_file(text: OsString) -> Result<PathBuf, String> {
     if text.to_str().is_some_and(is_postgres) {
         return Err(
@@ -671,6 +672,12 @@ fn db_file(text: OsString) -> Result<PathBuf, String> {
             "a folder; give a file such as {}",
             shown_path(&example)
         ));
+    }
+    // A FIFO or a device would block or never end where SQLite expects a file.
+    if let Ok(metadata) = std::fs::metadata(&path)
+        && let Some(why) = crate::files::not_regular(&metadata)
+    {
+        return Err(format!("{why}; give a database file such as prophecy.db"));
     }
     match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
@@ -969,6 +976,11 @@ mod tests {
             Err("/no/such/folder does not exist; give a file in a folder that exists".to_owned())
         );
         assert!(db_file("".into()).is_err());
+        #[cfg(unix)]
+        assert_eq!(
+            db_file("/dev/null".into()),
+            Err("a device, not a file; give a database file such as prophecy.db".to_owned())
+        );
     }
 
     #[test]
