@@ -350,6 +350,98 @@ fn backup_refuses_in_one_line_with_status_2() {
     assert!(server.stop().success());
 }
 
+/// A database of one table whose log is about `megabytes` MB (its events are not a game's: a
+/// copy does not read them), written by the store itself.
+fn database_of(path: &Path, megabytes: usize) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use store::Store;
+        let store = store::SqliteStore::open(path).await.unwrap();
+        let table = store
+            .create_table(&"t".repeat(32), "story", 1, "invite")
+            .await
+            .unwrap();
+        let pad = "x".repeat(1000);
+        let events = (0..megabytes * 1000)
+            .map(|n| store::NewEvent {
+                at: n as i64,
+                player: Some(1),
+                body: format!("{{\"n\":{n},\"pad\":\"{pad}\"}}"),
+            })
+            .collect();
+        let append = store::Append {
+            events,
+            ..store::Append::default()
+        };
+        store.append(table, 0, append).await.unwrap();
+        store.close().await;
+    });
+}
+
+#[test]
+fn of_four_backups_to_the_same_new_file_at_once_one_is_made_and_three_are_refused() {
+    let dir = TempDir::new("backup-race");
+    let db = dir.0.join("tables.db");
+    // Large enough that every run is still copying when the first one finishes.
+    database_of(&db, 20);
+    let out = dir.0.join("copy.db");
+    let runs: Vec<Child> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_prophecy"))
+                .arg("backup")
+                .arg("--db")
+                .arg(&db)
+                .arg(&out)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outputs: Vec<std::process::Output> = runs
+        .into_iter()
+        .map(|run| run.wait_with_output().unwrap())
+        .collect();
+    let made = outputs.iter().filter(|o| o.status.success()).count();
+    assert_eq!(made, 1, "{outputs:#?}");
+    for refused in outputs.iter().filter(|o| !o.status.success()) {
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&refused.stderr),
+            format!(
+                "error: {} already exists; give a new file name for the copy\n",
+                out.display()
+            )
+        );
+    }
+    // The copy is whole, and nothing else was left in the folder.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use store::Store;
+        let copy = store::SqliteStore::open(&out).await.unwrap();
+        let table = copy.table_by_token(&"t".repeat(32)).await.unwrap().unwrap();
+        assert_eq!(copy.events_after(table.id, 0).await.unwrap().len(), 20_000);
+        copy.close().await;
+    });
+    // No run left its partial copy behind.
+    let names: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n == "copy.db" || n.starts_with("tables.db")),
+        "{names:?}"
+    );
+}
+
 #[test]
 fn backup_flags_of_serve_go_together_and_are_checked() {
     for (args, error) in [
