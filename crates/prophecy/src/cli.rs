@@ -263,7 +263,9 @@ pub struct BackupArgs {
 #[derive(Debug, Subcommand)]
 pub enum DbCommand {
     /// Copy every table, seat and event of a SQLite file into a PostgreSQL database, to serve
-    /// them from there. Safe to run again: what is there already is skipped.
+    /// them from there. Each table's log is replayed through its game's rules first; a table
+    /// that fails is left out, with a line saying why. Safe to run again: what is there
+    /// already is skipped, and a seat removed there stays removed.
     Copy(DbCopyArgs),
 }
 

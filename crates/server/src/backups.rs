@@ -25,7 +25,9 @@ pub fn backup(db: &Path, out: &Path) -> Result<(), ServeError> {
 }
 
 /// Copies the tables of the SQLite file `from` into the PostgreSQL database `to` (for the
-/// `prophecy db copy` command), on a runtime of its own.
+/// `prophecy db copy` command), on a runtime of its own. Each table's log is first replayed
+/// through its game's rules ([`crate::games::replays`]); one that fails is left out and listed
+/// in [`store::Copied::skipped`].
 pub fn copy_to_postgres(from: &Path, to: &str) -> Result<store::Copied, ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -37,7 +39,9 @@ pub fn copy_to_postgres(from: &Path, to: &str) -> Result<store::Copied, ServeErr
             _ => ServeError::Usage(e.to_string()),
         };
         let pg = store::PgStore::open(to).await.map_err(usage)?;
-        let copied = store::copy(from, &pg).await.map_err(usage);
+        let copied = store::copy(from, &pg, crate::games::replays)
+            .await
+            .map_err(usage);
         pg.close().await;
         copied
     })

@@ -652,3 +652,87 @@ fn db_copy_moves_a_files_tables_into_postgresql_and_is_safe_to_run_again() {
         assert!(run.stderr.contains(says), "{}", run.stderr);
     }
 }
+
+/// Adds tables whose logs no game could have played to the SQLite file `path` (no server
+/// would write them): (token, game, events).
+fn add_broken_tables(path: &Path, tables: &[(&str, &str, &[&str])]) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use store::Store;
+        let store = store::SqliteStore::open(path).await.unwrap();
+        for (token, game, events) in tables {
+            let table = store.create_table(token, game, 1, "invite").await.unwrap();
+            let events = events
+                .iter()
+                .map(|body| store::NewEvent {
+                    at: 1,
+                    player: Some(1),
+                    body: (*body).to_owned(),
+                })
+                .collect();
+            let append = store::Append {
+                events,
+                ..store::Append::default()
+            };
+            store.append(table, 0, append).await.unwrap();
+        }
+        store.close().await;
+    });
+}
+
+#[test]
+fn db_copy_replays_every_table_through_its_rules_and_says_which_it_left_out_and_why() {
+    let dir = TempDir::new("db-copy-checked");
+    let file = dir.0.join("tables.db");
+    let server = Served::start(&file);
+    for body in [
+        r#"{"name": "Ada", "ruleset": "1.1"}"#,
+        r#"{"name": "Ann", "game": "board", "bots": 1}"#,
+        r#"{"name": "Gwen", "game": "challenge"}"#,
+    ] {
+        let (status, body) = server.http("POST", "/tables", body);
+        assert_eq!(status, 200, "{body}");
+    }
+    assert!(server.stop().success());
+    add_broken_tables(
+        &file,
+        &[
+            ("chess", "chess", &["{}"]),
+            (
+                "unopened",
+                "story",
+                &[r#"{"v":"1","type":"player_joined","player":1,"name":"Ada"}"#],
+            ),
+            ("garbled", "story", &["not json"]),
+            ("nameless", "board", &[r#"{"type":"seated","player":1}"#]),
+        ],
+    );
+    let db = PgDb::create("copy_checked");
+    let run = prophecy(&format!(
+        "db copy --from {} --to {}",
+        file.display(),
+        db.url
+    ));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stdout);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("Copied 3 new tables ("),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        lines[1..],
+        [
+            "Skipped table 4 of the file (chess): there is no game 'chess' here (the games are story, board, challenge).",
+            "Skipped table 5 of the file (story): event 1 could not have happened: an event before the game is opened.",
+            "Skipped table 6 of the file (story): event 1 is not an event of this game: expected ident at line 1 column 2.",
+            "Skipped table 7 of the file (board): event 1 is not an event of this game: missing field `name`.",
+        ],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(psql_count(&db.name, "SELECT COUNT(*) FROM tables"), 3);
+}
