@@ -119,6 +119,12 @@ impl SqliteStore {
             .connect_with(options.read_only(true))
             .await
             .map_err(open_error)?;
+        // Said once the file is known to be a database to serve, not before a refusal.
+        if let Some(mode) = crate::files::shared(&lock) {
+            tracing::warn!(
+                "other users of this machine may read the database {shown} (mode {mode:o}); make it private with: chmod 600 {shown}"
+            );
+        }
         let (writes, queue) = mpsc::channel(1024);
         let writer = tokio::spawn(write_loop(connection, queue));
         Ok(SqliteStore {
@@ -323,7 +329,7 @@ fn lock(path: &Path) -> Result<std::fs::File> {
         )));
     }
     // A new database is private (SQLite gives its `-wal` and `-shm` files the database's own
-    // mode); an existing one keeps the mode its owner chose, with a warning if others can read it.
+    // mode); an existing one keeps the mode its owner chose (`open` warns if others can read it).
     let file = match crate::files::create_private(path) {
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => std::fs::OpenOptions::new()
             .read(true)
@@ -332,11 +338,6 @@ fn lock(path: &Path) -> Result<std::fs::File> {
         created => created,
     }
     .map_err(|e| StoreError::Open(format!("cannot open the database {shown}: {e}")))?;
-    if let Some(mode) = crate::files::shared(&file) {
-        tracing::warn!(
-            "other users of this machine may read the database {shown} (mode {mode:o}); make it private with: chmod 600 {shown}"
-        );
-    }
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse(format!(

@@ -212,6 +212,34 @@ fn a_second_server_on_a_database_in_use_stops_at_once_with_one_line() {
     assert!(first.stop().success());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_new_database_is_private_and_one_others_can_read_is_served_with_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("serve-private");
+    let db = dir.0.join("tables.db");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let server = Served::start(&db);
+    let (status, body) = server.http("POST", "/tables", r#"{"name": "Ada", "ruleset": "1.0"}"#);
+    assert_eq!(status, 200, "{body}");
+    for suffix in ["", "-wal", "-shm"] {
+        let file = dir.0.join(format!("tables.db{suffix}"));
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+    assert!(server.stop().success());
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut server = Served::start(&db);
+    let warning = server.wait_for("other users of this machine may read the database");
+    assert!(
+        warning.contains(&format!("chmod 600 {}", db.display())),
+        "{warning}"
+    );
+    assert_eq!(mode(&db), 0o644, "the owner's choice is kept");
+    // Serving (its stop signal is awaited by then, as in the tests above).
+    assert_eq!(server.http("GET", "/healthz", "").0, 200);
+    assert!(server.stop().success());
+}
+
 #[test]
 fn a_damaged_database_is_refused_with_one_line_and_what_to_do() {
     let dir = TempDir::new("serve-damaged");
