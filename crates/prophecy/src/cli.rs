@@ -282,7 +282,9 @@ pub struct BackupArgs {
 #[derive(Debug, Subcommand)]
 pub enum DbCommand {
     /// Copy every table, seat and event of a SQLite file into a PostgreSQL database, to serve
-    /// them from there. Safe to run again: what is there already is skipped.
+    /// them from there. Each table's log is replayed through its game's rules first; a table
+    /// that fails is left out, with a line saying why. Safe to run again: what is there
+    /// already is skipped, and a seat removed there stays removed.
     Copy(DbCopyArgs),
 }
 
@@ -672,8 +674,9 @@ fn is_postgres(text: &str) -> bool {
     text.starts_with("postgres://") || text.starts_with("postgresql://")
 }
 
-/// A file (existing or not) in a folder that exists, checked before the server starts so that
-/// a folder or a typo in the path is one line with status 2, not SQLite's code.
+/// A file (existing or not; if it exists, a regular file) in a folder that exists, checked
+/// before the server starts so that a folder, a FIFO or a typo in the path is one line with
+/// status 2, not SQLite's code.
 fn db_file(text: OsString) -> Result<PathBuf, String> {
     if text.to_str().is_some_and(is_postgres) {
         return Err(
@@ -690,6 +693,12 @@ fn db_file(text: OsString) -> Result<PathBuf, String> {
             "a folder; give a file such as {}",
             shown_path(&example)
         ));
+    }
+    // A FIFO or a device would block or never end where SQLite expects a file.
+    if let Ok(metadata) = std::fs::metadata(&path)
+        && let Some(why) = crate::files::not_regular(&metadata)
+    {
+        return Err(format!("{why}; give a database file such as prophecy.db"));
     }
     match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
@@ -1019,6 +1028,11 @@ mod tests {
             Err("/no/such/folder does not exist; give a file in a folder that exists".to_owned())
         );
         assert!(db_file("".into()).is_err());
+        #[cfg(unix)]
+        assert_eq!(
+            db_file("/dev/null".into()),
+            Err("a device, not a file; give a database file such as prophecy.db".to_owned())
+        );
     }
 
     #[test]

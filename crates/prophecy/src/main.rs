@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod files;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};

@@ -25,7 +25,9 @@ pub fn backup(db: &Path, out: &Path) -> Result<(), ServeError> {
 }
 
 /// Copies the tables of the SQLite file `from` into the PostgreSQL database `to` (for the
-/// `prophecy db copy` command), on a runtime of its own.
+/// `prophecy db copy` command), on a runtime of its own. Each table's log is first replayed
+/// through its game's rules ([`crate::games::replays`]); one that fails is left out and listed
+/// in [`store::Copied::skipped`].
 pub fn copy_to_postgres(from: &Path, to: &str) -> Result<store::Copied, ServeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -37,7 +39,9 @@ pub fn copy_to_postgres(from: &Path, to: &str) -> Result<store::Copied, ServeErr
             _ => ServeError::Usage(e.to_string()),
         };
         let pg = store::PgStore::open(to).await.map_err(usage)?;
-        let copied = store::copy(from, &pg).await.map_err(usage);
+        let copied = store::copy(from, &pg, crate::games::replays)
+            .await
+            .map_err(usage);
         pg.close().await;
         copied
     })
@@ -69,7 +73,7 @@ pub(crate) async fn keep_backing_up(
 
 /// One scheduled copy and the rotation after it, each logged.
 async fn back_up_once(db: &Path, backups: &Backups) {
-    if let Err(e) = tokio::fs::create_dir_all(&backups.dir).await {
+    if let Err(e) = private_dir(&backups.dir) {
         tracing::error!(
             "backup failed: cannot create the folder {}: {e}",
             backups.dir.display()
@@ -95,6 +99,26 @@ async fn back_up_once(db: &Path, backups: &Backups) {
             backups.dir.display()
         ),
     }
+}
+
+/// Creates the folder for copies if missing (with any folders above it), open to its owner
+/// only: the copies are private, and so are their names and number.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+        builder.mode(0o700);
+        builder.create(dir)?;
+        // The mode given passes through the umask.
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+    }
+    #[cfg(not(unix))]
+    builder.create(dir)
 }
 
 /// `prophecy-20261125T200000Z.db` for that time (UTC, to the second).
@@ -238,6 +262,30 @@ mod tests {
         assert!(dir.0.join("prophecy-20261126T000000Z.db").exists());
     }
 
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn the_folder_of_copies_is_made_private_to_its_owner() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = TempDir::new("private");
+        let db = dir.0.join("tables.db");
+        let store = store::SqliteStore::open(&db).await.unwrap();
+        let backups = Backups {
+            every: Duration::from_secs(3600),
+            dir: dir.0.join("copies/hourly"),
+            keep: 2,
+        };
+        back_up_once(&db, &backups).await;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&backups.dir), 0o700);
+        let names: Vec<PathBuf> = std::fs::read_dir(&backups.dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(names.len(), 1, "{names:?}");
+        assert_eq!(mode(&names[0]), 0o600);
+        store.close().await;
+    }
+
     #[tokio::test]
     async fn scheduled_copies_are_rotated_and_stop_with_the_server() {
         let dir = TempDir::new("schedule");
@@ -287,6 +335,12 @@ mod tests {
             assert!(!names.iter().any(|n| n == gone), "{names:?}");
         }
         let newest = backups.dir.join(names.last().unwrap());
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(&newest), 0o600, "a copy is its owner's only");
+        }
         let copy = store::SqliteStore::open(&newest).await.unwrap();
         copy.close().await;
         store.close().await;

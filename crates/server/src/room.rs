@@ -235,7 +235,13 @@ const CONFLICT_RETRIES: u32 = 12;
 /// the same table do not meet again in step, growing with each retry (1–4 ms, then up to 48).
 async fn back_off(retries: u32) {
     let most = u64::from(retries.min(12)) * 4;
-    let pause = 1 + fresh_seed() % most.max(4);
+    // Not a secret: without the system's generator, the clock's nanoseconds will do.
+    let jitter = getrandom::u64().unwrap_or_else(|_| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::from(d.subsec_nanos()))
+    });
+    let pause = 1 + jitter % most.max(4);
     tokio::time::sleep(Duration::from_millis(pause)).await;
 }
 
@@ -342,10 +348,21 @@ fn now() -> i64 {
         .map_or(0, |d| d.as_millis() as i64)
 }
 
-fn fresh_seed() -> u64 {
-    // The operating system's generator; if it fails, the clock still gives an unpredictable
-    // enough seed for dice (never a fixed one).
-    getrandom::u64().unwrap_or_else(|_| now() as u64 ^ 0x9e37_79b9_7f4a_7c15)
+/// A seed for the dice and shuffles of one change, from the operating system's generator only:
+/// if it fails, the change is refused. (A seed from the clock could be guessed, and with it
+/// every die and the order of every deck.)
+fn fresh_seed() -> Result<u64, Rejection> {
+    getrandom::u64().map_err(no_random_source)
+}
+
+/// What a player hears when the system's random source fails; the cause goes to the log.
+fn no_random_source(e: getrandom::Error) -> Rejection {
+    tracing::error!("the system's random source failed: {e}");
+    Rejection::Refused {
+        code: "no_random_source".into(),
+        rule: "The table".into(),
+        message: "The server cannot roll dice or shuffle right now: its random source failed. Nothing changed; try again later.".into(),
+    }
 }
 
 impl<G: Game, S: Store> Room<G, S> {
@@ -383,10 +400,17 @@ impl<G: Game, S: Store> Room<G, S> {
         let Some(player) = G::bot(&self.state) else {
             return;
         };
-        let context = Context {
-            now: now(),
-            seed: fresh_seed(),
+        let seed = match fresh_seed() {
+            Ok(seed) => seed,
+            Err(_) => {
+                // Logged. The bot tries again later: the source may come back, and until it
+                // does no one can roll.
+                let pause = self.settings.bot_pause.max(Duration::from_secs(1));
+                self.bot_due = Some(Instant::now() + pause);
+                return;
+            }
         };
+        let context = Context { now: now(), seed };
         let result = match G::bot_act(&self.state, player, &context) {
             Ok(events) => self
                 .commit(player, events, Append::default(), context)
@@ -625,7 +649,7 @@ impl<G: Game, S: Store> Room<G, S> {
         }
         let context = Context {
             now: now(),
-            seed: fresh_seed(),
+            seed: fresh_seed()?,
         };
         if action.get("action").and_then(Value::as_str) == Some("remove_player") {
             return self.try_remove(player, action, context).await;
@@ -781,7 +805,7 @@ impl<G: Game, S: Store> Room<G, S> {
         };
         let context = Context {
             now: now(),
-            seed: fresh_seed(),
+            seed: fresh_seed()?,
         };
         self.commit(
             player,
@@ -1065,5 +1089,29 @@ fn size_words(bytes: u64) -> String {
         format!("{} KiB", bytes / KIB)
     } else {
         format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_random_source_refuses_the_change_in_words_for_the_player() {
+        match no_random_source(getrandom::Error::UNSUPPORTED) {
+            Rejection::Refused {
+                code,
+                rule,
+                message,
+            } => {
+                assert_eq!(
+                    (code.as_str(), rule.as_str()),
+                    ("no_random_source", "The table")
+                );
+                assert!(message.contains("cannot roll dice"), "{message}");
+                assert!(message.contains("Nothing changed"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

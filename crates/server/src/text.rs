@@ -174,6 +174,13 @@ fn visible(c: char) -> bool {
     !is_invisible(c)
 }
 
+/// A player's text (a name, a label, a sentence) for a game's Markdown export, on one line:
+/// markup and HTML in it are shown as typed and make no link, image, heading or list
+/// ([`story::export::escape_inline`], the story game's own escaping, shared by every game).
+pub fn markdown(text: &str) -> String {
+    story::export::escape_inline(text)
+}
+
 /// A file name for a download from a story's title: ASCII letters and digits in lower case,
 /// words joined by hyphens, accents dropped ("Ünder the Bell" → "under-the-bell"), at most 60
 /// characters; "prophecy" when nothing is left.

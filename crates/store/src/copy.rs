@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 /// What a copy did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Copied {
     /// Tables new to the destination.
     pub tables: u64,
@@ -20,7 +20,28 @@ pub struct Copied {
     /// Tables whose log at the destination is not the start of the file's (both were played
     /// on after a copy): left as they are.
     pub diverged: u64,
+    /// Tables not copied because their log is not a game the rules could have played, in the
+    /// file's order.
+    pub skipped: Vec<Skipped>,
 }
+
+/// A table left out of a copy, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Its row id in the file.
+    pub table: i64,
+    /// The game it says it plays.
+    pub game: String,
+    /// Why it was left out, in one line.
+    pub reason: String,
+}
+
+/// The check a table's log must pass to be copied: given the table's game and its events'
+/// bodies in order, `Err` with a one-line reason refuses it. The store knows no games; the
+/// caller's check replays the log through the game's rules.
+pub trait Check: Fn(&str, &[String]) -> std::result::Result<(), String> {}
+
+impl<F: Fn(&str, &[String]) -> std::result::Result<(), String>> Check for F {}
 
 /// One table as the file has it.
 struct Table {
@@ -33,11 +54,13 @@ struct Table {
 }
 
 /// Copies every table, seat and event of the SQLite file `from` into `to`, table by table in
-/// transactions of their own. Safe to run again: a table already there gets only the seats
-/// and events it lacks; one whose log has gone another way is counted, not touched. `from` is
-/// read over a read-only connection, so a server may go on serving it (the copy is then of
-/// the moment each table is read).
-pub async fn copy(from: &Path, to: &PgStore) -> Result<Copied> {
+/// transactions of their own. Each table's whole log must first pass `check` (and be numbered
+/// 1, 2, 3… without a gap); one that fails is left out and listed in [`Copied::skipped`].
+/// Safe to run again: a table already there gets only the seats and events it lacks, and a
+/// seat removed there stays removed; one whose log has gone another way is counted, not
+/// touched. `from` is read over a read-only connection, so a server may go on serving it (the
+/// copy is then of the moment each table is read).
+pub async fn copy(from: &Path, to: &PgStore, check: impl Check) -> Result<Copied> {
     let shown = from.display();
     if !from.is_file() {
         return Err(StoreError::Open(format!(
@@ -96,7 +119,7 @@ pub async fn copy(from: &Path, to: &PgStore) -> Result<Copied> {
             .map_err(unreadable)?;
     let mut copied = Copied::default();
     for table in tables {
-        copy_table(&mut file, &table, to, &mut copied)
+        copy_table(&mut file, &table, to, &check, &mut copied)
             .await
             .map_err(|e| match e {
                 StoreError::Database(e) => unreadable(e),
@@ -111,8 +134,35 @@ async fn copy_table(
     file: &mut SqliteConnection,
     table: &Table,
     to: &PgStore,
+    check: &impl Check,
     copied: &mut Copied,
 ) -> Result<()> {
+    let events: Vec<(i64, i64, Option<i64>, String)> =
+        sqlx::query_as("SELECT seq, at, player, body FROM events WHERE table_id = ? ORDER BY seq")
+            .bind(table.id)
+            .fetch_all(&mut *file)
+            .await?;
+    let gap = events
+        .iter()
+        .zip(1..)
+        .find(|((seq, ..), expected)| seq != expected);
+    let checked = match gap {
+        Some(((seq, ..), expected)) => Err(format!(
+            "its log has no event {expected} (the next is {seq})"
+        )),
+        None => {
+            let bodies: Vec<String> = events.iter().map(|e| e.3.clone()).collect();
+            check(&table.game, &bodies)
+        }
+    };
+    if let Err(reason) = checked {
+        copied.skipped.push(Skipped {
+            table: table.id,
+            game: table.game.clone(),
+            reason,
+        });
+        return Ok(());
+    }
     let mut tx = to.pool().begin().await?;
     // The destination's id for this token, and whether the table is new there.
     let existing: Option<i64> = sqlx::query_scalar("SELECT id FROM tables WHERE token = $1")
@@ -140,11 +190,6 @@ async fn copy_table(
             .bind(id)
             .fetch_all(&mut *tx)
             .await?;
-    let events: Vec<(i64, i64, Option<i64>, String)> =
-        sqlx::query_as("SELECT seq, at, player, body FROM events WHERE table_id = ? ORDER BY seq")
-            .bind(table.id)
-            .fetch_all(&mut *file)
-            .await?;
     let same_start = there.len() <= events.len()
         && there
             .iter()
@@ -161,10 +206,11 @@ async fn copy_table(
     .fetch_all(&mut *file)
     .await?;
     for (player, name, secret_hash, creator, removed) in &seats {
+        // A removal in the file is carried over; one made at the destination is never undone.
         let written = sqlx::query(
             "INSERT INTO seats (table_id, player, name, secret_hash, creator, removed) VALUES ($1, $2, $3, $4, $5, $6) \
-             ON CONFLICT (table_id, player) DO UPDATE SET removed = EXCLUDED.removed \
-             WHERE seats.removed IS DISTINCT FROM EXCLUDED.removed",
+             ON CONFLICT (table_id, player) DO UPDATE SET removed = TRUE \
+             WHERE EXCLUDED.removed AND NOT seats.removed",
         )
         .bind(id)
         .bind(player)

@@ -13,10 +13,11 @@
 //! The store knows nothing of games: event bodies are opaque text (JSON written by the game).
 
 mod copy;
+mod files;
 pub mod postgres;
 mod sqlite;
 
-pub use copy::{Copied, copy};
+pub use copy::{Check, Copied, Skipped, copy};
 pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, backup};
 

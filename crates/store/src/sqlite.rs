@@ -119,6 +119,12 @@ impl SqliteStore {
             .connect_with(options.read_only(true))
             .await
             .map_err(open_error)?;
+        // Said once the file is known to be a database to serve, not before a refusal.
+        if let Some(mode) = crate::files::shared(&lock) {
+            tracing::warn!(
+                "other users of this machine may read the database {shown} (mode {mode:o}); make it private with: chmod 600 {shown}"
+            );
+        }
         let (writes, queue) = mpsc::channel(1024);
         let writer = tokio::spawn(write_loop(connection, queue));
         Ok(SqliteStore {
@@ -161,11 +167,13 @@ impl SqliteStore {
 /// The copy is SQLite's `VACUUM INTO` over a separate read-only connection: it reads one
 /// snapshot (every write committed before it began, none after), does not take the server's
 /// lock, never writes to `db` and never runs migrations. It is written to a hidden file beside
-/// `out`, synced, then renamed, so `out` is either absent or complete. The copy opens with
-/// [`SqliteStore::open`] like the original.
+/// `out`, private to its owner (mode 0600), synced, then given the name `out` only if no file
+/// has it yet, so `out` is either absent or complete, and of two copies made to the same new
+/// name at once one is refused. The copy opens with [`SqliteStore::open`] like the original.
 ///
 /// Refused with one line (`StoreError::Open` or `StoreError::Damaged`) when `db` is missing or
-/// is not a Prophecy database, when `out` already exists, or when `out`'s folder does not.
+/// is not a Prophecy database, when `out` already exists (or appears while copying), or when
+/// `out`'s folder does not.
 pub async fn backup(db: &Path, out: &Path) -> Result<()> {
     let shown = db.display();
     if !db.exists() {
@@ -179,22 +187,38 @@ pub async fn backup(db: &Path, out: &Path) -> Result<()> {
         )));
     }
     let tmp = backup_destination(out)?;
-    let copied = copy_into(db, &tmp).await;
-    let result = copied.and_then(|()| {
-        let written = std::fs::File::open(&tmp).and_then(|file| file.sync_all());
-        written
-            .and_then(|()| std::fs::rename(&tmp, out))
-            .map_err(|e| StoreError::Open(format!("cannot write the copy {}: {e}", out.display())))
-    });
-    if result.is_err() {
+    let cannot_write = |e: std::io::Error| {
+        StoreError::Open(format!("cannot write the copy {}: {e}", out.display()))
+    };
+    // Made private before SQLite writes into it (`VACUUM INTO` fills an empty file).
+    let file = crate::files::create_private(&tmp).map_err(cannot_write)?;
+    let copied = copy_into(db, &tmp)
+        .await
+        .and_then(|()| file.sync_all().map_err(cannot_write));
+    drop(file);
+    if let Err(e) = copied {
         let _ = std::fs::remove_file(&tmp);
-        return result;
+        return Err(e);
     }
+    crate::files::place_new(&tmp, out).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            already_exists(out)
+        } else {
+            cannot_write(e)
+        }
+    })?;
     // The rename itself lasts once the folder is synced (where the system allows opening one).
     if let Ok(folder) = std::fs::File::open(folder_of(out)) {
         let _ = folder.sync_all();
     }
     Ok(())
+}
+
+fn already_exists(out: &Path) -> StoreError {
+    StoreError::Open(format!(
+        "{} already exists; give a new file name for the copy",
+        out.display()
+    ))
 }
 
 /// `out`'s folder (`.` for a bare file name).
@@ -210,9 +234,7 @@ fn folder_of(out: &Path) -> &Path {
 fn backup_destination(out: &Path) -> Result<std::path::PathBuf> {
     let shown = out.display();
     if out.exists() {
-        return Err(StoreError::Open(format!(
-            "{shown} already exists; give a new file name for the copy"
-        )));
+        return Err(already_exists(out));
     }
     let folder = folder_of(out);
     if !folder.is_dir() {
@@ -296,8 +318,8 @@ async fn copy_into(db: &Path, tmp: &Path) -> Result<()> {
     copied
 }
 
-/// Takes the lock on the database file (creating it if missing). An advisory `flock` on the
-/// file itself: SQLite's own locks are POSIX record locks, which do not interact with it.
+/// Takes the lock on the database file (creating it, private, if missing). An advisory `flock`
+/// on the file itself: SQLite's own locks are POSIX record locks, which do not interact with it.
 fn lock(path: &Path) -> Result<std::fs::File> {
     let shown = path.display();
     if path.is_dir() {
@@ -306,13 +328,16 @@ fn lock(path: &Path) -> Result<std::fs::File> {
             path.join("prophecy.db").display()
         )));
     }
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| StoreError::Open(format!("cannot open the database {shown}: {e}")))?;
+    // A new database is private (SQLite gives its `-wal` and `-shm` files the database's own
+    // mode); an existing one keeps the mode its owner chose (`open` warns if others can read it).
+    let file = match crate::files::create_private(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path),
+        created => created,
+    }
+    .map_err(|e| StoreError::Open(format!("cannot open the database {shown}: {e}")))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(StoreError::InUse(format!(
@@ -884,6 +909,37 @@ mod tests {
         names.sort();
         assert_eq!(names, Vec::<String>::new());
         copy.close().await;
+        store.close().await;
+    }
+
+    /// The file's permission bits.
+    #[cfg(unix)]
+    fn mode(path: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn the_database_its_log_and_its_copies_are_private_to_their_owner() {
+        let dir = TempDir::new();
+        let db = dir.0.join("tables.db");
+        let store = SqliteStore::open(&db).await.unwrap();
+        table_with_events(&store, "t", 3).await;
+        let with = |suffix: &str| dir.0.join(format!("tables.db{suffix}"));
+        for file in [with(""), with("-wal"), with("-shm")] {
+            assert_eq!(mode(&file), 0o600, "{}", file.display());
+        }
+        let out = dir.0.join("copy.db");
+        backup(&db, &out).await.unwrap();
+        assert_eq!(mode(&out), 0o600);
+        store.close().await;
+        assert_eq!(mode(&db), 0o600);
+        // A database its owner made readable by others keeps the mode they chose.
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let store = SqliteStore::open(&db).await.unwrap();
+        assert_eq!(mode(&db), 0o640);
         store.close().await;
     }
 

@@ -16,10 +16,40 @@ use std::fmt::Write;
 const HIDDEN: &str = "*(flagged: hidden until replaced)*";
 
 /// Escapes a player's text for Markdown: markup characters lose their meaning and HTML is shown
-/// as text. Line breaks are kept.
+/// as text, wherever the text lands (a heading, a list item, a table cell, a quote). Line breaks
+/// are kept; what would begin a block at the start of a line (a list item `- `, `+ ` or `1. `,
+/// a heading's underline `===` or `---`) is escaped there, and the spaces that would indent a
+/// line into a code block are dropped (rendered Markdown never shows them).
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    // A lone carriage return ends a line in Markdown too.
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        escape_line(line.trim_start_matches([' ', '\t']), &mut out);
+    }
+    out
+}
+
+/// One line of [`escape`], its indentation already dropped.
+fn escape_line(line: &str, out: &mut String) {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = match line.as_bytes().first() {
+        Some(b'-' | b'+' | b'=') => {
+            out.push('\\');
+            line
+        }
+        // An ordered list's number: `1.` or `1)`.
+        Some(b'0'..=b'9') if matches!(line.as_bytes().get(digits), Some(b'.' | b')')) => {
+            out.push_str(&line[..digits]);
+            out.push('\\');
+            &line[digits..]
+        }
+        _ => line,
+    };
+    for c in rest.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
@@ -31,11 +61,10 @@ pub fn escape(text: &str) -> String {
             _ => out.push(c),
         }
     }
-    out
 }
 
 /// Escaped text on one line (for headings, list items and table cells).
-fn inline(text: &str) -> String {
+pub fn escape_inline(text: &str) -> String {
     escape(&views::one_line(text))
 }
 
@@ -166,7 +195,7 @@ impl Export<'_> {
         if self.state.is_flagged(target) {
             HIDDEN.to_owned()
         } else {
-            inline(text)
+            escape_inline(text)
         }
     }
 
@@ -190,16 +219,16 @@ impl Export<'_> {
             Some(Prophecy {
                 source: ProphecySource::Module { title },
                 ..
-            }) => inline(title),
+            }) => escape_inline(title),
             Some(Prophecy {
                 source: ProphecySource::Catastrophe { world, .. },
                 ..
-            }) if s.ruleset.is_temporal() => format!("A timeline of {}", inline(world)),
+            }) if s.ruleset.is_temporal() => format!("A timeline of {}", escape_inline(world)),
             Some(Prophecy {
                 source: ProphecySource::Catastrophe { world, .. },
                 ..
             }) => {
-                format!("A prophecy of {}", inline(world))
+                format!("A prophecy of {}", escape_inline(world))
             }
             _ if s.ruleset.is_temporal() => "A broken timeline".to_owned(),
             _ => "A prophecy".to_owned(),
@@ -209,8 +238,8 @@ impl Export<'_> {
         let players: Vec<String> = s
             .playing()
             .map(|(id, p)| match s.character_of(id) {
-                Some(c) => format!("{} as {}", inline(&p.name), self.object_name(c)),
-                None => inline(&p.name),
+                Some(c) => format!("{} as {}", escape_inline(&p.name), self.object_name(c)),
+                None => escape_inline(&p.name),
             })
             .collect();
         let mut table = format!("Played by the rules of {}", s.ruleset);
@@ -218,7 +247,7 @@ impl Export<'_> {
             write!(table, ": {}", players.join(", ")).unwrap();
         }
         if let Some(m) = s.moderator.and_then(|m| s.players.get(&m)) {
-            write!(table, "; moderated by {}", inline(&m.name)).unwrap();
+            write!(table, "; moderated by {}", escape_inline(&m.name)).unwrap();
         }
         self.line(format!("*{table}. Phase: {}.*", s.phase.name_in(s.ruleset)));
         self.line("");
@@ -246,7 +275,7 @@ impl Export<'_> {
             self.line("Content the table agreed to leave out:");
             self.line("");
             for text in s.lines.values() {
-                self.line(format!("- {}", inline(text)));
+                self.line(format!("- {}", escape_inline(text)));
             }
             self.line("");
         }
@@ -278,9 +307,11 @@ impl Export<'_> {
         let source = match &p.source {
             ProphecySource::Catastrophe { world, roll, seed } => format!(
                 "*Rolled {roll} (seed {seed}) on the catastrophe table of {}.*",
-                inline(world)
+                escape_inline(world)
             ),
-            ProphecySource::Module { title } => format!("*From the module {}.*", inline(title)),
+            ProphecySource::Module { title } => {
+                format!("*From the module {}.*", escape_inline(title))
+            }
             ProphecySource::Written => "*Written by the players.*".to_owned(),
         };
         self.line(source);
@@ -315,7 +346,7 @@ impl Export<'_> {
         for id in characters {
             let player = match s.objects.get(&id).map(|o| o.kind) {
                 Some(ObjectKind::Character { player: Some(p) }) => match s.players.get(&p) {
-                    Some(player) => format!(" (played by {})", inline(&player.name)),
+                    Some(player) => format!(" (played by {})", escape_inline(&player.name)),
                     None => String::new(),
                 },
                 _ => String::new(),
@@ -450,7 +481,7 @@ impl Export<'_> {
             let text = if s.is_flagged(TextRef::Setting(id)) {
                 HIDDEN.to_owned()
             } else {
-                inline(&when_where.join(", "))
+                escape_inline(&when_where.join(", "))
             };
             self.line(format!("*Setting:* {text}."));
             self.line("");
@@ -483,7 +514,7 @@ impl Export<'_> {
                 let by = s
                     .players
                     .get(&pair.proposed_by)
-                    .map(|p| inline(&p.name))
+                    .map(|p| escape_inline(&p.name))
                     .unwrap_or_default();
                 self.line(format!(
                     "- {} + {}{justification} *(proposed by {by})*",
@@ -583,5 +614,19 @@ mod tests {
             "&lt;b&gt;bold&lt;/b&gt; \\*x\\* \\[l\\](u)"
         );
         assert_eq!(escape("a | b"), "a \\| b");
+    }
+
+    #[test]
+    fn what_would_begin_a_block_is_escaped_at_the_start_of_a_line() {
+        assert_eq!(
+            escape("- a\n+ b\n1. c\n12) d"),
+            "\\- a\n\\+ b\n1\\. c\n12\\) d"
+        );
+        assert_eq!(escape("Title\n===\n---"), "Title\n\\===\n\\---");
+        assert_eq!(escape("    code\n\t> quote"), "code\n&gt; quote");
+        assert_eq!(escape("a\r- b"), "a\n\\- b");
+        // Only at the start: inside a line they are plain.
+        assert_eq!(escape("a - b + c 1. d 2 = 2"), "a - b + c 1. d 2 = 2");
+        assert_eq!(escape("1984 was a year"), "1984 was a year");
     }
 }

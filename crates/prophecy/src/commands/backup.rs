@@ -15,7 +15,9 @@ pub fn run(args: BackupArgs) -> Result<String, Failure> {
     ))
 }
 
-/// Copies `--from` into `--to`; says what was copied and what was there already.
+/// Copies `--from` into `--to`; says what was copied, what was there already, and each table
+/// left out because its log is not a game its rules could have played (one line each, by its
+/// number in the file).
 pub fn copy(args: DbCopyArgs) -> Result<String, Failure> {
     let copied = server::copy_to_postgres(&args.from, &args.to).map_err(serve_failure)?;
     let from = story::views::one_line(&args.from.display().to_string());
@@ -37,6 +39,14 @@ pub fn copy(args: DbCopyArgs) -> Result<String, Failure> {
         out.push_str(&format!(
             "Left as they are: {} played on in both places since an earlier copy.\n",
             super::count(copied.diverged, "table", "tables")
+        ));
+    }
+    for skipped in &copied.skipped {
+        out.push_str(&format!(
+            "Skipped table {} of the file ({}): {}.\n",
+            skipped.table,
+            story::views::one_line(&skipped.game),
+            story::views::one_line(&skipped.reason)
         ));
     }
     Ok(out)

@@ -191,7 +191,7 @@ fn read_plan(file: &Path, ruleset: Ruleset) -> Result<OutlinePlan, Failure> {
         usage(file, &format!("cannot read the plan: {why}"))
     };
     let mut bytes = Vec::new();
-    std::fs::File::open(file)
+    crate::files::open_regular(file)
         .and_then(|f| f.take(MAX_PLAN_BYTES as u64 + 1).read_to_end(&mut bytes))
         .map_err(cannot)?;
     if bytes.len() > MAX_PLAN_BYTES {

@@ -13,19 +13,13 @@ use story::{Event, State, StoredEvent};
 /// Largest file read: a content file, or a stored game.
 const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// Reads a file the user named, with one-line errors.
-///
-/// The limit is on the bytes that arrive, not on the size the file system reports: `/dev/zero`,
-/// a FIFO or a pipe report 0 and may never end, so reading stops one byte past the limit.
-/// (A FIFO that no one writes to blocks in `open`, as it does for `cat`.)
+/// Reads a file the user named, with one-line errors: a regular file only (a folder, a FIFO
+/// or a device is refused unread, see [`crate::files`]), of at most [`MAX_FILE_BYTES`], counted
+/// as they arrive (reading stops one byte past the limit, whatever size was reported).
 fn read(path: &Path) -> Result<String, Failure> {
     let shown = shown(path);
     let fail = |reason: String| Failure::Usage(format!("{shown}: {reason}"));
-    let file = std::fs::File::open(path).map_err(|e| fail(io_reason(&e)))?;
-    // A folder opens on Unix, then fails to read with the system's words.
-    if file.metadata().is_ok_and(|m| m.is_dir()) {
-        return Err(fail(FOLDER.to_owned()));
-    }
+    let file = crate::files::open_regular(path).map_err(|e| fail(io_reason(&e)))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

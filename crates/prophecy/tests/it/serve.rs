@@ -212,6 +212,34 @@ fn a_second_server_on_a_database_in_use_stops_at_once_with_one_line() {
     assert!(first.stop().success());
 }
 
+#[cfg(unix)]
+#[test]
+fn a_new_database_is_private_and_one_others_can_read_is_served_with_a_warning() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("serve-private");
+    let db = dir.0.join("tables.db");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let server = Served::start(&db);
+    let (status, body) = server.http("POST", "/tables", r#"{"name": "Ada", "ruleset": "1.0"}"#);
+    assert_eq!(status, 200, "{body}");
+    for suffix in ["", "-wal", "-shm"] {
+        let file = dir.0.join(format!("tables.db{suffix}"));
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+    assert!(server.stop().success());
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let mut server = Served::start(&db);
+    let warning = server.wait_for("other users of this machine may read the database");
+    assert!(
+        warning.contains(&format!("chmod 600 {}", db.display())),
+        "{warning}"
+    );
+    assert_eq!(mode(&db), 0o644, "the owner's choice is kept");
+    // Serving (its stop signal is awaited by then, as in the tests above).
+    assert_eq!(server.http("GET", "/healthz", "").0, 200);
+    assert!(server.stop().success());
+}
+
 #[test]
 fn a_damaged_database_is_refused_with_one_line_and_what_to_do() {
     let dir = TempDir::new("serve-damaged");
@@ -348,6 +376,98 @@ fn backup_refuses_in_one_line_with_status_2() {
     assert_eq!(std::fs::read(&taken).unwrap(), b"mine");
     assert!(!dir.0.join("copy.db").exists());
     assert!(server.stop().success());
+}
+
+/// A database of one table whose log is about `megabytes` MB (its events are not a game's: a
+/// copy does not read them), written by the store itself.
+fn database_of(path: &Path, megabytes: usize) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use store::Store;
+        let store = store::SqliteStore::open(path).await.unwrap();
+        let table = store
+            .create_table(&"t".repeat(32), "story", 1, "invite")
+            .await
+            .unwrap();
+        let pad = "x".repeat(1000);
+        let events = (0..megabytes * 1000)
+            .map(|n| store::NewEvent {
+                at: n as i64,
+                player: Some(1),
+                body: format!("{{\"n\":{n},\"pad\":\"{pad}\"}}"),
+            })
+            .collect();
+        let append = store::Append {
+            events,
+            ..store::Append::default()
+        };
+        store.append(table, 0, append).await.unwrap();
+        store.close().await;
+    });
+}
+
+#[test]
+fn of_four_backups_to_the_same_new_file_at_once_one_is_made_and_three_are_refused() {
+    let dir = TempDir::new("backup-race");
+    let db = dir.0.join("tables.db");
+    // Large enough that every run is still copying when the first one finishes.
+    database_of(&db, 20);
+    let out = dir.0.join("copy.db");
+    let runs: Vec<Child> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_prophecy"))
+                .arg("backup")
+                .arg("--db")
+                .arg(&db)
+                .arg(&out)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outputs: Vec<std::process::Output> = runs
+        .into_iter()
+        .map(|run| run.wait_with_output().unwrap())
+        .collect();
+    let made = outputs.iter().filter(|o| o.status.success()).count();
+    assert_eq!(made, 1, "{outputs:#?}");
+    for refused in outputs.iter().filter(|o| !o.status.success()) {
+        assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&refused.stderr),
+            format!(
+                "error: {} already exists; give a new file name for the copy\n",
+                out.display()
+            )
+        );
+    }
+    // The copy is whole, and nothing else was left in the folder.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use store::Store;
+        let copy = store::SqliteStore::open(&out).await.unwrap();
+        let table = copy.table_by_token(&"t".repeat(32)).await.unwrap().unwrap();
+        assert_eq!(copy.events_after(table.id, 0).await.unwrap().len(), 20_000);
+        copy.close().await;
+    });
+    // No run left its partial copy behind.
+    let names: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names
+            .iter()
+            .all(|n| n == "copy.db" || n.starts_with("tables.db")),
+        "{names:?}"
+    );
 }
 
 #[test]
@@ -577,4 +697,88 @@ fn db_copy_moves_a_files_tables_into_postgresql_and_is_safe_to_run_again() {
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
         assert!(run.stderr.contains(says), "{}", run.stderr);
     }
+}
+
+/// Adds tables whose logs no game could have played to the SQLite file `path` (no server
+/// would write them): (token, game, events).
+fn add_broken_tables(path: &Path, tables: &[(&str, &str, &[&str])]) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        use store::Store;
+        let store = store::SqliteStore::open(path).await.unwrap();
+        for (token, game, events) in tables {
+            let table = store.create_table(token, game, 1, "invite").await.unwrap();
+            let events = events
+                .iter()
+                .map(|body| store::NewEvent {
+                    at: 1,
+                    player: Some(1),
+                    body: (*body).to_owned(),
+                })
+                .collect();
+            let append = store::Append {
+                events,
+                ..store::Append::default()
+            };
+            store.append(table, 0, append).await.unwrap();
+        }
+        store.close().await;
+    });
+}
+
+#[test]
+fn db_copy_replays_every_table_through_its_rules_and_says_which_it_left_out_and_why() {
+    let dir = TempDir::new("db-copy-checked");
+    let file = dir.0.join("tables.db");
+    let server = Served::start(&file);
+    for body in [
+        r#"{"name": "Ada", "ruleset": "1.1"}"#,
+        r#"{"name": "Ann", "game": "board", "bots": 1}"#,
+        r#"{"name": "Gwen", "game": "challenge"}"#,
+    ] {
+        let (status, body) = server.http("POST", "/tables", body);
+        assert_eq!(status, 200, "{body}");
+    }
+    assert!(server.stop().success());
+    add_broken_tables(
+        &file,
+        &[
+            ("chess", "chess", &["{}"]),
+            (
+                "unopened",
+                "story",
+                &[r#"{"v":"1","type":"player_joined","player":1,"name":"Ada"}"#],
+            ),
+            ("garbled", "story", &["not json"]),
+            ("nameless", "board", &[r#"{"type":"seated","player":1}"#]),
+        ],
+    );
+    let db = PgDb::create("copy_checked");
+    let run = prophecy(&format!(
+        "db copy --from {} --to {}",
+        file.display(),
+        db.url
+    ));
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{}", run.stdout);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("Copied 3 new tables ("),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        lines[1..],
+        [
+            "Skipped table 4 of the file (chess): there is no game 'chess' here (the games are story, board, challenge).",
+            "Skipped table 5 of the file (story): event 1 could not have happened: an event before the game is opened.",
+            "Skipped table 6 of the file (story): event 1 is not an event of this game: expected ident at line 1 column 2.",
+            "Skipped table 7 of the file (board): event 1 is not an event of this game: missing field `name`.",
+        ],
+        "{}",
+        run.stdout
+    );
+    assert_eq!(psql_count(&db.name, "SELECT COUNT(*) FROM tables"), 3);
 }

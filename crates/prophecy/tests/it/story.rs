@@ -2,7 +2,7 @@
 
 use crate::{Run, json, ok, prophecy};
 use expect_test::expect;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -320,28 +320,69 @@ fn a_chain_of_twenty_thousand_scenes_exports_in_every_format() {
     }
 }
 
+/// A FIFO, a device or a folder named where a file is read is refused at once, unread: a FIFO
+/// nobody writes to would block the reader for ever, `/dev/zero` never ends. (Each run is
+/// killed, failing the test, if it does not finish.)
 #[test]
-fn special_files_stop_at_the_size_limit() {
-    refused(
-        &prophecy_finishing(&["export", "/dev/zero"]),
-        "/dev/zero: larger than 16 MiB",
-    );
-    // A FIFO whose writer never stops.
-    let fifo = TempPath::new("endless.fifo");
+fn special_files_are_refused_unread() {
+    let fifo = TempPath::new("nobody-writes.fifo");
     let made = Command::new("mkfifo").arg(&fifo.0).status().unwrap();
     assert!(made.success());
-    let path = fifo.0.clone();
-    let writer = std::thread::spawn(move || {
-        let mut pipe = std::fs::OpenOptions::new().write(true).open(path).unwrap();
-        let chunk = [b'{'; 64 * 1024];
-        // Until the reader closes its end (EPIPE: Rust ignores SIGPIPE).
-        while pipe.write_all(&chunk).is_ok() {}
-    });
+    let f = fifo.shown();
+    let fifo_is = "a named pipe (FIFO), not a file";
     refused(
-        &prophecy_finishing(&["export", &fifo.shown()]),
-        &format!("{}: larger than 16 MiB", fifo.shown()),
+        &prophecy_finishing(&["export", &f]),
+        &format!("{f}: {fifo_is}"),
     );
-    writer.join().unwrap();
+    refused(
+        &prophecy_finishing(&["outline", "show", &f]),
+        &format!("{f}: cannot read the plan: {fifo_is}"),
+    );
+    refused(
+        &prophecy_finishing(&["outline", "odds", &f]),
+        &format!("{f}: cannot read the plan: {fifo_is}"),
+    );
+    refused(
+        &prophecy_finishing(&["backup", "--db", &f, "copy.db"]),
+        &format!(
+            "invalid value '{f}' for '--db <DB>': {fifo_is}; give a database file such as prophecy.db"
+        ),
+    );
+    refused(
+        &prophecy_finishing(&["serve", "--db", &f]),
+        &format!(
+            "invalid value '{f}' for '--db <DB>': {fifo_is}; give a database file such as prophecy.db"
+        ),
+    );
+    // A content folder whose world is a FIFO.
+    let content = TempPath::new("content");
+    std::fs::create_dir_all(content.0.join("worlds")).unwrap();
+    let world = content.0.join("worlds/endless.toml");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&world)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let run = prophecy_finishing(&["worlds", "--content", &content.shown()]);
+    std::fs::remove_file(&world).unwrap();
+    std::fs::remove_dir(content.0.join("worlds")).unwrap();
+    refused(&run, &format!("{}: {fifo_is}", world.display()));
+    refused(
+        &prophecy_finishing(&["export", "/dev/zero"]),
+        "/dev/zero: a device, not a file",
+    );
+    // A regular file past the limit (sparse: no 16 MiB are written) is read no further.
+    let large = TempPath::new("large.jsonl");
+    std::fs::File::create(&large.0)
+        .unwrap()
+        .set_len(16 * 1024 * 1024 + 1)
+        .unwrap();
+    refused(
+        &prophecy_finishing(&["export", &large.shown()]),
+        &format!("{}: larger than 16 MiB", large.shown()),
+    );
     // A folder, and text that is not UTF-8 (on its second line).
     let folder = TempPath::new("folder");
     std::fs::create_dir(&folder.0).unwrap();

@@ -1530,7 +1530,10 @@ fn slot_name(slot: Slot) -> &'static str {
 // The export
 // ---------------------------------------------------------------------------------------------
 
+/// The game as Markdown. Every name in it is the players' text, escaped
+/// ([`crate::text::markdown`]); the log's lines name players too, so each is escaped whole.
 fn markdown(table: &Table) -> (String, String) {
+    use crate::text::markdown as escaped;
     let game = &table.game;
     let content = &game.content;
     let title = "Prophecy, the board game".to_owned();
@@ -1540,14 +1543,14 @@ fn markdown(table: &Table) -> (String, String) {
         Phase::Playing(_) => out.push_str(&format!("In play: turn {}.\n\n", table.turns)),
         Phase::Won { winner, ranking } => out.push_str(&format!(
             "**{} won** after {} turns. Ranking: {}.\n\n",
-            table.name(*winner),
+            escaped(&table.name(*winner)),
             table.turns,
-            ranking_words(table, ranking)
+            escaped(&ranking_words(table, ranking))
         )),
         Phase::Ended { ranking } => out.push_str(&format!(
             "Every adventurer died after {} turns. Ranking: {}.\n\n",
             table.turns,
-            ranking_words(table, ranking)
+            escaped(&ranking_words(table, ranking))
         )),
     }
     if !game.adventurers.is_empty() {
@@ -1556,16 +1559,20 @@ fn markdown(table: &Table) -> (String, String) {
             let character = content
                 .characters
                 .get(a.character.index())
-                .map_or("?", |c| c.name.as_str());
+                .map_or_else(|| "?".to_owned(), |c| escaped(&c.name));
             let certificates: Vec<String> = a
                 .certificates
                 .iter()
-                .map(|c| guild_name(content, c.0))
+                .map(|c| escaped(&guild_name(content, c.0)))
                 .collect();
-            let items: Vec<String> = a.items.iter().map(|i| item_name(content, *i)).collect();
+            let items: Vec<String> = a
+                .items
+                .iter()
+                .map(|i| escaped(&item_name(content, *i)))
+                .collect();
             out.push_str(&format!(
                 "- **{}** ({character}{}): {}, {}, Strength {}, Willpower {}; Certificates: {}; Items: {}.\n",
-                a.name,
+                escaped(&a.name),
                 if a.alive { "" } else { ", dead" },
                 plural(a.gold.0, "Gold", "Gold"),
                 plural(a.experience.0, "Experience", "Experience"),
@@ -1581,7 +1588,7 @@ fn markdown(table: &Table) -> (String, String) {
         out.push_str("## The game, move by move\n\n");
         for line in &table.chronicle {
             out.push_str("- ");
-            out.push_str(line);
+            out.push_str(&escaped(line));
             out.push('\n');
         }
     }

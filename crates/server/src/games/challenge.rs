@@ -521,111 +521,132 @@ fn view(state: &State, creator: u32) -> Value {
 // The export
 // ---------------------------------------------------------------------------------------------
 
+use crate::text::markdown as escaped;
+
+/// The session as Markdown. Every name, label and sentence players typed is escaped
+/// ([`crate::text::markdown`]): it reads as typed and makes no markup.
 fn markdown(state: &State) -> (String, String) {
     let title = "A session of the Challenge rules".to_owned();
     let mut out = format!("# {title}\n\n");
     if let Some(gm) = state.gm {
-        out.push_str(&format!("Game master: {}.\n\n", player_name(state, gm)));
+        out.push_str(&format!(
+            "Game master: {}.\n\n",
+            escaped(&player_name(state, gm))
+        ));
     }
+    markdown_characters(state, &mut out);
+    markdown_challenges(state, &mut out);
+    markdown_fights(state, &mut out);
+    (title, out)
+}
+
+fn markdown_characters(state: &State, out: &mut String) {
     let live: Vec<&Character> = state.characters.iter().filter(|c| !c.retired).collect();
-    if !live.is_empty() {
-        out.push_str("## The characters\n\n");
-        for c in live {
-            let aptitudes: Vec<String> = Aptitude::ALL
+    if live.is_empty() {
+        return;
+    }
+    out.push_str("## The characters\n\n");
+    for c in live {
+        let aptitudes: Vec<String> = Aptitude::ALL
+            .iter()
+            .map(|a| format!("{a} {}/{}", c.current(*a), c.maximum(*a)))
+            .collect();
+        let skills: Vec<String> = c.sheet.skills.iter().map(|s| s.to_string()).collect();
+        out.push_str(&format!(
+            "- **{}** ({}), played by {}: {}. Skills: {}.",
+            escaped(&c.sheet.name),
+            escaped(&c.sheet.concept),
+            escaped(&player_name(state, c.owner)),
+            aptitudes.join(", "),
+            if skills.is_empty() {
+                "none".to_owned()
+            } else {
+                skills.join(", ")
+            }
+        ));
+        if !c.sheet.specialties.is_empty() {
+            let specialties: Vec<String> = c
+                .sheet
+                .specialties
                 .iter()
-                .map(|a| format!("{a} {}/{}", c.current(*a), c.maximum(*a)))
+                .map(|s| format!("{} ({})", escaped(&s.name), s.skill))
                 .collect();
-            let skills: Vec<String> = c.sheet.skills.iter().map(|s| s.to_string()).collect();
-            out.push_str(&format!(
-                "- **{}** ({}), played by {}: {}. Skills: {}.",
-                c.sheet.name,
-                c.sheet.concept,
-                player_name(state, c.owner),
-                aptitudes.join(", "),
-                if skills.is_empty() {
-                    "none".to_owned()
-                } else {
-                    skills.join(", ")
-                }
-            ));
-            if !c.sheet.specialties.is_empty() {
-                let specialties: Vec<String> = c
-                    .sheet
-                    .specialties
-                    .iter()
-                    .map(|s| format!("{} ({})", s.name, s.skill))
-                    .collect();
-                out.push_str(&format!(" Specialties: {}.", specialties.join(", ")));
-            }
-            if !c.sheet.abilities.trim().is_empty() {
-                out.push_str(&format!(" Abilities: {}", c.sheet.abilities.trim()));
-            }
-            out.push('\n');
+            out.push_str(&format!(" Specialties: {}.", specialties.join(", ")));
+        }
+        if !c.sheet.abilities.trim().is_empty() {
+            out.push_str(&format!(" Abilities: {}", escaped(&c.sheet.abilities)));
         }
         out.push('\n');
     }
+    out.push('\n');
+}
+
+fn markdown_challenges(state: &State, out: &mut String) {
     let rolled: Vec<&Challenge> = state
         .challenges
         .iter()
         .filter(|c| c.outcome().is_some())
         .collect();
-    if !rolled.is_empty() {
-        out.push_str("## Challenges\n\n");
-        for ch in rolled {
-            if let Some(o) = ch.outcome() {
-                let faces: Vec<String> = o.roll.faces.iter().map(|f| f.to_string()).collect();
-                let mut with = Vec::new();
-                if let Some(specialty) = &o.choice.specialty {
-                    with.push(format!("the Specialty {}", specialty.name));
-                }
-                if let Some(aptitude) = o.spent {
-                    with.push(format!("a point of {aptitude}"));
-                }
-                let with = if with.is_empty() {
-                    String::new()
-                } else {
-                    format!(", improved with {}", with.join(" and "))
-                };
-                let table = if ch.custom_bands.is_some() {
-                    " (the GM's own band table)"
-                } else {
-                    ""
-                };
-                out.push_str(&format!(
-                    "- {}: “{}” ({}, {} with {}{with}): {}, {} → **{}**, {}{table}.",
-                    character_name(state, ch.character),
-                    ch.description,
-                    situation_words(ch.situation),
-                    ch.aptitude,
-                    skills_words(&ch.skills),
-                    pool_words(o.pool, ch.situation.sides()),
-                    faces.join(", "),
-                    o.roll.result,
-                    o.label
-                ));
-                if let Some((_, text)) = &ch.narration {
-                    out.push_str(&format!(" {text}"));
-                }
-                out.push('\n');
-            }
+    if rolled.is_empty() {
+        return;
+    }
+    out.push_str("## Challenges\n\n");
+    for ch in rolled {
+        let Some(o) = ch.outcome() else { continue };
+        let faces: Vec<String> = o.roll.faces.iter().map(|f| f.to_string()).collect();
+        let mut with = Vec::new();
+        if let Some(specialty) = &o.choice.specialty {
+            with.push(format!("the Specialty {}", escaped(&specialty.name)));
+        }
+        if let Some(aptitude) = o.spent {
+            with.push(format!("a point of {aptitude}"));
+        }
+        let with = if with.is_empty() {
+            String::new()
+        } else {
+            format!(", improved with {}", with.join(" and "))
+        };
+        let table = if ch.custom_bands.is_some() {
+            " (the GM's own band table)"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "- {}: “{}” ({}, {} with {}{with}): {}, {} → **{}**, {}{table}.",
+            escaped(&character_name(state, ch.character)),
+            escaped(&ch.description),
+            situation_words(ch.situation),
+            ch.aptitude,
+            skills_words(&ch.skills),
+            pool_words(o.pool, ch.situation.sides()),
+            faces.join(", "),
+            o.roll.result,
+            escaped(&o.label)
+        ));
+        if let Some((_, text)) = &ch.narration {
+            out.push_str(&format!(" {}", escaped(text)));
         }
         out.push('\n');
     }
-    if !state.fights.is_empty() {
-        out.push_str("## Fights\n\n");
-        for f in &state.fights {
-            out.push_str(&format!(
-                "- “{}”, won; it cost {}.\n",
-                f.description,
-                if f.cost.trim().is_empty() {
-                    "nothing"
-                } else {
-                    f.cost.as_str()
-                }
-            ));
-        }
+    out.push('\n');
+}
+
+fn markdown_fights(state: &State, out: &mut String) {
+    if state.fights.is_empty() {
+        return;
     }
-    (title, out)
+    out.push_str("## Fights\n\n");
+    for f in &state.fights {
+        out.push_str(&format!(
+            "- “{}”, won; it cost {}.\n",
+            escaped(&f.description),
+            if f.cost.trim().is_empty() {
+                "nothing".to_owned()
+            } else {
+                escaped(&f.cost)
+            }
+        ));
+    }
 }
 
 #[cfg(test)]

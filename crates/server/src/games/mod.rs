@@ -92,3 +92,50 @@ fn opening_of<G: Game>(settings: &Value, creator: &str) -> Result<Vec<String>, R
     G::join(&state, 1, creator)?;
     Ok(events.iter().map(G::encode).collect())
 }
+
+/// Whether a table of game `kind` with this log (its events' stored text, in order) is a game
+/// its rules could have played: every event reads as one of the game's, and the story game's
+/// log passes its integrity check (`State::replay_checked`: every reference exists, the
+/// outline is a tree…); the others' logs are replayed, their `evolve` being total. `Err` says
+/// why not, in one line (for `prophecy db copy`, which leaves such a table out).
+pub fn replays(kind: &str, events: &[String]) -> Result<(), String> {
+    if kind == <story::StoryGame as Game>::KIND {
+        let events = decoded::<story::StoryGame>(events)?;
+        ::story::State::replay_checked(&events)
+            .map(drop)
+            .map_err(|broken| {
+                let n = broken.position + 1;
+                format!("event {n} could not have happened: {}", broken.problem)
+            })
+    } else if kind == <board::BoardGame as Game>::KIND {
+        replayed::<board::BoardGame>(events)
+    } else if kind == <challenge::ChallengeGame as Game>::KIND {
+        replayed::<challenge::ChallengeGame>(events)
+    } else {
+        Err(format!(
+            "there is no game '{kind}' here (the games are {})",
+            KINDS.join(", ")
+        ))
+    }
+}
+
+/// Every event of the log read as one of `G`'s, or which one cannot be (numbered from 1).
+fn decoded<G: Game>(events: &[String]) -> Result<Vec<G::Event>, String> {
+    events
+        .iter()
+        .enumerate()
+        .map(|(i, body)| {
+            G::decode(body).map_err(|e| {
+                let e = e.split_whitespace().collect::<Vec<_>>().join(" ");
+                format!("event {} is not an event of this game: {e}", i + 1)
+            })
+        })
+        .collect()
+}
+
+fn replayed<G: Game>(events: &[String]) -> Result<(), String> {
+    decoded::<G>(events)?
+        .iter()
+        .fold(G::State::default(), G::evolve);
+    Ok(())
+}

@@ -10,6 +10,7 @@ mod connections;
 mod fuzz;
 mod hardening;
 mod limits;
+mod markdown;
 mod operations;
 mod protocol;
 mod seats;

@@ -250,6 +250,11 @@ async fn an_unreachable_or_malformed_address_is_a_clear_error() {
     );
 }
 
+/// A check that lets every table's log through.
+fn every_log(_game: &str, _events: &[String]) -> Result<(), String> {
+    Ok(())
+}
+
 #[tokio::test]
 async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_is_new() {
     let file = crate::fresh_db();
@@ -272,10 +277,10 @@ async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_
     }
     let db = TestDb::create().await;
     let pg = PgStore::open(&db.url()).await.unwrap();
-    let first = store::copy(&file, &pg).await.unwrap();
+    let first = store::copy(&file, &pg, every_log).await.unwrap();
     assert_eq!((first.tables, first.seats, first.events), (3, 6, 6));
     // Again: nothing to add.
-    let again = store::copy(&file, &pg).await.unwrap();
+    let again = store::copy(&file, &pg, every_log).await.unwrap();
     assert_eq!(
         (again.tables, again.seats, again.events, again.unchanged),
         (0, 0, 0, 3)
@@ -288,7 +293,7 @@ async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_
         renew_invite: None,
     };
     sqlite.append(tables[1], 2, removal).await.unwrap();
-    let later = store::copy(&file, &pg).await.unwrap();
+    let later = store::copy(&file, &pg, every_log).await.unwrap();
     assert_eq!(
         (later.tables, later.seats, later.events, later.unchanged),
         (0, 1, 1, 2)
@@ -340,12 +345,111 @@ async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_
         )
         .await
         .unwrap();
-    let diverged = store::copy(&file, &pg).await.unwrap();
+    let diverged = store::copy(&file, &pg, every_log).await.unwrap();
     assert_eq!((diverged.diverged, diverged.events), (1, 0));
     assert_eq!(
         pg.events_after(moved, 2).await.unwrap()[0].body,
         "played on"
     );
+    sqlite.close().await;
+    pg.close().await;
+    db.drop_now().await;
+}
+
+#[tokio::test]
+async fn a_copy_leaves_out_the_tables_its_check_refuses_and_never_brings_back_a_removed_seat() {
+    let file = crate::fresh_db();
+    let sqlite = store::SqliteStore::open(&file).await.unwrap();
+    let mut tables = Vec::new();
+    for (t, (token, game)) in [("kept", "story"), ("chess", "chess"), ("gap", "story")]
+        .into_iter()
+        .enumerate()
+    {
+        let table = sqlite.create_table(token, game, 1, "code").await.unwrap();
+        let secret = 10 * t as u8;
+        sqlite
+            .append(table, 0, joining(1, "Ada", secret + 1))
+            .await
+            .unwrap();
+        sqlite
+            .append(table, 1, joining(2, "Bo", secret + 2))
+            .await
+            .unwrap();
+        tables.push(table);
+    }
+    // The third table's log loses its second event (a damaged file).
+    {
+        use sqlx::Connection;
+        let mut raw = sqlx::SqliteConnection::connect(&format!("sqlite://{}", file.display()))
+            .await
+            .unwrap();
+        sqlx::query("DELETE FROM events WHERE table_id = ? AND seq = 1")
+            .bind(tables[2].0)
+            .execute(&mut raw)
+            .await
+            .unwrap();
+        raw.close().await.unwrap();
+    }
+    let no_chess = |game: &str, events: &[String]| {
+        if game == "chess" {
+            Err(format!(
+                "there is no game '{game}' ({} events)",
+                events.len()
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let db = TestDb::create().await;
+    let pg = PgStore::open(&db.url()).await.unwrap();
+    let first = store::copy(&file, &pg, no_chess).await.unwrap();
+    assert_eq!((first.tables, first.events), (1, 2));
+    assert_eq!(
+        first.skipped,
+        [
+            store::Skipped {
+                table: tables[1].0,
+                game: "chess".into(),
+                reason: "there is no game 'chess' (2 events)".into()
+            },
+            store::Skipped {
+                table: tables[2].0,
+                game: "story".into(),
+                reason: "its log has no event 1 (the next is 2)".into()
+            },
+        ]
+    );
+    for gone in ["chess", "gap"] {
+        assert!(pg.table_by_token(gone).await.unwrap().is_none(), "{gone}");
+    }
+    // Bo is removed at the destination (a removal without an event: the log there is still
+    // the start of the file's), and the file is played on.
+    let kept = pg.table_by_token("kept").await.unwrap().unwrap().id;
+    let removal = Append {
+        remove_seat: Some(2),
+        ..Append::default()
+    };
+    pg.append(kept, 2, removal).await.unwrap();
+    sqlite
+        .append(
+            tables[0],
+            2,
+            Append {
+                events: vec![event(5, Some(1), "later")],
+                ..Append::default()
+            },
+        )
+        .await
+        .unwrap();
+    let again = store::copy(&file, &pg, no_chess).await.unwrap();
+    assert_eq!((again.events, again.seats), (1, 0));
+    let bo = pg
+        .seats(kept)
+        .await
+        .unwrap()
+        .into_iter()
+        .find(|s| s.player == 2);
+    assert!(bo.unwrap().removed, "Bo stays removed");
     sqlite.close().await;
     pg.close().await;
     db.drop_now().await;
