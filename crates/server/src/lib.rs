@@ -530,6 +530,7 @@ async fn serve_store<S: Store>(
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Runtime(e.to_string()))?;
+    let stop = stop_signal();
     tracing::info!(
         "listening on http://{addr}/ with the database {}",
         config.db
@@ -550,7 +551,7 @@ async fn serve_store<S: Store>(
         metrics_listener,
         store.clone(),
         config.options.clone(),
-        stop_signal(),
+        stop,
     )
     .await;
     // A copy in progress is finished before the store closes.
@@ -679,24 +680,32 @@ fn announce(addr: SocketAddr, config: &Config) {
     say("Press Ctrl-C to stop.");
 }
 
-async fn stop_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Resolves on Ctrl-C or SIGTERM. The handlers are installed now, not when the future is first
+/// polled: a signal right after the server says where it listens must stop it cleanly.
+fn stop_signal() -> impl std::future::Future<Output = ()> + Send + 'static {
     #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let interrupt = signal(SignalKind::interrupt()).ok();
+        let terminate = signal(SignalKind::terminate()).ok();
+        async move {
+            let heard = |signal: Option<tokio::signal::unix::Signal>| async move {
+                match signal {
+                    Some(mut signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = heard(interrupt) => {},
+                () = heard(terminate) => {},
             }
-            Err(_) => std::future::pending::<()>().await,
         }
-    };
+    }
     #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = terminate => {},
+    async {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 

@@ -203,6 +203,26 @@ pub async fn create_table(addr: SocketAddr, ruleset: &str, name: &str) -> (Strin
     (token, cookie_of(&headers))
 }
 
+/// After a change of the invitation (a removal renews it): the creator's page reads the new
+/// code, and [`join`] uses it from then on.
+pub async fn refresh_invite(addr: SocketAddr, token: &str, creator: &str) {
+    let (status, _, body) = http(
+        addr,
+        "GET",
+        &format!("/t/{token}/invite"),
+        Some(creator),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let body: Value = serde_json::from_str(&body).unwrap();
+    let link = body["link"].as_str().expect("joining is open");
+    let code = link.rsplit_once("?join=").unwrap().1.to_owned();
+    let mut invites = INVITES.lock().unwrap();
+    invites.retain(|(t, _)| t != token);
+    invites.push((token.to_owned(), code));
+}
+
 /// Takes a seat with the table's invitation: the new player's cookie.
 pub async fn join(addr: SocketAddr, token: &str, name: &str) -> String {
     let (status, headers, body) = try_join(addr, token, &invite_of(token), name).await;

@@ -288,6 +288,7 @@ async fn the_board_game_shows_what_players_typed_as_text() {
         page.ok(json!({"action": "remove_player", "player": player}))
             .await;
     }
+    crate::refresh_invite(addr, &token, &ann).await;
     for name in [LINK.text, IMAGE.text, IMG_TAG.text, SCRIPT.text] {
         join(addr, &token, name).await;
     }
