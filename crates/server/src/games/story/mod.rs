@@ -201,6 +201,7 @@ impl Game for StoryGame {
                 | Event::LineRemoved { .. }
                 | Event::TablePaused { .. }
                 | Event::TableResumed
+                | Event::StoryWithdrawn
         )
     }
 
@@ -309,6 +310,17 @@ impl Game for StoryGame {
             line.push_str(" (paused)");
         }
         line
+    }
+}
+
+/// What a motion asks, as a verb phrase naming the phase or the player it is about.
+fn motion_words(state: &State, motion: Motion) -> String {
+    match motion {
+        Motion::Advance { to } => format!("move on to {}", to.name_in(state.ruleset)),
+        Motion::ChooseModerator { player: Some(p) } => {
+            format!("make {} the moderator", player_name(state, p))
+        }
+        other => other.to_string(),
     }
 }
 
@@ -434,8 +446,7 @@ fn describe(before: &State, event: &Event) -> String {
         Event::ProposalMade { motion, by, .. } => {
             let what = match motion {
                 Motion::MakeCheck { scene, .. } => format!("make the check of {}", objective(s, *scene)),
-                Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
-                other => other.to_string(),
+                other => motion_words(s, *other),
             };
             format!("{} proposes to {what}; it carries when everyone agrees.", player_name(s, *by))
         }
@@ -448,6 +459,10 @@ fn describe(before: &State, event: &Event) -> String {
             "From now on the table rolls real dice and types in the faces.".into()
         }
         Event::DiceChosen { physical: false } => "From now on the server rolls the dice.".into(),
+        Event::StoryPublished => {
+            "The story is published as a read-only page: its link is with the story.".into()
+        }
+        Event::StoryWithdrawn => "The story's read-only page was withdrawn.".into(),
         Event::TimerStarted { timed: Timed::Flashback, .. } => format!(
             "The flashback begins: {} minutes on the timer.",
             s.ruleset.scene_minutes()
