@@ -9,6 +9,7 @@ mod challenge;
 mod fuzz;
 mod limits;
 mod operations;
+mod proposals;
 mod protocol;
 mod seats;
 mod servers;

@@ -2,7 +2,7 @@
 //! (with the server's seeds and times), events become log lines, and the state becomes each
 //! player's view (see PROTOCOL.md).
 
-use crate::game::{Context, Game, Rejection};
+use crate::game::{Context, Game, Rejection, Sharing};
 use dice::Seed;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -282,6 +282,28 @@ impl Game for StoryGame {
 
     fn for_players(log: Vec<Event>) -> Vec<Event> {
         story::redact::for_players(&log)
+    }
+
+    fn published_markdown(state: &State) -> (String, String) {
+        let (title, _) = Self::markdown(state);
+        (title, story::export::to_published_markdown(state))
+    }
+
+    /// Publishing is the table's choice (a proposal); withdrawing is anyone's, at once.
+    fn share(_state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
+        Sharing::Act(if publish {
+            json!({"action": "propose", "motion": {"motion": "publish"}})
+        } else {
+            json!({"action": "withdraw_story"})
+        })
+    }
+
+    fn publishes(event: &Event) -> Option<bool> {
+        match event {
+            Event::StoryPublished => Some(true),
+            Event::StoryWithdrawn => Some(false),
+            _ => None,
+        }
     }
 
     fn title(state: &State, creator: u32) -> String {
