@@ -185,6 +185,7 @@ const ctx = {
     return state.invite;
   },
   changeInvite: (action) => table.changeInvite(action),
+  changeShare: (action) => table.changeShare(action),
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);

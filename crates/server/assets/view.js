@@ -804,7 +804,7 @@ function shareBlock(ctx) {
       ? h(
           'span',
           { class: 'confirm', role: 'group', 'aria-label': 'Confirm withdrawing the page' },
-          actionButton(ctx, 'withdraw-story', 'Withdraw the page', { action: 'withdraw_story' }, { class: 'danger small', testid: 'confirm-withdraw-story', onDone: () => { ctx.ui.confirm = null; } }),
+          button('Withdraw the page', () => ctx.changeShare('withdraw'), { class: 'danger small', testid: 'confirm-withdraw-story' }),
           button('Keep it', () => { ctx.ui.confirm = null; ctx.rerender(); }, { class: 'ghost small' }),
         )
       : button('Withdraw the page', () => { ctx.ui.confirm = 'withdraw-share'; ctx.rerender(); }, { class: 'ghost small', testid: 'withdraw-story' }),

@@ -98,7 +98,8 @@ pub enum Action {
     },
 
     /// Withdraw the published story's page, at once and anonymously: anyone may want their
-    /// words taken down, and nobody explains why (publishing is [`Motion::Publish`]).
+    /// words taken down, and nobody explains why (publishing is [`Motion::Publish`]). Nothing
+    /// happens when it is not published.
     WithdrawStory,
     /// Hold the scene timer (the moderator's, or without one anyone's).
     HoldTimer,

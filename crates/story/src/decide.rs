@@ -317,7 +317,11 @@ impl Rules<'_> {
                 }
                 Ok(vec![Event::PlayerRemoved { player }])
             }
-            Action::WithdrawStory => Ok(vec![Event::StoryWithdrawn]),
+            Action::WithdrawStory => Ok(if state.published {
+                vec![Event::StoryWithdrawn]
+            } else {
+                Vec::new()
+            }),
             Action::AddLine { text: line } => {
                 if state.lines.len() >= limits::LINES {
                     return Err(Refusal::TooMany {

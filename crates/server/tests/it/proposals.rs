@@ -302,3 +302,38 @@ async fn a_story_published_on_one_server_is_heard_and_served_on_another() {
     drop((ada_page, bo_page, a, b));
     db.drop_now().await;
 }
+
+/// A story published before publishing was a proposal (its link set, no event in the log) is
+/// withdrawn by any player like any other; withdrawing what is not published adds nothing to
+/// the log.
+#[tokio::test]
+async fn a_link_from_before_proposals_is_withdrawn_and_nothing_is_logged_twice() {
+    use store::Store;
+    let db = fresh_db();
+    let server = Server::start(&db).await;
+    let addr = server.addr;
+    let (token, _ada) = create_table(addr, "1.0", "Ada").await;
+    let bo = join(addr, &token, "Bo").await;
+    let table = server.store.table_by_token(&token).await.unwrap().unwrap();
+    let code = "0123456789abcdef0123456789abcdef";
+    server.store.set_share(table.id, Some(code)).await.unwrap();
+    let path = format!("/s/{code}");
+    assert_eq!(http(addr, "GET", &path, None, None).await.0, 200);
+    let logged = || async {
+        let events = server.store.events_after(table.id, 0).await.unwrap();
+        events.len()
+    };
+    let before = logged().await;
+    for _ in 0..2 {
+        let (status, answer) = share(addr, &token, &bo, "withdraw").await;
+        assert_eq!(status, 200, "{answer}");
+        assert_eq!(answer["share"], Value::Null);
+    }
+    assert_eq!(http(addr, "GET", &path, None, None).await.0, 404);
+    assert_eq!(
+        logged().await,
+        before,
+        "nothing the table decided: no event"
+    );
+    server.stop().await;
+}

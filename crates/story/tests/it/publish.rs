@@ -78,6 +78,11 @@ fn the_table_publishes_the_story_once_everyone_agrees() {
         [Event::StoryWithdrawn]
     );
     assert!(!game.state.published);
+    assert_eq!(
+        game.act(2, Action::WithdrawStory),
+        [],
+        "nothing to withdraw"
+    );
     game.act(1, propose(Motion::Publish));
     game.act(
         2,

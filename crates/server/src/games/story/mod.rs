@@ -290,12 +290,16 @@ impl Game for StoryGame {
     }
 
     /// Publishing is the table's choice (a proposal); withdrawing is anyone's, at once.
-    fn share(_state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
-        Sharing::Act(if publish {
-            json!({"action": "propose", "motion": {"motion": "publish"}})
+    fn share(state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
+        if publish {
+            Sharing::Act(json!({"action": "propose", "motion": {"motion": "publish"}}))
+        } else if state.published {
+            Sharing::Act(json!({"action": "withdraw_story"}))
         } else {
-            json!({"action": "withdraw_story"})
-        })
+            // Nothing the table published (a link from before publishing was a proposal, or
+            // none): the table layer takes any link away, and the log gains nothing.
+            Sharing::Now
+        }
     }
 
     fn publishes(event: &Event) -> Option<bool> {
