@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, panel, sameSeq, accepted, aspectId, tid,
   consoleErrors, makeCheck, shownRoll, view, shot,
-  logLine, reveal, proposeAndAgree,
+  logLine, reveal, othersAgree,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -19,8 +19,11 @@ test('a check rolled with real dice: the faces are typed in, in order', { timeou
     const { players, precursor } = await gameToStory(table, [{ name: 'Ada' }, { name: 'Bo', options: { viewport: PHONE } }]);
     const [ada, bo] = players;
 
-    // The table setting: real dice, proposed by Ada and agreed by Bo.
-    await proposeAndAgree(ada, 'roll real dice', () => ada.page.getByTestId('dice-physical').click());
+    // The table setting: real dice, proposed by Ada; nothing changes until Bo agrees.
+    await accepted(ada, 'propose real dice', () => ada.page.getByTestId('dice-physical').click());
+    await bo.page.locator(tid('proposal', { motion: 'choose_dice' })).getByTestId('proposal-text').filter({ hasText: 'Ada proposes to roll real dice at the table.' }).waitFor();
+    assert.equal((await view(ada)).physical_dice, false, 'real dice before Bo agreed');
+    await othersAgree(ada, 'roll real dice');
     for (const p of players) {
       await reveal(p, p.page.locator(tid('dice-setting', { physical: 'true' })));
       await logLine(p, 'the table rolls real dice');
