@@ -5,7 +5,10 @@
 use std::fmt::Write;
 
 fn main() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+    // Read when the script runs, not when it was compiled: a target folder copied from another
+    // checkout must embed this checkout's pages.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = std::path::Path::new(&manifest).join("assets");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("crates/server/assets exists")

@@ -298,6 +298,9 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     await bo.page.getByTestId('lobby').waitFor();
     await bo.page.getByTestId('waiting-for-start').waitFor();
     await ada.page.waitForFunction(() => document.querySelectorAll('[data-testid="seat"]').length === 2);
+    // Only the table's creator is offered to publish the story (the server refuses anyone else).
+    await ada.page.getByTestId('publish-story').waitFor({ state: 'attached' });
+    assert.equal(await bo.page.getByTestId('publish-story').count(), 0, 'Bo is offered to publish');
     await click(ada, ada.page.getByTestId('start-game'), 'starting the game');
     await glance(bo, bo.page.getByTestId('board'));
     const people = [ada, bo];

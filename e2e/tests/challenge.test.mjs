@@ -304,12 +304,17 @@ test('the GM hands the seat to a player, who then sees the GM’s panel', { time
     await join(bo, link, 'Bo');
     await sameSeq([gm, bo]);
     const boId = (await view(bo)).you;
+    // Only the game master is offered to publish the story, and the offer goes with the seat.
+    await gm.page.getByTestId('publish-story').waitFor({ state: 'attached' });
+    assert.equal(await bo.page.getByTestId('publish-story').count(), 0, 'Bo is offered to publish');
     await gm.page.locator(tid('hand-gm', { 'player-id': boId })).click();
     await accepted(gm, 'hand the GM seat', () => gm.page.getByTestId('confirm-hand-gm').click());
     await bo.page.getByTestId('gm-panel').waitFor();
     assert.equal(await bo.page.getByTestId('gm-name').textContent(), 'You are the game master');
     await gm.page.getByTestId('gm-panel').waitFor({ state: 'detached' });
     assert.equal(await gm.page.getByTestId('gm-name').textContent(), 'Game master: Bo');
+    await bo.page.getByTestId('publish-story').waitFor({ state: 'attached' });
+    assert.equal(await gm.page.getByTestId('publish-story').count(), 0, 'Gina is still offered to publish');
     // Calling a challenge without a character: the page says why, nothing is sent.
     await bo.page.getByTestId('challenge-description').fill('Anything');
     await bo.page.getByTestId('call-challenge').click();

@@ -66,7 +66,7 @@ test('a refusal goes when the table changes; reward dice leave the label readabl
     // The first precursor succeeds (real dice, typed in): its parent shows a reward die, and
     // the label beside it stays clear of it on both screens.
     await advance(ada, 'story');
-    await accepted(ada, 'choose real dice', async () => (await reveal(ada, ada.page.getByTestId('dice-physical'))).click());
+    await proposeAndAgree(ada, 'roll real dice', async () => (await reveal(ada, ada.page.getByTestId('dice-physical'))).click());
     await startScene(ada, first);
     await proposePair(ada, await aspectId(ada, 'Smuggler'), await aspectId(ada, 'Flooded stacks'), 'She knows the water');
     await makeCheck(ada);

@@ -1,4 +1,4 @@
-// Real dice at the table: the players choose to roll physical dice; once the table agrees to a
+// Real dice at the table: the players agree to roll physical dice; once the table agrees to a
 // check, the page asks for the faces in the order rolled (the pool, then one more die for each
 // six), counts the dice still expected as they are typed, shows the server's refusal of faces
 // that do not fit, and then a result that says it was rolled with real dice. Bo plays on a
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, panel, sameSeq, accepted, aspectId, tid,
   consoleErrors, makeCheck, shownRoll, view, shot,
-  logLine, reveal,
+  logLine, reveal, othersAgree,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -19,8 +19,11 @@ test('a check rolled with real dice: the faces are typed in, in order', { timeou
     const { players, precursor } = await gameToStory(table, [{ name: 'Ada' }, { name: 'Bo', options: { viewport: PHONE } }]);
     const [ada, bo] = players;
 
-    // The table setting: real dice.
-    await accepted(ada, 'choose real dice', () => ada.page.getByTestId('dice-physical').click());
+    // The table setting: real dice, proposed by Ada; nothing changes until Bo agrees.
+    await accepted(ada, 'propose real dice', () => ada.page.getByTestId('dice-physical').click());
+    await bo.page.locator(tid('proposal', { motion: 'choose_dice' })).getByTestId('proposal-text').filter({ hasText: 'Ada proposes to roll real dice at the table.' }).waitFor();
+    assert.equal((await view(ada)).physical_dice, false, 'real dice before Bo agreed');
+    await othersAgree(ada, 'roll real dice');
     for (const p of players) {
       await reveal(p, p.page.locator(tid('dice-setting', { physical: 'true' })));
       await logLine(p, 'the table rolls real dice');

@@ -82,6 +82,12 @@ test('three players play a short game from the prophecy to the end', { timeout: 
       assert.equal(await p.page.getByTestId('join-form').count(), 0);
     }
 
+    // A line, drawn before play: it goes in the players' own export, never on a published page.
+    await accepted(ada, 'draw a line', async () => {
+      await ada.page.getByTestId('line-text').fill('Drowned children');
+      await ada.page.getByTestId('add-line').click();
+    });
+
     // Receive the prophecy: everyone sees the same d66 and the same catastrophe.
     const worlds = await ada.page.getByTestId('world-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
     await rollProphecy(ada, worlds[1]);
@@ -270,7 +276,7 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     assert.equal(md.status(), 200);
     assert.match(md.headers()['content-type'], /text\/markdown/);
     const markdown = await md.text();
-    for (const s of ['Silence the drowned bell', 'Steal the bell-keeper’s chart', 'Ash read the marks', 'The bell rang once more', 'forgot the bell', 'Wren', 'Cracked bronze']) {
+    for (const s of ['Silence the drowned bell', 'Steal the bell-keeper’s chart', 'Ash read the marks', 'The bell rang once more', 'forgot the bell', 'Wren', 'Cracked bronze', 'Drowned children']) {
       assert.ok(markdown.includes(s), `the Markdown has "${s}"`);
     }
     assert.ok(markdown.includes(prophecies[0].trim().split('\n')[0].slice(0, 40)), 'the Markdown has the prophecy');
@@ -291,22 +297,29 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     assert.deepEqual(printErrors, []);
     await printed.close();
 
-    // The group publishes the story: a read-only page anyone with its link can read, which
-    // gives no seat; every page at the table shows the link; any player can withdraw it.
+    // The group publishes the story: Cy proposes it, and once everyone agrees there is a
+    // read-only page anyone with its link can read, which gives no seat and leaves out the
+    // table's line; every page at the table shows the link; any player can withdraw it.
     await showTab(cy, 'now');
-    await cy.page.getByTestId('publish-story').click();
+    await accepted(cy, 'propose publishing', () => cy.page.getByTestId('publish-story').click());
+    for (const p of players) await p.page.locator(tid('proposal', { motion: 'publish' })).waitFor();
+    await ada.page.getByTestId('publish-proposed').waitFor();
+    assert.equal(await ada.page.getByTestId('share-link').count(), 0, 'no link before the table agrees');
+    await shot(ada, 'publish-proposed');
+    for (const p of [ada, bo]) await accepted(p, 'agree to publish', () => p.page.getByTestId('proposal').getByTestId('proposal-agree').click());
     for (const p of players) await p.page.getByTestId('share-link').waitFor();
     const shared = await ada.page.getByTestId('share-link').inputValue();
     assert.match(shared, /\/s\/[0-9a-f]{32}$/);
     assert.equal(await bo.page.getByTestId('share-link').inputValue(), shared, 'the same link on every page');
     // The others are told, not only shown a link.
-    for (const p of [ada, bo]) await p.page.getByTestId('toast').filter({ hasText: 'A player published the story' }).waitFor();
+    for (const p of players) await p.page.getByTestId('toast').filter({ hasText: 'The story is published' }).waitFor();
     const stranger = await table.open('Stranger');
     const seen = await stranger.page.goto(shared);
     assert.equal(seen.status(), 200);
     assert.equal(seen.headers()['x-robots-tag'], 'noindex');
     const sharedText = await stranger.page.locator('body').textContent();
     for (const s of ['Silence the drowned bell', 'The bell rang once more', 'published by its players']) assert.ok(sharedText.includes(s), `the published page has "${s}"`);
+    assert.ok(!sharedText.includes('Drowned children'), 'the published page leaves out the table’s line');
     assert.equal(await stranger.page.locator(`a[href*="/t/"]`).count(), 0, 'no way to the table from it');
     assert.deepEqual((await stranger.context.cookies()).filter((c) => c.name === 'seat'), [], 'no seat');
     const tableToken = new URL(cy.page.url()).pathname.split('/')[2];
@@ -314,7 +327,7 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     assert.equal(me.player, null, 'reading the story seats nobody');
     await shot(stranger, 'shared-story');
     await bo.page.getByTestId('withdraw-story').click();
-    await bo.page.getByTestId('confirm-withdraw-story').click();
+    await accepted(bo, 'withdraw the page', () => bo.page.getByTestId('confirm-withdraw-story').click());
     for (const p of players) await p.page.getByTestId('publish-story').waitFor();
     assert.equal((await stranger.page.goto(shared)).status(), 404, 'a withdrawn story is gone');
 

@@ -1,4 +1,5 @@
-// Edition 1.1's moderator: chosen by the table's creator, plays no character and does not vote;
+// Edition 1.1's moderator: the table's choice (a proposal every player agrees to, whoever is
+// named too), plays no character and does not vote;
 // asks the players questions (from the page's list or their own), shown to the whole table and
 // flaggable like any text; keeps time (hold, more time, let go) where nobody else can; and is
 // not offered what the server refuses them: sketching, objects, aspects, pairs, checks.
@@ -19,11 +20,18 @@ test('the moderator asks questions and keeps time, and neither plays nor votes',
     const [ada, bo, cy] = players;
     const others = [ada, bo];
 
-    // Ada (the creator) makes Cy the moderator.
-    await accepted(ada, 'choose the moderator', async () => {
+    // Ada proposes Cy as the moderator: nothing changes until Bo and Cy agree.
+    await accepted(ada, 'propose Cy as the moderator', async () => {
       await ada.page.getByTestId('moderator-select').selectOption('3');
       await ada.page.getByTestId('choose-moderator').click();
     });
+    await bar(cy).getByTestId('proposal-text').filter({ hasText: 'Ada proposes to make you the moderator (you would ask questions and keep time, and play no character).' }).waitFor();
+    await bar(bo).getByTestId('proposal-text').filter({ hasText: 'Ada proposes to make Cy the moderator.' }).waitFor();
+    await bar(ada).getByTestId('proposal-waiting').filter({ hasText: 'Waiting for Bo and Cy.' }).waitFor();
+    for (const p of players) await p.page.getByTestId('moderator-proposed').waitFor();
+    await accepted(bo, 'agree', () => bar(bo).getByTestId('proposal-agree').click());
+    assert.equal(await cy.page.getByTestId('moderator-panel').count(), 0, 'Cy moderates before she agreed');
+    await accepted(cy, 'agree', () => bar(cy).getByTestId('proposal-agree').click());
     cy.moderator = true;
     for (const p of players) await p.page.locator(tid('player', { 'player-id': 3 })).getByTestId('moderator-tag').waitFor();
     await cy.page.getByTestId('moderator-panel').waitFor();

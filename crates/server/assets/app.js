@@ -17,8 +17,9 @@
 //              counting) timer-text timer-paused timer-hold timer-release timer-extend
 //              timer-reset x-card
 //   players:   player (data-player-id, data-online) moderator-tag remove-player
-//              confirm-remove-player moderator-select choose-moderator moderator
-//              dice-setting (data-physical) dice-server dice-physical
+//              confirm-remove-player moderator-select choose-moderator (proposes) moderator
+//              moderator-proposed dice-setting (data-physical) dice-server dice-physical
+//              (propose) dice-note
 //   moderator: moderator-panel question-select ask-question question-text ask-own-question
 //              question question-shown
 //   safety:    lines line (data-line-id, data-own) line-text add-line remove-line (own lines
@@ -61,7 +62,8 @@
 //              finish-scene
 //   the end:   finale-outcome long-term-effects-section long-term-effects
 //              narrate-long-term-effects long-term-effects-text edit-long-term-effects end-game
-//              (proposes) the-end
+//              (proposes) the-end share publish-story (proposes) publish-proposed share-link
+//              open-shared withdraw-story confirm-withdraw-story
 //   messages:  refusal (a `refused` answer, role=alert, data-for=its place) request-error
 //              (an `error` answer) notice toast
 //   log:       log log-entry (data-seq)

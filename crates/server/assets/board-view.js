@@ -7,7 +7,7 @@ import { h, themeMenu } from './dom.js';
 import { rulesHelp, BOARD_HELP } from './rules-help.js';
 import { tagged, showOnly, tabBar } from './views.js';
 import { msg, pips } from './ui.js';
-import { formatTime, inviteBlock, olderLines, reconnectBanner, toasts } from './view.js';
+import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from './view.js';
 import { boardSection, spaceDetail, moveLabel } from './board-map.js';
 import {
   itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText, chanceText,
@@ -116,6 +116,7 @@ function header(ctx) {
       h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
       h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
       h('a', { href: `/t/${ctx.token}/game.jsonl`, download: 'prophecy-board.jsonl', testid: 'export-game', title: 'The whole game, one event per line (the decks’ order is left out until the game is over).' }, 'Game file'),
+      publishLinks(ctx, ctx.invite && ctx.invite.creator),
     ),
   );
 }

@@ -7,7 +7,8 @@
 // data-testid hooks (for end-to-end tests):
 //   join:      join-form join-name join-submit join-error join-refusal removed table-gone
 //   header:    table-title phase (data-phase) turn-number invite-link copy-link show-qr qr
-//              export-md export-print export-game reconnecting-banner
+//              export-md export-print export-game publish-story (the creator's) open-shared
+//              withdraw-story reconnecting-banner
 //   lobby:     lobby seat (data-player-id, data-bot) add-bot remove-bot (data-player-id)
 //              start-game waiting-for-start
 //   board:     board space (data-space-id, data-kind, data-dest, data-adventure) piece
@@ -130,6 +131,7 @@ const ctx = {
   get logAsking() {
     return state.logAsking;
   },
+  changeShare: (action) => table.changeShare(action),
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);

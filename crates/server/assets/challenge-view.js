@@ -6,7 +6,7 @@
 import { h, themeMenu } from './dom.js';
 import { tagged, showOnly, tabBar } from './views.js';
 import { msg, form, submit, select, labelled } from './ui.js';
-import { formatTime, inviteBlock, olderLines, reconnectBanner, toasts } from './view.js';
+import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from './view.js';
 
 const APTITUDES = ['knowledge', 'awareness', 'charisma', 'physicality'];
 const SITUATIONS = [
@@ -184,6 +184,7 @@ function header(ctx) {
       h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
       h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
       h('a', { href: `/t/${ctx.token}/game.jsonl`, download: 'prophecy-challenge.jsonl', testid: 'export-game', title: 'The whole session, one event per line.' }, 'Game file'),
+      publishLinks(ctx, view.gm === ctx.you),
     ),
   );
 }

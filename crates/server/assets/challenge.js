@@ -7,7 +7,8 @@
 // data-testid hooks (for end-to-end tests):
 //   join:        join-form join-name join-submit join-error join-refusal removed table-gone
 //   header:      table-title gm-name invite-link copy-link show-qr qr export-md export-print
-//                export-game reconnecting-banner
+//                export-game publish-story (the GM's) open-shared withdraw-story
+//                reconnecting-banner
 //   players:     player (data-player-id, data-gm) gm-tag hand-gm (data-player-id)
 //                confirm-hand-gm
 //   sheets:      sheet-card (data-character-id, data-owner, data-retired) aptitude
@@ -129,6 +130,7 @@ const ctx = {
   get logAsking() {
     return state.logAsking;
   },
+  changeShare: (action) => table.changeShare(action),
   toggled: (key, open) => {
     const was = ui.open.has(key);
     if (open) ui.open.add(key);

@@ -265,7 +265,7 @@ export function seat(page) {
       state.invite = await r.json();
       // Everyone hears of a published (or withdrawn) story, not only whoever did it.
       if (before && (before.share || null) !== (state.invite.share || null)) {
-        toast('info', state.invite.share ? 'A player published the story as a read-only page: its link is with the story. Anyone can withdraw it.' : 'The story’s read-only page was withdrawn.');
+        toast('info', state.invite.share ? 'The story is published as a read-only page: its link is with the story. Any player can withdraw it.' : 'The story’s read-only page was withdrawn.');
       }
       if (state.screen === 'table') render();
     } catch {
@@ -298,7 +298,10 @@ export function seat(page) {
     return changeLinks('invite', action, action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
   }
 
-  /** Publishes the story as a read-only page, or withdraws it (any seated player). */
+  /**
+   * Publishes the story as a read-only page (whoever the game lets: the creator, the game
+   * master), or withdraws it (any seated player).
+   */
   function changeShare(action) {
     return changeLinks('share', action, action === 'publish' ? 'The story has a page of its own: share its link.' : 'The story’s page is withdrawn: its link leads nowhere now.');
   }

@@ -75,6 +75,9 @@ export function proposalWords(view, p) {
     }
     case 'withdraw_pair':
       return `withdraw the pair ${pairWords(view, p.pair)}`;
+    case 'choose_moderator':
+      // Whoever is named is asked too: say what they would take on.
+      return p.player === view.you ? 'make you the moderator (you would ask questions and keep time, and play no character)' : p.label;
     default:
       return p.label || p.motion.replace(/_/g, ' ');
   }
@@ -368,10 +371,16 @@ export function questionCard(ctx) {
 
 // ---------------------------------------------------------------- the dice
 
-/** The table's dice: the server rolls, or the players roll real dice and type the faces. */
+/**
+ * The table's dice: the server rolls, or the players roll real dice and type the faces.
+ * Switching is the table's choice: the other setting is proposed, and everyone agrees.
+ */
 export function diceSetting(ctx) {
   const { view } = ctx;
   const physical = !!view.physical_dice;
+  const key = 'choose-dice';
+  const proposed = openProposal(view, 'choose_dice');
+  const blocked = !!view.proposal;
   const choose = (value, label, testid) =>
     h(
       'button',
@@ -380,10 +389,11 @@ export function diceSetting(ctx) {
         class: ['btn', 'small', physical === value ? 'primary' : 'secondary'],
         testid,
         'aria-pressed': String(physical === value),
-        disabled: pending(ctx, 'choose-dice'),
+        disabled: pending(ctx, key) || (physical !== value && blocked),
+        title: physical === value ? 'The table’s dice now' : blocked ? 'Another proposal is open: settle it first.' : 'Propose it: everyone agrees first',
         'data-key': testid,
         onclick: () => {
-          if (physical !== value) ctx.act('choose-dice', { action: 'choose_dice', physical: value });
+          if (physical !== value) ctx.act(key, { action: 'propose', motion: { motion: 'choose_dice', physical: value } });
         },
       },
       label,
@@ -398,7 +408,12 @@ export function diceSetting(ctx) {
       choose(false, 'the server rolls', 'dice-server'),
       choose(true, 'real dice at the table', 'dice-physical'),
     ),
-    msg(ctx, 'choose-dice'),
+    h(
+      'p',
+      { class: 'small muted', testid: 'dice-note' },
+      proposed ? 'The table is deciding on the dice: see the proposal at the top.' : 'Tap the other choice to propose it; it changes once everyone agrees.',
+    ),
+    msg(ctx, key),
   );
 }
 

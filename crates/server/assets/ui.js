@@ -65,7 +65,10 @@ export function form(ctx, key, props, ...children) {
   );
 }
 
-/** The submit button of the form `key`, disabled while its request is pending. */
+/**
+ * The submit button of the form `key`, disabled while its request is pending (or while
+ * `props.disabled`, with `props.title` saying why).
+ */
 export function submit(ctx, key, label, testid, props) {
   const busy = pending(ctx, key);
   return h(
@@ -74,7 +77,8 @@ export function submit(ctx, key, label, testid, props) {
       type: 'submit',
       class: ['btn', (props && props.class) || 'primary'],
       testid,
-      disabled: busy,
+      disabled: busy || !!(props && props.disabled),
+      title: (props && props.title) || null,
       'data-key': 'submit',
       ...(props && props.aria ? { 'aria-label': props.aria } : {}),
     },

@@ -12,7 +12,7 @@ import { tagged, showOnly, tabBar } from './views.js';
 import { charactersSection, objectsSection } from './cards.js';
 import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
 import {
-  proposalBar, proposeButton, pausedBanner, tableStrip, moderatorPanel, questionCard, diceSetting,
+  proposalBar, proposeButton, openProposal, pausedBanner, tableStrip, moderatorPanel, questionCard, diceSetting,
   isTemporal,
 } from './tools.js';
 
@@ -608,31 +608,42 @@ function playersSection(ctx) {
         );
       }),
     ),
-    r.moderator_allowed ? moderatorControls(ctx, players, creator) : null,
+    r.moderator_allowed ? moderatorControls(ctx, players) : null,
     view.phase && view.phase.id !== 'ended' ? diceSetting(ctx) : null,
   );
 }
 
-function moderatorControls(ctx, players, creator) {
+/**
+ * Edition 1.1's moderator is the table's choice: anyone proposes someone (or no moderator),
+ * and everyone agrees, whoever is named included (they give up their vote and play no
+ * character).
+ */
+function moderatorControls(ctx, players) {
   const { view } = ctx;
   const mod = view.moderator !== null && view.moderator !== undefined ? playerById(view, view.moderator) : null;
-  if (!creator) {
-    return h('p', { class: 'small muted', testid: 'moderator' }, mod ? `Moderator: ${mod.name} (asks questions, keeps time, never narrates).` : 'No moderator.');
-  }
   const key = 'choose-moderator';
+  const open = openProposal(view, 'choose_moderator');
   const options = [{ value: '', label: 'No moderator' }].concat(players.map((p) => ({ value: p.id, label: p.name + (p.character !== null && p.character !== undefined ? ' (has a character)' : '') })));
-  return form(
-    ctx,
-    key,
-    {
-      class: 'inline-form moderator-form',
-      onsubmit: (f) => {
-        const v = f.elements.player.value;
-        ctx.act(key, { action: 'choose_moderator', player: v === '' ? null : Number(v) });
-      },
-    },
-    labelled('moderator-select', 'Moderator (optional: asks questions and keeps time)', select('moderator-select', 'player', options, mod ? mod.id : '', { testid: 'moderator-select' })),
-    submit(ctx, key, 'Choose', 'choose-moderator', { class: 'secondary small' }),
+  return h(
+    'div',
+    { class: 'moderator-choice', 'data-key': 'moderator-choice' },
+    h('p', { class: 'small muted', testid: 'moderator' }, mod ? `Moderator: ${mod.name} (asks questions, keeps time, never narrates).` : 'No moderator. A moderator (optional) asks questions and keeps time, and plays no character.'),
+    open
+      ? h('p', { class: 'small', testid: 'moderator-proposed' }, 'The table is deciding on the moderator: see the proposal at the top.')
+      : form(
+          ctx,
+          key,
+          {
+            class: 'inline-form moderator-form',
+            onsubmit: (f) => {
+              const v = f.elements.player.value;
+              ctx.act(key, { action: 'propose', motion: { motion: 'choose_moderator', player: v === '' ? null : Number(v) } });
+            },
+          },
+          labelled('moderator-select', mod ? 'Propose another moderator, or none' : 'Propose a moderator', select('moderator-select', 'player', options, '', { testid: 'moderator-select' })),
+          submit(ctx, key, 'Propose', 'choose-moderator', { class: 'secondary small', disabled: !!view.proposal, title: view.proposal ? 'Another proposal is open: settle it first.' : null }),
+          h('p', { class: 'small muted' }, 'Everyone agrees first, whoever is named too.'),
+        ),
   );
 }
 
@@ -778,18 +789,22 @@ function theEnd(ctx) {
 
 /**
  * Publishing the story: a read-only page at a link of its own, for people who were not at the
- * table. It gives no seat and no way to act; any player may publish it or withdraw it.
+ * table. It gives no seat and no way to act. Publishing is the table's choice (a proposal);
+ * any player withdraws it at once, and nobody is told who.
  */
 function shareBlock(ctx) {
   const invite = ctx.invite;
   if (!invite) return null;
   const link = invite.share;
   if (!link) {
+    const deciding = openProposal(ctx.view, 'publish');
     return h(
       'div',
       { class: 'share', testid: 'share', 'data-key': 'share' },
-      h('p', { class: 'small' }, 'Share the story with people who were not here: a page of its own, read-only, at a link nobody can guess. Flagged texts stay out; any player can withdraw it later.'),
-      button('Publish a read-only page', () => ctx.changeShare('publish'), { class: 'secondary', testid: 'publish-story' }),
+      h('p', { class: 'small' }, 'Share the story with people who were not here: a page of its own, read-only, at a link nobody can guess. The table agrees first. The lines and flagged texts stay out, and any player can withdraw the page later.'),
+      deciding
+        ? h('p', { class: 'small', testid: 'publish-proposed' }, 'The table is deciding whether to publish: see the proposal at the top.')
+        : proposeButton(ctx, 'publish', 'Propose publishing a read-only page', { motion: 'publish' }, { class: 'secondary', testid: 'publish-story' }),
     );
   }
   const confirming = ctx.ui.confirm === 'withdraw-share';
@@ -812,6 +827,24 @@ function shareBlock(ctx) {
         )
       : button('Withdraw the page', () => { ctx.ui.confirm = 'withdraw-share'; ctx.rerender(); }, { class: 'ghost small', testid: 'withdraw-story' }),
   );
+}
+
+/**
+ * A board or Challenge table's published page, in its header: the link and Withdraw for
+ * everyone, Publish for whoever may (`mayPublish`: the table's creator, the game master; the
+ * server refuses anyone else).
+ */
+export function publishLinks(ctx, mayPublish) {
+  const invite = ctx.invite;
+  if (!invite) return null;
+  if (invite.share) {
+    return [
+      h('a', { href: invite.share, target: '_blank', rel: 'noopener', testid: 'open-shared', title: 'The story’s read-only page, for anyone with its link' }, 'Published page'),
+      button('Withdraw it', () => ctx.changeShare('withdraw'), { class: 'ghost small', testid: 'withdraw-story', title: 'Take the published page down (any player may)' }),
+    ];
+  }
+  if (!mayPublish) return null;
+  return button('Publish a read-only page', () => ctx.changeShare('publish'), { class: 'ghost small', testid: 'publish-story', title: 'The story on a page of its own, at a link nobody can guess' });
 }
 
 /**

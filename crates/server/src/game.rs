@@ -30,6 +30,20 @@ pub enum Rejection {
     },
 }
 
+/// How a player's request to publish or withdraw a table's story (`/t/{token}/share`) is
+/// taken ([`Game::share`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sharing {
+    /// The table layer changes the story's link at once.
+    Now,
+    /// Not this player: why, in a sentence naming who may.
+    Forbidden(String),
+    /// The game's own rules decide it: this action of the player's is taken like any (a
+    /// proposal, say), and the link follows the event that publishes or withdraws
+    /// ([`Game::publishes`]), whoever's action brings it.
+    Act(Value),
+}
+
 /// A game the web table can host.
 pub trait Game: Send + Sync + 'static {
     /// The name stored with each table (`tables.game`).
@@ -123,6 +137,27 @@ pub trait Game: Send + Sync + 'static {
     }
     /// The story so far: its title, and the story as Markdown.
     fn markdown(state: &Self::State) -> (String, String);
+    /// The story as its published page shows it to anyone with the link; by default
+    /// [`Game::markdown`]. Nothing only the table should know (the story game's lines).
+    fn published_markdown(state: &Self::State) -> (String, String) {
+        Self::markdown(state)
+    }
+    /// How `player` publishes the story (`publish`) or withdraws it (`creator` made the table).
+    /// By default only the table's creator publishes, and anyone seated withdraws at once:
+    /// anyone may want their words taken down.
+    fn share(_state: &Self::State, player: u32, creator: u32, publish: bool) -> Sharing {
+        if publish && player != creator {
+            Sharing::Forbidden("Only the table's creator can publish its story.".into())
+        } else {
+            Sharing::Now
+        }
+    }
+    /// Whether `event`, once committed, publishes the story (`Some(true)`: the room gives the
+    /// table a new link) or withdraws it (`Some(false)`). Only for games whose rules decide
+    /// it ([`Sharing::Act`]).
+    fn publishes(_event: &Self::Event) -> Option<bool> {
+        None
+    }
     /// The outline (or whatever the story's Markdown draws as a Mermaid diagram) as an SVG
     /// picture, for the printable and published pages, which show it in the diagram's place;
     /// `None` to show the diagram's source.

@@ -3,7 +3,7 @@
 use crate::game::Rejection;
 use crate::games;
 use crate::listen::Peer;
-use crate::room::{Request, Story};
+use crate::room::{Request, ShareAnswer, Story};
 use crate::{AppState, limit, limits, random_token};
 use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
@@ -1060,6 +1060,7 @@ async fn story_so_far<S: Store>(
 ) -> Result<Story, Response> {
     let why = "Only players at this table can export its story.";
     ask_room(state, token, headers, why, |reply| Request::Export {
+        public: false,
         reply,
     })
     .await
@@ -1150,9 +1151,11 @@ fn story_page(story: &Story, note: &str) -> String {
     )
 }
 
-/// A seated player publishes the story as a read-only page, or withdraws it. Any player may do
-/// either: publishing can be undone, and withdrawing, like a safety tool, needs nobody's
-/// agreement. Every page at the table hears of it (as of an invitation change).
+/// A seated player publishes the story as a read-only page, or withdraws it. The game says
+/// who may ([`crate::game::Game::share`]): by default the table's creator publishes, and
+/// anyone withdraws at once (anyone may want their words taken down); in the story game
+/// publishing is a proposal, and the link comes when the table agrees. Every page at the
+/// table hears of a change (as of an invitation change).
 async fn change_share<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
@@ -1169,19 +1172,44 @@ async fn change_share<S: Store>(
         Ok(change) => change,
         Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
     };
+    let publish = match change.action.as_str() {
+        "publish" => true,
+        "withdraw" => false,
+        other => return unknown_change(other, "the published story", "publish or withdraw"),
+    };
+    let share = |reply| Request::Share {
+        player: seat.player,
+        publish,
+        reply,
+    };
+    match ask_seated(&state, &token, true, share).await {
+        Ok(ShareAnswer::Now) => {}
+        // The game took it as an action of its own: the link follows its events.
+        Ok(ShareAnswer::Taken) => {
+            return invitation_json(&state, &token, peer.as_deref(), &seat).await;
+        }
+        Ok(ShareAnswer::Forbidden(why)) => return failure(StatusCode::FORBIDDEN, true, &why),
+        Ok(ShareAnswer::Refused(rejection)) => {
+            let status = match rejection {
+                Rejection::Malformed(_) => StatusCode::BAD_REQUEST,
+                Rejection::Refused { .. } => StatusCode::CONFLICT,
+            };
+            return failure(status, true, &rejection_message(rejection));
+        }
+        Err(response) => return response,
+    }
     let table = match table(&state, &token).await {
         Ok(table) => table,
         Err(response) => return response,
     };
-    let share = match change.action.as_str() {
+    let share = match (publish, &table.share) {
         // Published already: the same link.
-        "publish" if table.share.is_some() => table.share.clone(),
-        "publish" => match random_token() {
+        (true, Some(code)) => Some(code.clone()),
+        (true, None) => match random_token() {
             Ok(code) => Some(code),
             Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
         },
-        "withdraw" => None,
-        other => return unknown_change(other, "the published story", "publish or withdraw"),
+        (false, _) => None,
     };
     if share != table.share {
         if let Err(e) = state.store.set_share(table.id, share.as_deref()).await {
@@ -1244,7 +1272,11 @@ async fn shared_story<S: Store>(
             );
         }
     };
-    let story = match ask_seated(&state, &token, false, |reply| Request::Export { reply }).await {
+    let export = |reply| Request::Export {
+        public: true,
+        reply,
+    };
+    let story = match ask_seated(&state, &token, false, export).await {
         Ok(story) => story,
         Err(response) => return response,
     };

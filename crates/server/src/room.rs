@@ -136,8 +136,20 @@ pub enum Request {
     },
     /// The story so far.
     Export {
+        /// As its published page shows it to anyone ([`Game::published_markdown`]), not as
+        /// the players' own copy.
+        public: bool,
         /// The answer.
         reply: oneshot::Sender<Story>,
+    },
+    /// A seated player publishes the story (`publish`) or withdraws it ([`Game::share`]).
+    Share {
+        /// Who.
+        player: u32,
+        /// Publish, or withdraw.
+        publish: bool,
+        /// What became of it.
+        reply: oneshot::Sender<ShareAnswer>,
     },
     /// The table in a few words, for a player's list of tables.
     Summary {
@@ -491,10 +503,14 @@ impl<G: Game, S: Store> Room<G, S> {
                     tracing::error!(table = self.table.0, "cannot catch up with the log: {e}");
                 }
             }
-            Request::Export { reply } => {
+            Request::Export { public, reply } => {
                 // Texts are balanced as they arrive; tables older than that are balanced here,
                 // line by line, so no direction control reaches past its line in the export.
-                let (title, markdown) = G::markdown(&self.state);
+                let (title, markdown) = if public {
+                    G::published_markdown(&self.state)
+                } else {
+                    G::markdown(&self.state)
+                };
                 let _ = reply.send(Story {
                     title: crate::text::text(&title),
                     markdown: crate::text::text(&markdown),
@@ -509,6 +525,13 @@ impl<G: Game, S: Store> Room<G, S> {
                     players: self.names.values().cloned().collect(),
                     last_activity: self.log.last().map_or(0, |e| e.at),
                 });
+            }
+            Request::Share {
+                player,
+                publish,
+                reply,
+            } => {
+                let _ = reply.send(self.share(player, publish).await);
             }
             Request::GameFile { reply } => {
                 let _ = reply.send(self.game_file().await);
@@ -894,6 +917,7 @@ impl<G: Game, S: Store> Room<G, S> {
         }
         self.seq = seq;
         self.publish(first, Some(&events));
+        self.share_follows(&events).await;
         Ok(())
     }
 
@@ -1068,6 +1092,62 @@ impl<G: Game, S: Store> Room<G, S> {
                 at: Instant::now(),
                 update: None,
                 everyone: Some(Arc::from(message.to_string())),
+                own: BTreeMap::new(),
+            }));
+        }
+    }
+}
+
+/// What became of a request to publish or withdraw the story ([`Request::Share`]).
+#[derive(Debug)]
+pub enum ShareAnswer {
+    /// The table layer changes the story's link now.
+    Now,
+    /// The game's own action was taken (a proposal, say): the link follows its events.
+    Taken,
+    /// Not this player: why.
+    Forbidden(String),
+    /// The game refused the action.
+    Refused(Rejection),
+}
+
+// Publishing the story: whose it is to do, and the link that follows a game's own event.
+impl<G: Game, S: Store> Room<G, S> {
+    async fn share(&mut self, player: u32, publish: bool) -> ShareAnswer {
+        match G::share(&self.state, player, self.creator, publish) {
+            crate::game::Sharing::Now => ShareAnswer::Now,
+            crate::game::Sharing::Forbidden(why) => ShareAnswer::Forbidden(why),
+            crate::game::Sharing::Act(action) => match self.act(player, &action).await {
+                Ok(_) => ShareAnswer::Taken,
+                Err(rejection) => ShareAnswer::Refused(rejection),
+            },
+        }
+    }
+
+    /// After a commit: an event that publishes the story gives the table a new link, one that
+    /// withdraws it takes the link away, and every page hears that the links changed. Only
+    /// the server that committed the event does this; a shared store tells the others.
+    async fn share_follows(&self, events: &[G::Event]) {
+        let Some(publish) = events.iter().rev().find_map(G::publishes) else {
+            return;
+        };
+        let code = match publish.then(crate::random_token).transpose() {
+            Ok(code) => code,
+            Err(e) => {
+                tracing::error!(table = self.table.0, "cannot publish the story: {e}");
+                return;
+            }
+        };
+        if let Err(e) = self.store.set_share(self.table, code.as_deref()).await {
+            tracing::error!(table = self.table.0, "cannot change the story's link: {e}");
+            return;
+        }
+        if !self.settings.shared_store {
+            let _ = self.published.send(Arc::new(Published {
+                seq: self.seq,
+                at: Instant::now(),
+                update: None,
+                everyone: Some(Arc::from(json!({"type": "invite"}).to_string())),
                 own: BTreeMap::new(),
             }));
         }

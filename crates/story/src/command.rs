@@ -55,11 +55,6 @@ pub enum Action {
         /// Who.
         player: PlayerId,
     },
-    /// Choose (or with `None`, dismiss) the moderator (edition 1.1).
-    ChooseModerator {
-        /// Who, or nobody.
-        player: Option<PlayerId>,
-    },
     /// Agree on content to exclude.
     AddLine {
         /// The excluded content.
@@ -102,11 +97,10 @@ pub enum Action {
         proposal: ProposalId,
     },
 
-    /// Roll real dice at this table (typed in), or go back to the server's dice.
-    ChooseDice {
-        /// Real dice.
-        physical: bool,
-    },
+    /// Withdraw the published story's page, at once and anonymously: anyone may want their
+    /// words taken down, and nobody explains why (publishing is [`Motion::Publish`]). Nothing
+    /// happens when it is not published.
+    WithdrawStory,
     /// Hold the scene timer (the moderator's, or without one anyone's).
     HoldTimer,
     /// Let the held timer count again.

@@ -108,7 +108,7 @@ fn decide_action(state: &State, command: Command) -> Decision {
             if !state.opened {
                 return Err(Refusal::NotOpened);
             }
-            if state.phase == Phase::Ended {
+            if state.phase == Phase::Ended && !after_the_end(&action) {
                 return Err(Refusal::GameOver);
             }
             if let Action::Join { name } = action {
@@ -120,6 +120,21 @@ fn decide_action(state: &State, command: Command) -> Decision {
             Rules { state, by, at }.decide(action)
         }
     }
+}
+
+/// What a table may still do once the story is told: publish it (a proposal) or withdraw it,
+/// and remove a player who left, whose agreement the proposal would otherwise wait for.
+fn after_the_end(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Propose {
+            motion: Motion::Publish,
+            ..
+        } | Action::Agree { .. }
+            | Action::Stop { .. }
+            | Action::WithdrawStory
+            | Action::RemovePlayer { .. }
+    )
 }
 
 fn join(state: &State, by: PlayerId, name: String) -> Decision {
@@ -302,22 +317,11 @@ impl Rules<'_> {
                 }
                 Ok(vec![Event::PlayerRemoved { player }])
             }
-            Action::ChooseModerator { player } => {
-                if !state.ruleset.allows_moderator() {
-                    return Err(Refusal::NoModerator {
-                        ruleset: state.ruleset,
-                    });
-                }
-                if let Some(p) = player {
-                    if !state.is_present(p) {
-                        return Err(Refusal::UnknownPlayer);
-                    }
-                    if state.character_of(p).is_some() {
-                        return Err(Refusal::ModeratorHasCharacter);
-                    }
-                }
-                Ok(vec![Event::ModeratorChosen { player }])
-            }
+            Action::WithdrawStory => Ok(if state.published {
+                vec![Event::StoryWithdrawn]
+            } else {
+                Vec::new()
+            }),
             Action::AddLine { text: line } => {
                 if state.lines.len() >= limits::LINES {
                     return Err(Refusal::TooMany {
@@ -378,20 +382,6 @@ impl Rules<'_> {
                     proposal,
                     by: self.by,
                 }])
-            }
-            Action::ChooseDice { physical } => {
-                if let Some(p) = &state.proposal
-                    && matches!(p.motion, Motion::MakeCheck { .. })
-                {
-                    return Err(Refusal::ProposalOpen { motion: p.motion });
-                }
-                if state.scenes.values().any(|s| s.rolling) {
-                    return Err(Refusal::Rolling);
-                }
-                if state.physical_dice == physical {
-                    return Ok(Vec::new());
-                }
-                Ok(vec![Event::DiceChosen { physical }])
             }
             Action::HoldTimer => {
                 if self.keeps_time()?.held {
@@ -1147,6 +1137,40 @@ impl Rules<'_> {
                 Ok(())
             }
             Motion::Resume => state.x_card.map(|_| ()).ok_or(Refusal::NotPaused),
+            Motion::ChooseModerator { player } => self.moderator_possible(player),
+            Motion::ChooseDice { physical } => {
+                if state.scenes.values().any(|s| s.rolling) {
+                    return Err(Refusal::Rolling);
+                }
+                if state.physical_dice == physical {
+                    return Err(Refusal::SameDice { physical });
+                }
+                Ok(())
+            }
+            Motion::Publish => {
+                if state.published {
+                    return Err(Refusal::AlreadyPublished);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Edition 1.1's moderator is someone at the table who plays no character.
+    fn moderator_possible(&self, player: Option<PlayerId>) -> Result<(), Refusal> {
+        let state = self.state;
+        if !state.ruleset.allows_moderator() {
+            return Err(Refusal::NoModerator {
+                ruleset: state.ruleset,
+            });
+        }
+        match player {
+            None if state.moderator.is_none() => Err(Refusal::NoModeratorToDismiss),
+            None => Ok(()),
+            Some(p) if !state.is_present(p) => Err(Refusal::UnknownPlayer),
+            Some(p) if state.moderator == Some(p) => Err(Refusal::AlreadyTheModerator),
+            Some(p) if state.character_of(p).is_some() => Err(Refusal::ModeratorHasCharacter),
+            Some(_) => Ok(()),
         }
     }
 
@@ -1197,6 +1221,9 @@ impl Rules<'_> {
             }
             Motion::WithdrawPair { pair } => events.push(Event::PairWithdrawn { pair }),
             Motion::Resume => events.push(Event::TableResumed),
+            Motion::ChooseModerator { player } => events.push(Event::ModeratorChosen { player }),
+            Motion::ChooseDice { physical } => events.push(Event::DiceChosen { physical }),
+            Motion::Publish => events.push(Event::StoryPublished),
         }
         Ok(events)
     }

@@ -76,6 +76,10 @@ pub enum Event {
     DiceChosen {
         physical: bool,
     },
+    /// The table agreed to publish the story; the server gives the page its link.
+    StoryPublished,
+    /// Anonymous: the published page is gone.
+    StoryWithdrawn,
     /// Temporal Mechanics' flashback or flashforward begins (scenes start with
     /// `SceneStarted`).
     TimerStarted {

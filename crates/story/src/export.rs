@@ -86,6 +86,8 @@ fn quote(text: &str) -> String {
 struct Export<'a> {
     state: &'a State,
     out: String,
+    /// The table's lines go in: the players' own copy has them, a published page does not.
+    lines: bool,
 }
 
 /// The outline as an SVG picture ([`views::svg`]), flagged objectives left out as in the
@@ -100,9 +102,21 @@ pub fn outline_svg(state: &State) -> Option<String> {
 /// the outline), and for a state built by [`crate::evolve`] linear, up to logarithms, in its
 /// size however deep the outline.
 pub fn to_markdown(state: &State) -> String {
+    document(state, true)
+}
+
+/// The story as it is published for anyone with its link: [`to_markdown`] without the table's
+/// lines. What a group agreed to leave out is said among themselves, not to strangers (a line
+/// names the very content someone asked to keep away).
+pub fn to_published_markdown(state: &State) -> String {
+    document(state, false)
+}
+
+fn document(state: &State, lines: bool) -> String {
     let mut export = Export {
         state,
         out: String::new(),
+        lines,
     };
     export.document();
     export.out
@@ -269,7 +283,7 @@ impl Export<'_> {
             TextRef::LongTermEffects,
             s.long_term_effects.as_deref(),
         );
-        if !s.lines.is_empty() {
+        if self.lines && !s.lines.is_empty() {
             self.line("## Lines");
             self.line("");
             self.line("Content the table agreed to leave out:");

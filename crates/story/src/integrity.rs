@@ -221,6 +221,8 @@ impl State {
             Event::TableResumed
             | Event::ProposalCarried { .. }
             | Event::DiceChosen { .. }
+            | Event::StoryPublished
+            | Event::StoryWithdrawn
             | Event::TimerStarted { .. }
             | Event::TimerStopped { .. }
             | Event::TimerCounting { .. }

@@ -352,6 +352,22 @@ pub enum Motion {
     Resume,
     /// End the game.
     EndGame,
+    /// Name the moderator (edition 1.1), or with `None` have none: who moderates is the
+    /// table's choice. The player named votes on it like any player, so nobody becomes the
+    /// moderator (and gives up their vote) without agreeing.
+    ChooseModerator {
+        /// Who, or nobody.
+        player: Option<PlayerId>,
+    },
+    /// Roll real dice at the table (typed in), or go back to the server's dice.
+    ChooseDice {
+        /// Real dice.
+        physical: bool,
+    },
+    /// Publish the story as a read-only page anyone with its link may read (the server gives
+    /// the link when the motion carries); any player withdraws it at once
+    /// ([`crate::command::Action::WithdrawStory`]).
+    Publish,
 }
 
 impl fmt::Display for Motion {
@@ -364,6 +380,11 @@ impl fmt::Display for Motion {
             Motion::MakeCheck { .. } => f.write_str("make the check"),
             Motion::WithdrawPair { .. } => f.write_str("withdraw a pair"),
             Motion::Resume => f.write_str("resume play"),
+            Motion::ChooseModerator { player: Some(_) } => f.write_str("choose the moderator"),
+            Motion::ChooseModerator { player: None } => f.write_str("have no moderator"),
+            Motion::ChooseDice { physical: true } => f.write_str("roll real dice at the table"),
+            Motion::ChooseDice { physical: false } => f.write_str("let the server roll the dice"),
+            Motion::Publish => f.write_str("publish the story as a read-only page"),
         }
     }
 }

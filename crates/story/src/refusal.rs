@@ -85,6 +85,17 @@ pub enum Refusal {
     },
     /// Someone with a character cannot be the moderator.
     ModeratorHasCharacter,
+    /// The player named is the moderator already.
+    AlreadyTheModerator,
+    /// There is no moderator to dismiss.
+    NoModeratorToDismiss,
+    /// The table rolls these dice already.
+    SameDice {
+        /// Real dice.
+        physical: bool,
+    },
+    /// The story is published already (withdrawing it comes first).
+    AlreadyPublished,
     /// The text is already flagged.
     AlreadyFlagged,
     /// A world's catastrophe table is not usable.
@@ -244,6 +255,10 @@ impl Refusal {
             NoModerator { .. } => "no_moderator",
             ModeratorCannot { .. } => "moderator_cannot",
             ModeratorHasCharacter => "moderator_has_character",
+            AlreadyTheModerator => "already_the_moderator",
+            NoModeratorToDismiss => "no_moderator_to_dismiss",
+            SameDice { .. } => "same_dice",
+            AlreadyPublished => "already_published",
             AlreadyFlagged => "already_flagged",
             InvalidWorld { .. } => "invalid_world",
             ProphecyLocked => "prophecy_locked",
@@ -304,12 +319,15 @@ impl Refusal {
     pub fn rule(&self) -> &'static str {
         use Refusal::*;
         match self {
-            NotOpened | AlreadyOpened | NotAtTable | AlreadyJoined | UnknownPlayer => "The table",
+            NotOpened | AlreadyOpened | NotAtTable | AlreadyJoined | UnknownPlayer
+            | AlreadyPublished => "The table",
             TooMany { .. } | Empty { .. } | TooLong { .. } | Unknown { .. } => "Limits",
             NotNow { .. } | GameOver | NotTheNextPhase { .. } => "The four phases",
             NoModerator { .. }
             | ModeratorCannot { .. }
             | ModeratorHasCharacter
+            | AlreadyTheModerator
+            | NoModeratorToDismiss
             | ModeratorKeepsTime
             | OnlyTheModeratorAsks => "The moderator",
             AlreadyFlagged | Paused | NotYourLine | AlreadyPaused | NotPaused | NotYourPause => {
@@ -318,7 +336,7 @@ impl Refusal {
             ProposalOpen { .. } | NoSuchProposal | AlreadyAgreed | StoryBegun => "Agreement",
             NoTimer | BadExtension { .. } => "Time limits",
             NotYourPair | OwnPair | PairUnderObjection => "Matching Aspects",
-            Rolling | NotRolling | FacesDoNotFit { .. } => "Checks",
+            Rolling | NotRolling | FacesDoNotFit { .. } | SameDice { .. } => "Checks",
             StoryTreeTooSmall | NoFlashforward => "Temporal Mechanics",
             InvalidWorld { .. } | ProphecyLocked | NoProphecy => "Receive the Prophecy",
             NoPlayers
@@ -451,6 +469,13 @@ impl fmt::Display for Refusal {
             ModeratorHasCharacter => {
                 f.write_str("A player with a character cannot be the moderator.")
             }
+            AlreadyTheModerator => f.write_str("That player is the moderator already."),
+            NoModeratorToDismiss => f.write_str("The table has no moderator."),
+            SameDice { physical: true } => f.write_str("The table rolls real dice already."),
+            SameDice { physical: false } => f.write_str("The server rolls the dice already."),
+            AlreadyPublished => f.write_str(
+                "The story is published already: its link is with the story (withdraw it first to publish again).",
+            ),
             AlreadyFlagged => f.write_str("That text is already flagged."),
             InvalidWorld { problem } => write!(f, "That world cannot be used: {problem}."),
             ProphecyLocked => f.write_str(

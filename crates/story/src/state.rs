@@ -41,6 +41,9 @@ pub struct State {
     /// The table rolls real dice and types the faces in.
     #[serde(default)]
     pub physical_dice: bool,
+    /// The table agreed to publish the story, and nobody has withdrawn it since.
+    #[serde(default)]
+    pub published: bool,
     /// The timer of the scene being played (a story scene, the flashback or flashforward).
     #[serde(default)]
     pub timer: Option<Timer>,
@@ -267,6 +270,8 @@ impl State {
                 }
             }
             Event::DiceChosen { physical } => self.physical_dice = *physical,
+            Event::StoryPublished => self.published = true,
+            Event::StoryWithdrawn => self.published = false,
             Event::TimerStarted { timed, at } => self.timer = Some(Timer::start(*timed, *at)),
             Event::TimerStopped { at } => {
                 if let Some(t) = &mut self.timer

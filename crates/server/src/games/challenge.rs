@@ -3,7 +3,7 @@
 //! view every page shares, with the exact chance of each band for every improvement a player
 //! may choose on an open challenge (see PROTOCOL.md, "The Challenge rules").
 
-use crate::game::{Context, Game, Rejection};
+use crate::game::{Context, Game, Rejection, Sharing};
 use challenge::command::{Action, Choice, Command};
 use challenge::ids::{CharacterId, PlayerId};
 use challenge::sheet::{Aptitude, Skill, Specialty};
@@ -119,6 +119,15 @@ impl Game for ChallengeGame {
     fn for_players(log: Vec<Event>) -> Vec<Event> {
         // Nothing at this table is secret.
         log
+    }
+
+    /// The game master publishes the story; anyone withdraws it.
+    fn share(state: &State, player: u32, _creator: u32, publish: bool) -> Sharing {
+        if publish && !state.is_gm(PlayerId(player)) {
+            Sharing::Forbidden("Only the game master can publish the story.".into())
+        } else {
+            Sharing::Now
+        }
     }
 
     fn progress(state: &State) -> String {

@@ -12,6 +12,7 @@ mod hardening;
 mod limits;
 mod markdown;
 mod operations;
+mod proposals;
 mod protocol;
 mod seats;
 mod servers;

@@ -449,15 +449,15 @@ async fn names_are_normalized_visible_unique_and_closed() {
     server.stop().await;
 }
 
-/// A seated player publishes the story: anyone with the link reads it, without a seat or a
-/// cookie; a page without a seat cannot publish; any player withdraws it and the link is gone.
+/// A published story: anyone with the link reads it, without a seat or a cookie; a page
+/// without a seat cannot publish; any player withdraws it and the link is gone. (A table of
+/// one agrees with itself at once; proposals.rs has the table deciding.)
 #[tokio::test]
 async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
     let db = fresh_db();
     let server = Server::start(&db).await;
     let addr = server.addr;
     let (token, ada) = create_table(addr, "1.0", "Ada").await;
-    let bo = join(addr, &token, "Bo").await;
     let publish = json!({"action": "publish"});
     let (status, _, _) = http(
         addr,
@@ -472,7 +472,7 @@ async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
         addr,
         "POST",
         &format!("/t/{token}/share"),
-        Some(&bo),
+        Some(&ada),
         Some(json!({"action": "shout"})),
     )
     .await;
@@ -487,7 +487,7 @@ async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
         addr,
         "POST",
         &format!("/t/{token}/share"),
-        Some(&bo),
+        Some(&ada),
         Some(publish.clone()),
     )
     .await;
@@ -497,8 +497,8 @@ async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
         .split_once("/s/")
         .map(|(_, code)| format!("/s/{code}"))
         .unwrap();
-    // Published twice: the same link; and Ada's invitation answer shows it too.
-    let (_, _, body) = http(
+    // Published already: refused, and the link stays; Bo, who joins later, sees it too.
+    let (status, _, body) = http(
         addr,
         "POST",
         &format!("/t/{token}/share"),
@@ -506,8 +506,9 @@ async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
         Some(publish),
     )
     .await;
-    assert_eq!(field(&body, "share").as_str(), Some(link.as_str()));
-    let (_, _, body) = http(addr, "GET", &format!("/t/{token}/invite"), Some(&ada), None).await;
+    assert_eq!(status, 409, "{body}");
+    let bo = join(addr, &token, "Bo").await;
+    let (_, _, body) = http(addr, "GET", &format!("/t/{token}/invite"), Some(&bo), None).await;
     assert_eq!(field(&body, "share").as_str(), Some(link.as_str()));
 
     let (status, headers, page) = http(addr, "GET", &path, None, None).await;
@@ -524,7 +525,7 @@ async fn a_story_is_published_read_without_a_seat_and_withdrawn() {
         addr,
         "POST",
         &format!("/t/{token}/share"),
-        Some(&ada),
+        Some(&bo),
         Some(json!({"action": "withdraw"})),
     )
     .await;

@@ -11,13 +11,13 @@ use store::{PgStore, Store};
 
 /// A database of its own on this machine's PostgreSQL (`PROPHECY_TEST_POSTGRES`), dropped by
 /// [`TestDb::drop_now`].
-struct TestDb {
+pub(crate) struct TestDb {
     name: String,
     server: String,
 }
 
 impl TestDb {
-    async fn create(name: &str) -> TestDb {
+    pub(crate) async fn create(name: &str) -> TestDb {
         let server = std::env::var("PROPHECY_TEST_POSTGRES")
             .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
         let db = TestDb {
@@ -30,7 +30,7 @@ impl TestDb {
         db
     }
 
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         let base = self
             .server
             .rsplit_once('/')
@@ -55,7 +55,7 @@ impl TestDb {
         let _ = connection.close().await;
     }
 
-    async fn drop_now(self) {
+    pub(crate) async fn drop_now(self) {
         self.admin(&format!(
             "DROP DATABASE IF EXISTS {} WITH (FORCE)",
             self.name
@@ -66,13 +66,13 @@ impl TestDb {
 
 /// A server on its own runtime (its own thread), so that it can be killed: every task and
 /// socket dropped at once, nothing closed gracefully, as with SIGKILL.
-struct Served {
-    addr: SocketAddr,
+pub(crate) struct Served {
+    pub(crate) addr: SocketAddr,
     runtime: Option<tokio::runtime::Runtime>,
 }
 
 impl Served {
-    fn start(url: &str) -> Served {
+    pub(crate) fn start(url: &str) -> Served {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()

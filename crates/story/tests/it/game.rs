@@ -341,11 +341,13 @@ fn table_with(ruleset: Ruleset, moderator: Option<u32>) -> Table {
     let mut game = Game::open(ruleset);
     if let Some(m) = moderator {
         game.join(m, "Mo");
-        game.act(
+        // Alone at the table, the moderator's own proposal carries at once.
+        game.carry(
             m,
-            Action::ChooseModerator {
+            Motion::ChooseModerator {
                 player: Some(PlayerId(m)),
             },
+            0,
         );
     }
     game.join(1, "Ada");

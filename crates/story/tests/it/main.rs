@@ -6,6 +6,7 @@ mod game;
 mod integrity;
 mod moderator;
 mod outline_odds;
+mod publish;
 mod real_dice;
 mod refusals;
 mod replay;

@@ -22,11 +22,12 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
     // A table still writing its outline.
     let mut game = Game::open(Ruleset::Edition11);
     game.join(MODERATOR, "Mo");
-    game.act(
+    game.carry(
         MODERATOR,
-        Action::ChooseModerator {
+        Motion::ChooseModerator {
             player: Some(PlayerId(MODERATOR)),
         },
+        0,
     );
     game.join(1, "Ada");
     game.join(2, "Bo");
@@ -221,7 +222,7 @@ fn the_moderator_does_not_propose_or_judge_pairs_or_roll() {
         "make checks",
     );
     // With real dice, the players type the faces in.
-    game.act(MODERATOR, Action::ChooseDice { physical: true });
+    game.carry(MODERATOR, Motion::ChooseDice { physical: true }, 0);
     game.check(2, primary, 0);
     assert!(game.state.scenes[&primary].rolling);
     moderator_cannot(
@@ -276,7 +277,15 @@ fn a_flagged_question_is_replaced_by_anyone_when_the_moderator_is_gone() {
             target: story::model::TextRef::Question,
         },
     );
-    game.act(1, story::command::Action::ChooseModerator { player: None });
+    // The moderator leaves the table while play is paused (dismissing them is a proposal,
+    // and proposals wait for the pause).
+    game.act(
+        1,
+        story::command::Action::RemovePlayer {
+            player: PlayerId(crate::game::MODERATOR),
+        },
+    );
+    assert_eq!(game.state.moderator, None);
     assert!(game.state.paused());
     // …but a flagged one can be replaced by anyone, so the table is never stuck.
     game.act(
@@ -318,4 +327,131 @@ fn the_moderator_may_replace_a_flagged_narration_but_never_narrate() {
     );
     game.act(crate::game::MODERATOR, narrate("The chapel held."));
     assert!(!game.state.paused());
+}
+
+/// Who moderates is the table's choice: naming, changing and dismissing the moderator are
+/// proposals, and the player named agrees like everyone (becoming the moderator costs them
+/// their vote and their character).
+#[test]
+fn the_moderator_is_named_changed_and_dismissed_by_the_table() {
+    use story::Event;
+    let mut game = Game::open(Ruleset::Edition11);
+    for (id, name) in [(1, "Ada"), (2, "Bo"), (3, "Cy")] {
+        game.join(id, name);
+    }
+    // No player names the moderator alone: the page's old action is gone.
+    let alone = serde_json::json!({"action": "choose_moderator", "player": 3});
+    assert!(serde_json::from_value::<Action>(alone).is_err());
+
+    // Ada proposes Cy; nothing changes until Cy and Bo agree.
+    let cy = Motion::ChooseModerator {
+        player: Some(PlayerId(3)),
+    };
+    game.act(1, propose(cy));
+    let proposal = game.open_proposal();
+    let agree = Action::Agree {
+        proposal,
+        seed: dice::Seed(0),
+    };
+    game.act(2, agree.clone());
+    assert_eq!(game.state.moderator, None);
+    let events = game.act(3, agree);
+    assert_eq!(
+        events,
+        [
+            Event::ProposalAgreed {
+                proposal,
+                by: PlayerId(3)
+            },
+            Event::ProposalCarried { proposal },
+            // The event a stored game has always had for it.
+            Event::ModeratorChosen {
+                player: Some(PlayerId(3))
+            },
+        ]
+    );
+    assert_eq!(game.state.moderator, Some(PlayerId(3)));
+    assert!(!game.state.votes(PlayerId(3)));
+
+    // Changing the moderator: Bo must agree to take the seat; Cy, stepping down, gets her
+    // vote back once it carries.
+    game.refuses(
+        1,
+        propose(cy),
+        Refusal::AlreadyTheModerator,
+        "The moderator",
+    );
+    game.carry(
+        3,
+        Motion::ChooseModerator {
+            player: Some(PlayerId(2)),
+        },
+        0,
+    );
+    assert_eq!(game.state.moderator, Some(PlayerId(2)));
+    assert!(game.state.votes(PlayerId(3)));
+
+    // Someone who makes a character while the table decides cannot be named: rechecked
+    // when the proposal carries.
+    game.act(
+        1,
+        Action::WriteProphecy {
+            text: "Doom.".into(),
+        },
+    );
+    game.advance(2, Phase::Characters);
+    let ada = Motion::ChooseModerator {
+        player: Some(PlayerId(1)),
+    };
+    game.act(2, propose(ada));
+    let proposal = game.open_proposal();
+    let agree = Action::Agree {
+        proposal,
+        seed: dice::Seed(0),
+    };
+    game.act(1, agree.clone());
+    game.character(1, "Wren", None);
+    game.refuses(3, agree, Refusal::ModeratorHasCharacter, "The moderator");
+    game.act(3, Action::Stop { proposal });
+    game.refuses(
+        3,
+        propose(ada),
+        Refusal::ModeratorHasCharacter,
+        "The moderator",
+    );
+
+    // Dismissed, with the players' agreement (the moderator may propose it too).
+    game.carry(2, Motion::ChooseModerator { player: None }, 0);
+    assert_eq!(game.state.moderator, None);
+    game.refuses(
+        1,
+        propose(Motion::ChooseModerator { player: None }),
+        Refusal::NoModeratorToDismiss,
+        "The moderator",
+    );
+}
+
+/// A moderator chosen by a game stored before naming one was a proposal (a lone
+/// `moderator_chosen`) still moderates when the game loads.
+#[test]
+fn a_stored_moderator_chosen_alone_still_loads() {
+    use story::{Event, State, StoredEvent};
+    let stored = [
+        r#"{"v":"1","type":"game_opened","ruleset":"1.1"}"#,
+        r#"{"v":"1","type":"player_joined","player":1,"name":"Ada"}"#,
+        r#"{"v":"1","type":"player_joined","player":2,"name":"Mo"}"#,
+        r#"{"v":"1","type":"moderator_chosen","player":2}"#,
+        r#"{"v":"1","type":"dice_chosen","physical":true}"#,
+    ];
+    let events: Vec<Event> = stored
+        .iter()
+        .map(|line| {
+            serde_json::from_str::<StoredEvent>(line)
+                .expect(line)
+                .into_event()
+        })
+        .collect();
+    let state = State::replay_checked(&events).unwrap();
+    assert_eq!(state.moderator, Some(PlayerId(2)));
+    assert!(state.physical_dice);
 }

@@ -72,7 +72,7 @@ fn the_seeds_worked_example_with_real_dice() {
     let force = game.scene(3, finale, "Use the Force");
     let station = game.object(1, "The station", ObjectKind::Place);
     game.advance(1, Phase::Story);
-    game.act(1, Action::ChooseDice { physical: true });
+    game.carry(1, Motion::ChooseDice { physical: true }, 0);
     assert!(game.state.physical_dice);
 
     // Faces typed in before the table agreed to the check are refused.
@@ -217,7 +217,7 @@ fn the_pool_is_frozen_while_the_table_rolls() {
         weaknesses,
         ..
     } = table(Ruleset::Edition10);
-    game.act(2, Action::ChooseDice { physical: true });
+    game.carry(2, Motion::ChooseDice { physical: true }, 0);
     game.act(1, Action::StartScene { scene: primary });
     let trade = game.first_aspect(chars[0]);
     let pair = game.pair(1, primary, trade, weaknesses[0]);
@@ -247,7 +247,7 @@ fn the_pool_is_frozen_while_the_table_rolls() {
             accept_empty_pool: false,
         }),
     );
-    rolling(&game, 3, Action::ChooseDice { physical: false });
+    rolling(&game, 3, propose(Motion::ChooseDice { physical: false }));
     // The dice are on the table: the story has begun.
     game.refuses(
         2,
@@ -267,6 +267,37 @@ fn the_pool_is_frozen_while_the_table_rolls() {
     assert_eq!(check.roll.hits(), 2);
     assert!(check.physical);
     // Back to the server's dice for the next check.
-    game.act(3, Action::ChooseDice { physical: false });
+    game.carry(3, Motion::ChooseDice { physical: false }, 0);
     assert!(!game.state.physical_dice);
+}
+
+/// Switching the table's dice is the table's choice: one player proposes, everyone agrees.
+#[test]
+fn switching_to_real_dice_is_a_proposal() {
+    let Table { mut game, .. } = table(Ruleset::Edition10);
+    let alone = serde_json::json!({"action": "choose_dice", "physical": true});
+    assert!(serde_json::from_value::<Action>(alone).is_err());
+    let real = Motion::ChooseDice { physical: true };
+    game.act(1, propose(real));
+    let proposal = game.open_proposal();
+    let agree = Action::Agree {
+        proposal,
+        seed: dice::Seed(0),
+    };
+    game.act(2, agree.clone());
+    assert!(!game.state.physical_dice, "two of three agreed");
+    let events = game.act(3, agree);
+    assert_eq!(events.last(), Some(&Event::DiceChosen { physical: true }));
+    assert!(game.state.physical_dice);
+    game.refuses(
+        2,
+        propose(real),
+        Refusal::SameDice { physical: true },
+        "Checks",
+    );
+    // "Not yet" keeps the dice as they are.
+    game.act(2, propose(Motion::ChooseDice { physical: false }));
+    let proposal = game.open_proposal();
+    game.act(1, Action::Stop { proposal });
+    assert!(game.state.physical_dice);
 }

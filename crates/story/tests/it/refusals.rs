@@ -124,7 +124,7 @@ fn the_table() {
     check(
         &game,
         1,
-        Action::ChooseModerator { player: None },
+        propose(Motion::ChooseModerator { player: None }),
         Refusal::NoModerator {
             ruleset: Ruleset::Edition10,
         },

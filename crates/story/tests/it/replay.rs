@@ -237,8 +237,12 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library, at: Times
             },
             _ => Action::ResetTimer,
         },
-        35 => Action::ChooseDice {
-            physical: rng.next_byte() < 128,
+        35 => match rng.face(4) {
+            1 => Action::WithdrawStory,
+            2 => propose(Motion::Publish),
+            _ => propose(Motion::ChooseDice {
+                physical: rng.next_byte() < 128,
+            }),
         },
         // Real dice: the faces of a roll of the pool (or, now and then, of another pool).
         36 => {
@@ -254,10 +258,10 @@ fn random_command(rng: &mut DiceRng, state: &State, library: &Library, at: Times
             1 if rng.next_byte() < 16 => Action::RemovePlayer {
                 player: PlayerId(pick(rng, &players).unwrap()),
             },
-            2 | 3 => Action::ChooseModerator {
+            2 | 3 => propose(Motion::ChooseModerator {
                 player: Some(PlayerId(pick(rng, &players).unwrap()))
                     .filter(|_| rng.next_byte() < 200),
-            },
+            }),
             _ => Action::AskQuestion { text: word },
         },
         38 => Action::RemoveLine {
@@ -345,6 +349,10 @@ fn random_valid_command_sequences_replay_to_the_same_state() {
         "dice_called_for",
         "check_made",
         "game_ended",
+        "dice_chosen",
+        "moderator_chosen",
+        "story_published",
+        "story_withdrawn",
     ] {
         assert!(reached.contains(kind), "random games never reached {kind}");
     }

@@ -7,7 +7,7 @@ use story::Ruleset;
 use story::command::Action;
 use story::content::Library;
 use story::ids::{ObjectId, PlayerId};
-use story::model::{ObjectKind, Phase, ProphecySource, Warning};
+use story::model::{Motion, ObjectKind, Phase, ProphecySource, Warning};
 
 /// Players 2 and 3 join beside player 1, and all three create complete characters.
 fn characters(game: &mut Game) -> [ObjectId; 3] {
@@ -154,11 +154,12 @@ fn edition_1_0_from_the_prophecy_to_the_end() {
 fn edition_1_1_has_a_moderator_and_a_finale_of_five() {
     let mut game = Game::open(Ruleset::Edition11);
     game.join(9, "Mo");
-    game.act(
+    game.carry(
         9,
-        Action::ChooseModerator {
+        Motion::ChooseModerator {
             player: Some(PlayerId(9)),
         },
+        0,
     );
     let library = Library::builtin();
     let module = library.modules[0].clone();

@@ -2,7 +2,7 @@
 //! (with the server's seeds and times), events become log lines, and the state becomes each
 //! player's view (see PROTOCOL.md).
 
-use crate::game::{Context, Game, Rejection};
+use crate::game::{Context, Game, Rejection, Sharing};
 use dice::Seed;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -201,6 +201,7 @@ impl Game for StoryGame {
                 | Event::LineRemoved { .. }
                 | Event::TablePaused { .. }
                 | Event::TableResumed
+                | Event::StoryWithdrawn
         )
     }
 
@@ -283,6 +284,32 @@ impl Game for StoryGame {
         story::redact::for_players(&log)
     }
 
+    fn published_markdown(state: &State) -> (String, String) {
+        let (title, _) = Self::markdown(state);
+        (title, story::export::to_published_markdown(state))
+    }
+
+    /// Publishing is the table's choice (a proposal); withdrawing is anyone's, at once.
+    fn share(state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
+        if publish {
+            Sharing::Act(json!({"action": "propose", "motion": {"motion": "publish"}}))
+        } else if state.published {
+            Sharing::Act(json!({"action": "withdraw_story"}))
+        } else {
+            // Nothing the table published (a link from before publishing was a proposal, or
+            // none): the table layer takes any link away, and the log gains nothing.
+            Sharing::Now
+        }
+    }
+
+    fn publishes(event: &Event) -> Option<bool> {
+        match event {
+            Event::StoryPublished => Some(true),
+            Event::StoryWithdrawn => Some(false),
+            _ => None,
+        }
+    }
+
     fn title(state: &State, creator: u32) -> String {
         title(state, creator)
     }
@@ -309,6 +336,17 @@ impl Game for StoryGame {
             line.push_str(" (paused)");
         }
         line
+    }
+}
+
+/// What a motion asks, as a verb phrase naming the phase or the player it is about.
+fn motion_words(state: &State, motion: Motion) -> String {
+    match motion {
+        Motion::Advance { to } => format!("move on to {}", to.name_in(state.ruleset)),
+        Motion::ChooseModerator { player: Some(p) } => {
+            format!("make {} the moderator", player_name(state, p))
+        }
+        other => other.to_string(),
     }
 }
 
@@ -434,8 +472,7 @@ fn describe(before: &State, event: &Event) -> String {
         Event::ProposalMade { motion, by, .. } => {
             let what = match motion {
                 Motion::MakeCheck { scene, .. } => format!("make the check of {}", objective(s, *scene)),
-                Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
-                other => other.to_string(),
+                other => motion_words(s, *other),
             };
             format!("{} proposes to {what}; it carries when everyone agrees.", player_name(s, *by))
         }
@@ -448,6 +485,10 @@ fn describe(before: &State, event: &Event) -> String {
             "From now on the table rolls real dice and types in the faces.".into()
         }
         Event::DiceChosen { physical: false } => "From now on the server rolls the dice.".into(),
+        Event::StoryPublished => {
+            "The story is published as a read-only page: its link is with the story.".into()
+        }
+        Event::StoryWithdrawn => "The story's read-only page was withdrawn.".into(),
         Event::TimerStarted { timed: Timed::Flashback, .. } => format!(
             "The flashback begins: {} minutes on the timer.",
             s.ruleset.scene_minutes()

@@ -76,7 +76,7 @@ impl View for StoryView {
 impl View for ProposalView {
     fn diff(&self, new: &ProposalView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
-            id, motion, scene, pair, to, label, by, agreed, waiting);
+            id, motion, scene, pair, to, player, physical, label, by, agreed, waiting);
     }
 }
 
@@ -141,6 +141,10 @@ struct ProposalView {
     scene: Option<u32>,
     pair: Option<u32>,
     to: Option<&'static str>,
+    /// `choose_moderator`: who (`null`: no moderator).
+    player: Option<u32>,
+    /// `choose_dice`: real dice or the server's.
+    physical: Option<bool>,
     label: String,
     by: u32,
     agreed: Vec<u32>,
@@ -704,6 +708,8 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
             | Event::ProposalAgreed { .. }
             | Event::ProposalStopped { .. }
             | Event::ProposalCarried { .. }
+            | Event::StoryPublished
+            | Event::StoryWithdrawn
             | Event::TimerStarted { .. }
             | Event::TimerStopped { .. }
             | Event::TimerCounting { .. }
@@ -719,6 +725,47 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
 
 /// The view; with `Some((previous, touched))`, the scenes and objects of `previous` but those
 /// `touched` are taken over as they are, and the outline's odds too unless `touched.odds`.
+/// The open proposal as the page shows it: what it asks, who agreed, who it waits for.
+fn proposal_view(
+    s: &State,
+    p: &story::model::Proposal,
+    voters: &std::collections::BTreeSet<story::ids::PlayerId>,
+) -> ProposalView {
+    let (motion, scene, pair, to) = match p.motion {
+        Motion::Advance { to } => ("advance", None, None, Some(phase_id(to))),
+        Motion::ReturnToOutline => ("return_to_outline", None, None, None),
+        Motion::MakeCheck { scene, .. } => ("make_check", Some(scene.0), None, None),
+        Motion::WithdrawPair { pair } => ("withdraw_pair", None, Some(pair.0), None),
+        Motion::Resume => ("resume", None, None, None),
+        Motion::EndGame => ("end_game", None, None, None),
+        Motion::ChooseModerator { .. } => ("choose_moderator", None, None, None),
+        Motion::ChooseDice { .. } => ("choose_dice", None, None, None),
+        Motion::Publish => ("publish", None, None, None),
+    };
+    let (player, physical) = match p.motion {
+        Motion::ChooseModerator { player } => (player.map(|p| p.0), None),
+        Motion::ChooseDice { physical } => (None, Some(physical)),
+        _ => (None, None),
+    };
+    let label = super::motion_words(s, p.motion);
+    ProposalView {
+        id: p.id.0,
+        motion,
+        scene,
+        pair,
+        to,
+        player,
+        physical,
+        label,
+        by: p.by.0,
+        agreed: p.agreed.iter().map(|x| x.0).collect(),
+        waiting: (voters.iter())
+            .filter(|v| !p.agreed.contains(v))
+            .map(|x| x.0)
+            .collect(),
+    }
+}
+
 fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) -> StoryView {
     let s = state;
     // Worked out only if a scene or an object is built, not taken over.
@@ -829,34 +876,7 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
         name: CATEGORY_NAMES[i],
     });
     let voters = s.voters();
-    let proposal = s.proposal.as_ref().map(|p| {
-        let (motion, scene, pair, to) = match p.motion {
-            Motion::Advance { to } => ("advance", None, None, Some(phase_id(to))),
-            Motion::ReturnToOutline => ("return_to_outline", None, None, None),
-            Motion::MakeCheck { scene, .. } => ("make_check", Some(scene.0), None, None),
-            Motion::WithdrawPair { pair } => ("withdraw_pair", None, Some(pair.0), None),
-            Motion::Resume => ("resume", None, None, None),
-            Motion::EndGame => ("end_game", None, None, None),
-        };
-        let label = match p.motion {
-            Motion::Advance { to } => format!("move on to {}", to.name_in(s.ruleset)),
-            other => other.to_string(),
-        };
-        ProposalView {
-            id: p.id.0,
-            motion,
-            scene,
-            pair,
-            to,
-            label,
-            by: p.by.0,
-            agreed: p.agreed.iter().map(|x| x.0).collect(),
-            waiting: (voters.iter())
-                .filter(|v| !p.agreed.contains(v))
-                .map(|x| x.0)
-                .collect(),
-        }
-    });
+    let proposal = s.proposal.as_ref().map(|p| proposal_view(s, p, &voters));
     let timer = s.timer.map(|t| {
         let (timed, scene) = match t.timed {
             Timed::Scene(id) => ("scene", Some(id.0)),
