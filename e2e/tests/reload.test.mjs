@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, panel, sameSeq, seq, view, logOf,
   aspectId, myCard, tid, consoleErrors, makeCheck,
-  glance,
+  glance, seatPlayers,
 } from './table.mjs';
 
 /** What a player sees of the table that must survive a reload. */
@@ -70,5 +70,37 @@ test('a player who reloads mid-scene comes back as themselves with nothing lost'
     await cy.context.setOffline(false);
     await cy.page.getByTestId('join-form').waitFor();
     assert.equal(await cy.page.getByTestId('reconnecting-banner').count(), 0);
+  });
+});
+
+test('a reload whose hello is refused as too fast asks again and draws the table', { timeout: 60_000 }, async () => {
+  await withTable('hello-again', async (table) => {
+    const { players } = await seatPlayers(table, [{ name: 'Ada' }, { name: 'Bo' }]);
+    const [ada] = players;
+    const last = await sameSeq(players);
+    // The server's own refusal of a hello past the seat's budget (quick reloads spend it), in
+    // place of the server's answer to the page's first hello; everything else goes through.
+    const hellos = [];
+    let sockets = 0;
+    await ada.page.routeWebSocket(/\/ws$/, (ws) => {
+      sockets++;
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        const msg = JSON.parse(String(message));
+        if (msg.type === 'hello') hellos.push(sockets);
+        if (msg.type === 'hello' && hellos.length === 1) {
+          ws.send(JSON.stringify({ type: 'error', req: null, message: 'Too fast: your seat may send 10 messages a second. Try again in 1 second.' }));
+        } else {
+          server.send(message);
+        }
+      });
+    });
+    await ada.page.reload();
+    await ada.page.waitForFunction((s) => window.prophecy && window.prophecy.seq() === s, last);
+    // Asked again on the same socket, not after the server gave up on it (it closes a socket
+    // that has not said hello within 10 s).
+    assert.deepEqual(hellos, [1, 1], 'the page said hello once more, on the same socket');
+    await ada.page.getByTestId('layout').waitFor();
+    assert.deepEqual(consoleErrors(ada), [], "Ada's console errors");
   });
 });

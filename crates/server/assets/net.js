@@ -7,6 +7,9 @@ const BACKOFF_MAX_MS = 5000;
 // that slept, a phone that changed networks) and reopened.
 const PING_EVERY_MS = 25000;
 const SILENCE_MS = 60000;
+// A hello refused (the seat's budget of messages is spent, as after quick reloads) is sent
+// again this much later: the page has nothing to show until a sync answers it.
+const HELLO_AGAIN_MS = 1000;
 
 export class Connection {
   /**
@@ -180,6 +183,13 @@ export class Connection {
     msg.view = structuredClone(this.view);
   }
 
+  /** Says hello again on `ws` after a while, unless it has been answered or closed meanwhile. */
+  helloAgain(ws) {
+    setTimeout(() => {
+      if (this.ws === ws && ws.readyState === WebSocket.OPEN && !this.synced) ws.send(JSON.stringify({ type: 'hello', since: this.since() }));
+    }, HELLO_AGAIN_MS);
+  }
+
   /** An update: the whole view, or a patch (RFC 6902) against the view at `base`. */
   onUpdate(msg) {
     if (msg.patch) {
@@ -214,6 +224,11 @@ export class Connection {
         if (this.on.log) this.on.log(msg);
         break;
       case 'error':
+        // Before its sync, an error without req can only answer the hello: ask again.
+        if (!this.synced && (msg.req === undefined || msg.req === null)) {
+          this.helloAgain(this.ws);
+          break;
+        }
         if (msg.req !== undefined && msg.req !== null && msg.req === this.logReq) {
           this.logReq = null;
           if (this.on.log) this.on.log(msg);
