@@ -1,5 +1,5 @@
-//! Embeds every file of `assets/` (the page's HTML, CSS and JavaScript) in the binary: writes
-//! `$OUT_DIR/assets.rs`, a table of (name, content type, contents), and the fonts of
+//! Embeds every page file of `assets/` and its folders (HTML, CSS, JavaScript, SVG, JSON) in the
+//! binary: writes `$OUT_DIR/assets.rs`, a table of (path, content type, contents), and the fonts of
 //! `assets/fonts/` in `$OUT_DIR/fonts.rs`, a table of (name, bytes).
 
 use std::fmt::Write;
@@ -10,12 +10,8 @@ fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
     let dir = std::path::Path::new(&manifest).join("assets");
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .expect("crates/server/assets exists")
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_file())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+    let mut names = Vec::new();
+    text_files(&dir, "", &mut names);
     names.sort();
     let mut table = String::from("&[\n");
     for name in names {
@@ -60,4 +56,25 @@ fn main() {
     }
     table.push(']');
     std::fs::write(out.join("fonts.rs"), table).unwrap();
+}
+
+/// The text files of the pages under `dir` (every folder but `fonts/`, whose files are binary),
+/// named by their path from `assets/` with `/` between folders.
+fn text_files(dir: &std::path::Path, prefix: &str, names: &mut Vec<String>) {
+    let entries = std::fs::read_dir(dir).expect("crates/server/assets exists");
+    for entry in entries.filter_map(|e| e.ok()) {
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        let path = entry.path();
+        // Cargo watches a folder's files, not those of the folders inside it.
+        println!("cargo:rerun-if-changed={}", path.display());
+        if path.is_dir() && name != "fonts" {
+            text_files(&path, &format!("{name}/"), names);
+        } else if path.is_file()
+            && [".html", ".js", ".css", ".svg", ".json"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+        {
+            names.push(name);
+        }
+    }
 }

@@ -20,7 +20,8 @@ use tokio::sync::oneshot;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-/// Every file of `assets/`, embedded: (name, content type, contents). Written by build.rs.
+/// Every page file under `assets/`, embedded: (path from `assets/`, content type, contents).
+/// Written by build.rs.
 const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 /// The fonts (`assets/fonts/*.woff2`), embedded by `build.rs`.
 const FONTS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/fonts.rs"));
@@ -38,12 +39,13 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
     router
         .route("/", get(|| async { asset("index.html") }))
         .route(
-            "/assets/{file}",
-            get(|Path(file): Path<String>| async move { asset(&file) }),
-        )
-        .route(
-            "/assets/fonts/{file}",
-            get(|Path(file): Path<String>| async move { font(&file) }),
+            "/assets/{*path}",
+            get(|Path(path): Path<String>| async move {
+                match path.strip_prefix("fonts/") {
+                    Some(file) => font(file),
+                    None => asset(&path),
+                }
+            }),
         )
         .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
         .route("/rulings", get(rulings))
