@@ -1,80 +1,262 @@
-//! Embeds every page file of `assets/` and its folders (HTML, CSS, JavaScript, SVG, JSON) in the
-//! binary: writes `$OUT_DIR/assets.rs`, a table of (path, content type, contents), and the fonts of
-//! `assets/fonts/` in `$OUT_DIR/fonts.rs`, a table of (name, bytes).
+//! Builds the pages' files (`assets/`, in any folders) into the binary, once, so that serving
+//! them costs nothing per request:
+//! - JavaScript is minified by oxc, CSS by lightningcss; HTML and the rest stay as written;
+//! - every file but an HTML page is named by a hash of its content (`common/net.3f9a1c2b.js`),
+//!   so browsers may keep it for a year; every reference to it (JavaScript `import`s, static
+//!   and `import("…")`, HTML `src` and `href`, CSS `url()` and `@import`) is rewritten to that
+//!   name, in dependency order, so that a file's hash covers the names of what it imports;
+//! - each HTML page gets a `<link rel="modulepreload">` for every module its scripts import, at
+//!   any depth, so a browser asks for them all at once instead of one depth at a time;
+//! - each file is compressed with brotli and gzip (kept when smaller).
+//!
+//! Writes `$OUT_DIR/assets.rs`, the table of `Asset`s that `src/assets.rs` serves, whose bytes
+//! are files in `$OUT_DIR/assets/`.
 
-use std::fmt::Write;
+#[path = "build/css.rs"]
+mod css;
+#[path = "build/graph.rs"]
+mod graph;
+#[path = "build/html.rs"]
+mod html;
+#[path = "build/js.rs"]
+mod js;
+
+use graph::{File, Kind};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One file as the binary serves it.
+struct Built {
+    /// Its path under `assets/`.
+    source: String,
+    /// Its path under `/assets/` on the wire: the source's, with the hash for all but pages.
+    served: String,
+    bytes: Vec<u8>,
+}
+
+/// A file's compressed forms, each kept only when smaller than the file.
+struct Compressed {
+    brotli: Option<Vec<u8>>,
+    gzip: Option<Vec<u8>>,
+}
 
 fn main() {
     // Read when the script runs, not when it was compiled: a target folder copied from another
     // checkout must embed this checkout's pages.
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let dir = std::path::Path::new(&manifest).join("assets");
-    println!("cargo:rerun-if-changed={}", dir.display());
-    let mut names = Vec::new();
-    text_files(&dir, "", &mut names);
-    names.sort();
-    let mut table = String::from("&[\n");
-    for name in names {
-        let content_type = match name.rsplit_once('.').map(|(_, ext)| ext) {
-            Some("html") => "text/html; charset=utf-8",
-            Some("js") => "text/javascript; charset=utf-8",
-            Some("css") => "text/css; charset=utf-8",
-            Some("svg") => "image/svg+xml",
-            Some("json") => "application/json",
-            _ => "application/octet-stream",
-        };
-        let path = dir.join(&name);
-        writeln!(
-            table,
-            "    ({name:?}, {content_type:?}, include_str!({:?})),",
-            path.display().to_string()
-        )
-        .unwrap();
-    }
-    table.push(']');
-    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    std::fs::write(out.join("assets.rs"), table).unwrap();
-
-    // The fonts: binary files, a table of (name, bytes).
-    let fonts = dir.join("fonts");
-    println!("cargo:rerun-if-changed={}", fonts.display());
-    let mut names: Vec<String> = std::fs::read_dir(&fonts)
-        .expect("crates/server/assets/fonts exists")
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| name.ends_with(".woff2"))
-        .collect();
-    names.sort();
-    let mut table = String::from("&[\n");
-    for name in names {
-        writeln!(
-            table,
-            "    ({name:?}, include_bytes!({:?})),",
-            fonts.join(&name).display().to_string()
-        )
-        .unwrap();
-    }
-    table.push(']');
-    std::fs::write(out.join("fonts.rs"), table).unwrap();
+    let root = Path::new(&manifest).join("assets");
+    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
+    println!("cargo:rerun-if-changed={}", root.display());
+    let mut files = BTreeMap::new();
+    read_tree(&root, "", &mut files);
+    graph::find_references(&mut files);
+    let built = build_all(&files);
+    let compressed = compress_all(&built);
+    write_table(&out, &files, &built, &compressed);
 }
 
-/// The text files of the pages under `dir` (every folder but `fonts/`, whose files are binary),
-/// named by their path from `assets/` with `/` between folders.
-fn text_files(dir: &std::path::Path, prefix: &str, names: &mut Vec<String>) {
-    let entries = std::fs::read_dir(dir).expect("crates/server/assets exists");
-    for entry in entries.filter_map(|e| e.ok()) {
+/// Every file under `dir` that a page may load, by its path from `assets/` with `/` between
+/// folders. Documents beside them (READMEs, licences) are not served.
+fn read_tree(dir: &Path, prefix: &str, files: &mut BTreeMap<String, File>) {
+    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    for entry in entries {
+        let entry = entry.expect("a readable folder entry");
         let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
         let path = entry.path();
-        // Cargo watches a folder's files, not those of the folders inside it.
+        // Cargo watches a folder's own entries, not those of the folders inside it.
         println!("cargo:rerun-if-changed={}", path.display());
-        if path.is_dir() && name != "fonts" {
-            text_files(&path, &format!("{name}/"), names);
-        } else if path.is_file()
-            && [".html", ".js", ".css", ".svg", ".json"]
-                .iter()
-                .any(|ext| name.ends_with(ext))
-        {
-            names.push(name);
+        if path.is_dir() {
+            read_tree(&path, &format!("{name}/"), files);
+        } else if let Some(kind) = Kind::of(&name) {
+            let text = std::fs::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            files.insert(name.clone(), File::new(name, kind, text));
         }
     }
+}
+
+/// Minifies and rewrites every file, one cycle of imports (most often a single file) at a
+/// time, each after everything it refers to, so that the names it holds are final.
+fn build_all(files: &BTreeMap<String, File>) -> Vec<Built> {
+    let mut urls: BTreeMap<String, String> = BTreeMap::new();
+    let mut built = Vec::new();
+    for component in graph::dependency_order(files) {
+        let named_by_content = component.len() == 1 && !files[&component[0]].refers_to_itself();
+        if !named_by_content {
+            // Files that import each other cannot each be named by a hash of their final
+            // bytes, which hold the others' names: they are named by a hash of all of them,
+            // with their references to each other left as written. A change in any of them
+            // still changes every name.
+            let mut hasher = Sha256::new();
+            for path in &component {
+                let unhashed = |target: &str| {
+                    urls.get(target)
+                        .cloned()
+                        .unwrap_or_else(|| format!("/assets/{target}"))
+                };
+                hasher.update(path.as_bytes());
+                hasher.update(render(files, &files[path], &unhashed));
+            }
+            let together = hasher.finalize();
+            for path in &component {
+                let hash = hex(&Sha256::digest([&together[..], path.as_bytes()].concat()));
+                urls.insert(
+                    path.clone(),
+                    format!("/assets/{}", hashed_name(path, &hash)),
+                );
+            }
+        }
+        for path in &component {
+            let file = &files[path];
+            let known = |target: &str| urls[target].clone();
+            let bytes = render(files, file, &known);
+            let served = match file.kind {
+                Kind::Page => path.clone(),
+                _ if named_by_content => hashed_name(path, &hex(&Sha256::digest(&bytes))),
+                _ => urls[path]["/assets/".len()..].to_owned(),
+            };
+            urls.insert(path.clone(), format!("/assets/{served}"));
+            built.push(Built {
+                source: path.clone(),
+                served,
+                bytes,
+            });
+        }
+    }
+    built
+}
+
+/// `file` minified, with every reference to another file replaced by `url(target)`.
+fn render(files: &BTreeMap<String, File>, file: &File, url: &dyn Fn(&str) -> String) -> Vec<u8> {
+    let rewritten = |spec: &str| {
+        file.refs
+            .iter()
+            .find(|r| r.spec == spec)
+            .map(|r| format!("{}{}", url(&r.target), r.suffix))
+    };
+    match file.kind {
+        Kind::Page => {
+            let preloads: Vec<String> = graph::module_closure(files, file)
+                .iter()
+                .map(|target| url(target))
+                .collect();
+            html::render(&file.path, file.text(), &rewritten, &preloads).into_bytes()
+        }
+        Kind::Module | Kind::Script => js::render(
+            &file.path,
+            file.text(),
+            file.kind == Kind::Module,
+            &rewritten,
+        )
+        .into_bytes(),
+        Kind::Style => css::render(&file.path, file.text(), &rewritten).into_bytes(),
+        Kind::Other(_) => file.bytes.clone(),
+    }
+}
+
+/// `common/net.js` with hash `3f9a1c2b…` → `common/net.3f9a1c2b.js`.
+fn hashed_name(path: &str, hash: &str) -> String {
+    let short = &hash[..8];
+    let (folder, name) = path.rsplit_once('/').map_or(("", path), |(f, n)| (f, n));
+    let name = match name.split_once('.') {
+        Some((stem, ext)) => format!("{stem}.{short}.{ext}"),
+        None => format!("{name}.{short}"),
+    };
+    if folder.is_empty() {
+        name
+    } else {
+        format!("{folder}/{name}")
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// Each file's brotli and gzip forms, where smaller than the file itself, worked out on every
+/// core: brotli at its best quality is the slowest step of the build.
+fn compress_all(built: &[Built]) -> Vec<Compressed> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = built.len().div_ceil(cores).max(1);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = built
+            .chunks(chunk)
+            .map(|files| scope.spawn(move || files.iter().map(compress).collect::<Vec<_>>()))
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("compression does not panic"))
+            .collect()
+    })
+}
+
+fn compress(file: &Built) -> Compressed {
+    // Fonts (woff2) are compressed already.
+    if file.served.ends_with(".woff2") {
+        return Compressed {
+            brotli: None,
+            gzip: None,
+        };
+    }
+    let mut brotli = Vec::new();
+    {
+        // Quality 11 and a 4 MiB window: the smallest brotli makes; the time is paid here once.
+        let mut w = brotli::CompressorWriter::new(&mut brotli, 4096, 11, 22);
+        w.write_all(&file.bytes).expect("compressing in memory");
+    }
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gzip.write_all(&file.bytes).expect("compressing in memory");
+    let gzip = gzip.finish().expect("compressing in memory");
+    let smaller = |v: Vec<u8>| (v.len() < file.bytes.len()).then_some(v);
+    Compressed {
+        brotli: smaller(brotli),
+        gzip: smaller(gzip),
+    }
+}
+
+/// Writes each file's bytes under `$OUT_DIR/assets/` and `$OUT_DIR/assets.rs`, the table.
+fn write_table(
+    out: &Path,
+    files: &BTreeMap<String, File>,
+    built: &[Built],
+    compressed: &[Compressed],
+) {
+    let dir = out.join("assets");
+    // Files of an earlier build (old hashes) would only take room.
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut table = String::from("&[\n");
+    let mut rows: Vec<_> = built.iter().zip(compressed).collect();
+    rows.sort_by(|a, b| a.0.served.cmp(&b.0.served));
+    for (file, Compressed { brotli, gzip }) in rows {
+        let place = |suffix: &str, bytes: &[u8]| {
+            let path = dir.join(format!("{}{suffix}", file.served));
+            std::fs::create_dir_all(path.parent().expect("a file's folder")).expect("OUT_DIR");
+            std::fs::write(&path, bytes).expect("OUT_DIR is writable");
+            format!("include_bytes!({:?})", path.display().to_string())
+        };
+        let raw = place("", &file.bytes);
+        let variant = |v: &Option<Vec<u8>>, suffix| {
+            v.as_ref()
+                .map_or("None".to_owned(), |v| format!("Some({})", place(suffix, v)))
+        };
+        let (brotli, gzip) = (variant(brotli, ".br"), variant(gzip, ".gz"));
+        let kind = files[&file.source].kind;
+        writeln!(
+            table,
+            "    Asset {{ source: {:?}, served: {:?}, content_type: {:?}, tag: {:?}, page: {}, raw: {raw}, brotli: {brotli}, gzip: {gzip} }},",
+            file.source,
+            file.served,
+            kind.content_type(),
+            &hex(&Sha256::digest(&file.bytes))[..16],
+            kind == Kind::Page,
+        )
+        .expect("writing to a String");
+    }
+    table.push(']');
+    std::fs::write(out.join("assets.rs"), table).expect("OUT_DIR is writable");
 }

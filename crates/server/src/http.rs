@@ -1,5 +1,6 @@
 //! Pages, table creation, joining, the seat cookie, export, and security headers.
 
+use crate::assets;
 use crate::game::Rejection;
 use crate::games;
 use crate::listen::Peer;
@@ -20,12 +21,6 @@ use tokio::sync::oneshot;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-/// Every page file under `assets/`, embedded: (path from `assets/`, content type, contents).
-/// Written by build.rs.
-const ASSETS: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
-/// The fonts (`assets/fonts/*.woff2`), embedded by `build.rs`.
-const FONTS: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/fonts.rs"));
-
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// The whole HTTP surface; `/metrics` too unless it has an address of its own.
@@ -37,17 +32,22 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
         router
     };
     router
-        .route("/", get(|| async { asset("index.html") }))
+        .route(
+            "/",
+            get(|headers: HeaderMap| async move { page("index.html", &headers) }),
+        )
         .route(
             "/assets/{*path}",
-            get(|Path(path): Path<String>| async move {
-                match path.strip_prefix("fonts/") {
-                    Some(file) => font(file),
-                    None => asset(&path),
-                }
+            get(|Path(path): Path<String>, headers: HeaderMap| async move {
+                assets::by_name(&path, &headers).unwrap_or_else(no_such_file)
             }),
         )
-        .route("/favicon.ico", get(|| async { asset("favicon.svg") }))
+        .route(
+            "/favicon.ico",
+            get(|headers: HeaderMap| async move {
+                assets::unhashed("favicon.svg", &headers).unwrap_or_else(no_such_file)
+            }),
+        )
         .route("/rulings", get(rulings))
         .route("/healthz", get(healthz::<S>))
         .route("/games/{kind}/content.json", get(game_content))
@@ -238,33 +238,13 @@ fn loggable_path(path: &str) -> String {
     }
 }
 
-/// A font: it changes only with its file name (a new version), so browsers keep it a week.
-fn font(file: &str) -> Response {
-    match FONTS.iter().find(|(name, _)| *name == file) {
-        Some((_, body)) => (
-            [
-                (header::CONTENT_TYPE, "font/woff2"),
-                (header::CACHE_CONTROL, "public, max-age=604800"),
-            ],
-            *body,
-        )
-            .into_response(),
-        None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
-    }
+/// An HTML page of `assets/` by its path there.
+fn page(source: &str, headers: &HeaderMap) -> Response {
+    assets::page(source, headers).unwrap_or_else(no_such_file)
 }
 
-fn asset(file: &str) -> Response {
-    match ASSETS.iter().find(|(name, _, _)| *name == file) {
-        Some((_, content_type, body)) => (
-            [
-                (header::CONTENT_TYPE, *content_type),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            *body,
-        )
-            .into_response(),
-        None => failure(StatusCode::NOT_FOUND, false, "There is no such file."),
-    }
+fn no_such_file() -> Response {
+    failure(StatusCode::NOT_FOUND, false, "There is no such file.")
 }
 
 /// `/metrics` alone, for `--metrics-addr`.
@@ -360,15 +340,13 @@ async fn healthz<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
 
 /// The rulings: where the seeds are silent or the table adds a step, in plain words. Linked
 /// from the page's rules help.
-async fn rulings() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        include_str!("../../../docs/rulings.md"),
+async fn rulings(headers: HeaderMap) -> Response {
+    assets::written(
+        &headers,
+        "text/plain; charset=utf-8",
+        "no-cache",
+        include_str!("../../../docs/rulings.md").to_owned(),
     )
-        .into_response()
 }
 
 /// An error as a small page, or as JSON for JSON requests.
@@ -377,7 +355,9 @@ pub(crate) fn failure(status: StatusCode, as_json: bool, message: &str) -> Respo
         return (status, Json(json!({ "error": message }))).into_response();
     }
     let page = format!(
-        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/style.css\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
+        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"icon\" href=\"{}\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"{}\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
+        assets::url("favicon.svg"),
+        assets::url("style.css"),
         escape_html(message)
     );
     (
@@ -729,6 +709,7 @@ fn seated_response(
 async fn table_page<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    headers: HeaderMap,
 ) -> Response {
     if !valid_token(&token) {
         return failure(
@@ -738,7 +719,7 @@ async fn table_page<S: Store>(
         );
     }
     match state.store.table_by_token(&token).await {
-        Ok(Some(table)) => asset(games::page(&table.game)),
+        Ok(Some(table)) => page(games::page(&table.game), &headers),
         Ok(None) => failure(
             StatusCode::NOT_FOUND,
             false,
@@ -1108,13 +1089,13 @@ async fn print<S: Store>(
         Ok(story) => story,
         Err(response) => return response,
     };
-    // A player's private page: no shared cache may keep it.
-    no_store(
-        (
-            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-            story_page(&story, ""),
-        )
-            .into_response(),
+    // A player's private page: no shared cache may keep it; her browser asks again each time,
+    // and gets `304` when the story has not changed.
+    assets::written(
+        &headers,
+        "text/html; charset=utf-8",
+        "private, no-cache",
+        story_page(&story, ""),
     )
 }
 
@@ -1148,8 +1129,11 @@ fn story_page(story: &Story, note: &str) -> String {
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, parser);
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/fonts.css\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body>{note}<main class=\"story\">{body}</main></body></html>",
-        escape_html(&story.title)
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"{}\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"{}\"><link rel=\"stylesheet\" href=\"{}\"></head><body>{note}<main class=\"story\">{body}</main></body></html>",
+        escape_html(&story.title),
+        assets::url("favicon.svg"),
+        assets::url("fonts.css"),
+        assets::url("print.css"),
     )
 }
 
@@ -1283,15 +1267,15 @@ async fn shared_story<S: Store>(
         Err(response) => return response,
     };
     let note = "<p class=\"shared-note\">A story told at a <strong>Prophecy</strong> table, published by its players. <a href=\"/\">Start a table of your own</a>.</p>";
-    let mut response = (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        story_page(&story, note),
-    )
-        .into_response();
     // Public, but asked again each time (a withdrawn story must go), and kept out of search
     // engines: the link is the group's to give.
+    let mut response = assets::written(
+        &headers,
+        "text/html; charset=utf-8",
+        "no-cache",
+        story_page(&story, note),
+    );
     let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     headers.insert("x-robots-tag", HeaderValue::from_static("noindex"));
     response
 }

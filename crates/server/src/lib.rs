@@ -8,6 +8,7 @@
 //!
 //! Only this crate and `store` know tokio, SQL and the wire format.
 
+pub mod assets;
 mod backups;
 pub mod game;
 pub mod games;

@@ -274,9 +274,14 @@ async fn a_client_that_reads_nothing_is_closed() {
     socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
     let mut greedy = socket.connect(server.addr).await.unwrap();
     let asks = 400;
+    // The largest file there is, as it is (no Accept-Encoding).
+    let largest = server::assets::ASSETS
+        .iter()
+        .max_by_key(|a| a.raw.len())
+        .unwrap();
     let ask = format!(
-        "GET /assets/challenge-view.js HTTP/1.1\r\nHost: {}\r\n\r\n",
-        server.addr
+        "GET /assets/{} HTTP/1.1\r\nHost: {}\r\n\r\n",
+        largest.served, server.addr
     );
     greedy.write_all(ask.repeat(asks).as_bytes()).await.unwrap();
     let mut stalled = false;

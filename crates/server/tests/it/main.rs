@@ -3,6 +3,7 @@
 // Test helpers, not an API.
 #![allow(missing_docs)]
 
+mod assets;
 mod backups;
 mod board;
 mod challenge;
