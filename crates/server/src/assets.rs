@@ -51,8 +51,18 @@ pub fn url(source: &str) -> String {
 /// that build.rs did not rewrite must fail loudly, and no page links to one.
 pub fn by_name(path: &str, headers: &HeaderMap) -> Option<Response> {
     let asset = ASSETS.iter().find(|a| !a.page && a.served == path)?;
-    Some(respond(asset, headers, IMMUTABLE))
+    let mut response = respond(asset, headers, IMMUTABLE);
+    // An SVG image opened on its own is a document, and may hold scripts.
+    if !asset.content_type.starts_with("image/svg") {
+        response.extensions_mut().insert(Subresource);
+    }
+    Some(response)
 }
+
+/// Marks an answer that no browser shows as a document (a script, a sheet, a font), so it goes
+/// without the headers that guard one (`http.rs`).
+#[derive(Clone, Copy)]
+pub struct Subresource;
 
 /// An HTML page of `assets/` (`index.html`, a game's table page) by its source path, asked
 /// again on every visit (it names the other files by their hashes).
@@ -110,6 +120,52 @@ impl Encoding {
             Encoding::Gzip => Some("gzip"),
             Encoding::Identity => None,
         }
+    }
+}
+
+/// A text the server makes once (a game's content), compressed once with brotli and gzip the
+/// first time it is asked for, and served as a file of `assets/` is, under `key`.
+pub fn made_once(
+    key: &'static str,
+    text: &'static str,
+    content_type: &'static str,
+    cache_control: &'static str,
+    headers: &HeaderMap,
+) -> Response {
+    use std::collections::BTreeMap;
+    use std::sync::{LazyLock, Mutex};
+    // One for each game, made once and kept for the life of the process.
+    static MADE: LazyLock<Mutex<BTreeMap<&'static str, &'static Asset>>> =
+        LazyLock::new(Mutex::default);
+    let made = *MADE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_insert_with(|| Box::leak(Box::new(compressed(key, text.as_bytes(), content_type))));
+    respond(made, headers, cache_control)
+}
+
+/// `raw` with its brotli and gzip forms (each kept when smaller), as build.rs makes them.
+fn compressed(source: &'static str, raw: &'static [u8], content_type: &'static str) -> Asset {
+    use std::io::Write;
+    let mut brotli = Vec::new();
+    {
+        let mut w = brotli::CompressorWriter::new(&mut brotli, 4096, 11, 22);
+        w.write_all(raw).expect("compressing in memory");
+    }
+    let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    gzip.write_all(raw).expect("compressing in memory");
+    let gzip = gzip.finish().expect("compressing in memory");
+    let smaller = |v: Vec<u8>| (v.len() < raw.len()).then(|| &*Vec::leak(v));
+    Asset {
+        source,
+        served: source,
+        content_type,
+        tag: String::leak(hex(&Sha256::digest(raw))[..16].to_owned()),
+        page: false,
+        raw,
+        brotli: smaller(brotli),
+        gzip: smaller(gzip),
     }
 }
 

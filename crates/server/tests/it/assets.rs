@@ -156,6 +156,13 @@ async fn hashed_names_are_kept_for_a_year_and_bare_names_are_not_served() {
             asset.served
         );
         assert_eq!(answer.header("content-type"), Some(asset.content_type));
+        assert_eq!(answer.header("x-content-type-options"), Some("nosniff"));
+        // A document's guards, on what a browser may show as one (an SVG image may hold
+        // scripts), and not on scripts, sheets and fonts, which ignore them.
+        let document = asset.content_type.starts_with("image/svg");
+        for guard in ["content-security-policy", "x-frame-options", "referrer-policy"] {
+            assert_eq!(answer.header(guard).is_some(), document, "{}: {guard}", asset.served);
+        }
         // The name holds a hash: the source's name does not reach the wire.
         assert_ne!(asset.served, asset.source);
         let bare = get(server.addr, &format!("/assets/{}", asset.source), &[]).await;
@@ -191,6 +198,8 @@ async fn pages_are_revalidated_by_their_etag() {
         let cookie = cookie.as_deref();
         let first = get(addr, path, &asking(cookie, None)).await;
         assert_eq!(first.status, 200, "{path}");
+        let policy = first.header("content-security-policy").unwrap_or_default();
+        assert!(policy.contains("script-src 'self'"), "{path}: {policy}");
         let cache = first.header("cache-control").unwrap_or_default();
         assert!(cache.contains("no-cache"), "{path}: {cache}");
         let etag = first.header("etag").expect("an ETag").to_owned();
