@@ -160,8 +160,17 @@ async fn hashed_names_are_kept_for_a_year_and_bare_names_are_not_served() {
         // A document's guards, on what a browser may show as one (an SVG image may hold
         // scripts), and not on scripts, sheets and fonts, which ignore them.
         let document = asset.content_type.starts_with("image/svg");
-        for guard in ["content-security-policy", "x-frame-options", "referrer-policy"] {
-            assert_eq!(answer.header(guard).is_some(), document, "{}: {guard}", asset.served);
+        for guard in [
+            "content-security-policy",
+            "x-frame-options",
+            "referrer-policy",
+        ] {
+            assert_eq!(
+                answer.header(guard).is_some(),
+                document,
+                "{}: {guard}",
+                asset.served
+            );
         }
         // The name holds a hash: the source's name does not reach the wire.
         assert_ne!(asset.served, asset.source);
