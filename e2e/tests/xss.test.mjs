@@ -123,7 +123,7 @@ test('HTML typed by players is shown as text, never as markup', { timeout: 150_0
 test('the same checks catch a page that inserts text as HTML', { timeout: 60_000 }, async () => {
   await withTable('xss-self-check', async (table) => {
     const ada = await table.open('Ada');
-    await ada.context.route('**/assets/dom.js', async (route) => {
+    await ada.context.route('**/assets/common/dom.js', async (route) => {
       const response = await route.fetch();
       const source = await response.text();
       const broken = source.replace('else el.appendChild(document.createTextNode(String(c)));', "else el.insertAdjacentHTML('beforeend', String(c));");

@@ -37,7 +37,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
         router
     };
     router
-        .route("/", get(|| async { asset("index.html") }))
+        .route("/", get(|| async { asset("home/index.html") }))
         .route(
             "/assets/{*path}",
             get(|Path(path): Path<String>| async move {
@@ -377,7 +377,7 @@ pub(crate) fn failure(status: StatusCode, as_json: bool, message: &str) -> Respo
         return (status, Json(json!({ "error": message }))).into_response();
     }
     let page = format!(
-        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/style.css\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
+        "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/common/base.css\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
         escape_html(message)
     );
     (
@@ -1148,7 +1148,7 @@ fn story_page(story: &Story, note: &str) -> String {
     let mut body = String::new();
     pulldown_cmark::html::push_html(&mut body, parser);
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/fonts.css\"><link rel=\"stylesheet\" href=\"/assets/print.css\"></head><body>{note}<main class=\"story\">{body}</main></body></html>",
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>{}</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"/assets/fonts.css\"><link rel=\"stylesheet\" href=\"/assets/common/print.css\"></head><body>{note}<main class=\"story\">{body}</main></body></html>",
         escape_html(&story.title)
     )
 }

@@ -57,7 +57,7 @@ async fn a_board_table_is_made_with_bots_and_its_lobby_is_the_creators() {
     // The board page, and its content once over HTTP with caching.
     let (status, _, html) = http(server.addr, "GET", &format!("/t/{token}"), None, None).await;
     assert_eq!(status, 200);
-    assert!(html.contains("board.js"), "{html}");
+    assert!(html.contains("/assets/board/main."), "{html}");
     let (status, headers, content) =
         http(server.addr, "GET", "/games/board/content.json", None, None).await;
     assert_eq!(status, 200);

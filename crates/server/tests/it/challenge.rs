@@ -52,7 +52,7 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     // The page of the challenge rules.
     let (status, _, html) = http(server.addr, "GET", &format!("/t/{token}"), None, None).await;
     assert_eq!(status, 200);
-    assert!(html.contains("challenge.js"), "{html}");
+    assert!(html.contains("/assets/challenge/main."), "{html}");
 
     bo.ok(json!({"action": "create_sheet", "sheet": sheet("Mira")}))
         .await;

@@ -275,7 +275,7 @@ async fn a_client_that_reads_nothing_is_closed() {
     let mut greedy = socket.connect(server.addr).await.unwrap();
     let asks = 400;
     let ask = format!(
-        "GET /assets/challenge-view.js HTTP/1.1\r\nHost: {}\r\n\r\n",
+        "GET /assets/challenge/table-view.js HTTP/1.1\r\nHost: {}\r\n\r\n",
         server.addr
     );
     greedy.write_all(ask.repeat(asks).as_bytes()).await.unwrap();

@@ -172,10 +172,10 @@ async fn the_fonts_are_served_from_the_binary() {
     let (status, _, _) = http(addr, "GET", "/assets/fonts/nothing.woff2", None, None).await;
     assert_eq!(status, 404);
     for page in [
-        "/assets/index.html",
-        "/assets/table.html",
-        "/assets/board.html",
-        "/assets/challenge.html",
+        "/assets/home/index.html",
+        "/assets/story/table.html",
+        "/assets/board/table.html",
+        "/assets/challenge/table.html",
     ] {
         let (_, _, body) = http(addr, "GET", page, None, None).await;
         assert!(body.contains("/assets/fonts.css"), "{page}");

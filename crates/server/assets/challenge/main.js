@@ -34,11 +34,11 @@
 //   log:         log log-entry (data-seq)
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), me() }.
 
-import { delegate, patch, h } from './dom.js';
-import { seat, token } from './seat.js';
-import { requests, applyLog as addToLog } from './requests.js';
-import { renderChallengeTable } from './challenge-view.js';
-import { wide } from './views.js';
+import { delegate, patch, h } from '../common/dom.js';
+import { seat, token } from '../common/seat.js';
+import { requests, applyLog as addToLog } from '../common/requests.js';
+import { renderChallengeTable } from './table-view.js';
+import { wide } from '../common/views.js';
 
 const root = document.getElementById('app');
 

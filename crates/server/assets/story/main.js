@@ -70,14 +70,14 @@
 //   footer:    rulings-link
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), own() }.
 
-import { h, patch, delegate } from './dom.js';
-import { loadContent } from './net.js';
-import { renderTable, tableTitle } from './view.js';
+import { h, patch, delegate } from '../common/dom.js';
+import { loadContent } from '../common/net.js';
+import { renderTable, tableTitle } from './table-view.js';
 import { timeline } from './dice.js';
-import { sceneById } from './ui.js';
+import { sceneById } from '../common/controls.js';
 import { timerText } from './tools.js';
-import { seat, token } from './seat.js';
-import { wide } from './views.js';
+import { seat, token } from '../common/seat.js';
+import { wide } from '../common/views.js';
 
 const root = document.getElementById('app');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };

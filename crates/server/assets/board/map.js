@@ -3,8 +3,8 @@
 // Adventure cards and the Items for sale; and the panel telling what lies on the space chosen.
 // On a phone the track is a tall loop three spaces wide, so that every name stays readable.
 
-import { h } from './dom.js';
-import { adventureOf, itemOf, itemText, nameOf, seatIndex, initials, plural, statsText } from './board-words.js';
+import { h } from '../common/dom.js';
+import { adventureOf, itemOf, itemText, nameOf, seatIndex, initials, plural, statsText } from './words.js';
 
 /** Each kind of space: its name, a glyph, and what may be done there (the basic rules). */
 const KINDS = {

@@ -2,11 +2,11 @@
 // (X-card) and flag banners, the timer, the moderator's questions, and the dice setting. The
 // server decides everything; these only show the view and send what a player asks.
 
-import { h } from './dom.js';
+import { h } from '../common/dom.js';
 import {
   form, submit, msg, input, select, labelled, flagButton, flagged, button, actionButton,
   playerById, sceneById, aspectById, aspectText, objectName, objective, pending,
-} from './ui.js';
+} from '../common/controls.js';
 
 // ---------------------------------------------------------------- who may do what
 

@@ -2,12 +2,12 @@
 // scene being performed (setting, pairs and their acceptance, pool, odds, the check proposal,
 // real dice, narration), the flashback and the long-term effects (the flashforward).
 
-import { h, paragraphs } from './dom.js';
+import { h, paragraphs } from '../common/dom.js';
 import {
   form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
   button, actionButton, percent, objectById, sceneById, aspectById, aspectText, objectName, objective,
   playerById, pending,
-} from './ui.js';
+} from '../common/controls.js';
 import { outlineTree, statusText } from './outline.js';
 import { rollView } from './dice.js';
 import { card, createObjectForm, terms } from './cards.js';

@@ -4,8 +4,8 @@
 // the table's address. Above the form: the tables this browser has a seat at (your-tables.js),
 // each asked for its summary, which only a seated browser gets.
 
-import { delegate, h } from './dom.js';
-import { forgetTable, rememberedTables } from './your-tables.js';
+import { delegate, h } from '../common/dom.js';
+import { forgetTable, rememberedTables } from '../common/your-tables.js';
 
 const form = document.querySelector('[data-testid="create-form"]');
 const error = document.querySelector('[data-testid="create-error"]');

@@ -1,10 +1,10 @@
 // Characters and objects as index cards; their aspects as sticky notes.
 
-import { h } from './dom.js';
+import { h } from '../common/dom.js';
 import {
   form, submit, msg, input, select, labelled, flagButton, flagged, toggleEditor, editing,
   button, actionButton, objectName, objectById, playerById, pending,
-} from './ui.js';
+} from '../common/controls.js';
 
 const KIND_LABEL = { character: 'character', person: 'person', place: 'place', thing: 'thing', npc: 'NPC' };
 

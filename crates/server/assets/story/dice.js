@@ -2,8 +2,8 @@
 // The animation is presentation only: the faces come from the view; the timeline below says when
 // each die lands, and the page reveals the result when the last one has.
 
-import { h } from './dom.js';
-import { pips, aspectById, aspectText, sceneById, objective } from './ui.js';
+import { h } from '../common/dom.js';
+import { pips, aspectById, aspectText, sceneById, objective } from '../common/controls.js';
 
 /** A cause in one shape whatever the server's serialization: {kind, pair|precursor|index}. */
 export function normCause(c) {

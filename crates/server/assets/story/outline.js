@@ -1,8 +1,8 @@
 // The outline as a tree diagram: the Finale on top, precursors below. Only the layout is
 // computed here; every fact shown (status, difficulty, odds, outcomes) comes from the view.
 
-import { h } from './dom.js';
-import { percent } from './ui.js';
+import { h } from '../common/dom.js';
+import { percent } from '../common/controls.js';
 
 const W = 196; // node width
 const H = 118; // node height

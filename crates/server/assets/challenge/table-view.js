@@ -3,10 +3,10 @@
 // character sheets and their form, the fights, the players and the log. What the rules allow is
 // the server's to say: the page shows the choices and refusals the view carries.
 
-import { h, themeMenu } from './dom.js';
-import { tagged, showOnly, tabBar } from './views.js';
-import { msg, form, submit, select, labelled } from './ui.js';
-import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from './view.js';
+import { h, themeMenu } from '../common/dom.js';
+import { tagged, showOnly, tabBar } from '../common/views.js';
+import { msg, form, submit, select, labelled } from '../common/controls.js';
+import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from '../story/table-view.js';
 
 const APTITUDES = ['knowledge', 'awareness', 'charisma', 'physicality'];
 const SITUATIONS = [

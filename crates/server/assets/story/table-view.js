@@ -1,14 +1,14 @@
 // The table page: header, banners, players, safety, the prophecy, and the sections of each
 // phase. Renders the server's view as it is; nothing here decides what the rules allow.
 
-import { h, paragraphs, themeMenu } from './dom.js';
+import { h, paragraphs, themeMenu } from '../common/dom.js';
 import {
   form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
   button, actionButton, objectName, objectById, sceneById, playerById, flagKey, objective,
-} from './ui.js';
+} from '../common/controls.js';
 import { d66 } from './dice.js';
-import { rulesHelp, STORY_HELP, TEMPORAL_HELP } from './rules-help.js';
-import { tagged, showOnly, tabBar } from './views.js';
+import { rulesHelp, STORY_HELP, TEMPORAL_HELP } from '../common/rules-help.js';
+import { tagged, showOnly, tabBar } from '../common/views.js';
 import { charactersSection, objectsSection } from './cards.js';
 import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
 import {

@@ -32,12 +32,12 @@
 //   log:       log log-entry (data-seq)
 // Debug hook: window.prophecy = { seq(), view(), online(), connected(), content(), me() }.
 
-import { h, patch, delegate } from './dom.js';
-import { loadContent } from './net.js';
-import { seat, token } from './seat.js';
-import { requests, applyLog as addToLog } from './requests.js';
-import { wide } from './views.js';
-import { renderBoardTable } from './board-view.js';
+import { h, patch, delegate } from '../common/dom.js';
+import { loadContent } from '../common/net.js';
+import { seat, token } from '../common/seat.js';
+import { requests, applyLog as addToLog } from '../common/requests.js';
+import { wide } from '../common/views.js';
+import { renderBoardTable } from './table-view.js';
 
 const root = document.getElementById('app');
 const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { matches: false };

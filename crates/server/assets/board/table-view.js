@@ -3,16 +3,16 @@
 // offers: nothing here decides what the rules allow), the board, the adventurers' cards, the
 // last Chance card and battle, the decks, the end and the log.
 
-import { h, themeMenu } from './dom.js';
-import { rulesHelp, BOARD_HELP } from './rules-help.js';
-import { tagged, showOnly, tabBar } from './views.js';
-import { msg, pips } from './ui.js';
-import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from './view.js';
-import { boardSection, spaceDetail, moveLabel } from './board-map.js';
+import { h, themeMenu } from '../common/dom.js';
+import { rulesHelp, BOARD_HELP } from '../common/rules-help.js';
+import { tagged, showOnly, tabBar } from '../common/views.js';
+import { msg, pips } from '../common/controls.js';
+import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from '../story/table-view.js';
+import { boardSection, spaceDetail, moveLabel } from './map.js';
 import {
   itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText, chanceText,
   bonusText, itemText,
-} from './board-words.js';
+} from './words.js';
 
 const STEP_WORDS = {
   draw_chance: 'draws a Chance card',
