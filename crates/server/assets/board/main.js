@@ -2,7 +2,7 @@
 // asks who we are (GET /t/{token}/me), shows the join form or connects, fetches the game's
 // static content once (GET /games/board/content.json) and renders every view the server sends.
 // The server is authoritative: the page keeps only its presentation state (the space shown,
-// the battle and Items chosen, requests in flight). The rendering is in board-view.js.
+// the battle and Items chosen, requests in flight). The rendering is in table-view.js.
 //
 // data-testid hooks (for end-to-end tests):
 //   join:      join-form join-name join-submit join-error join-refusal removed table-gone
@@ -36,7 +36,7 @@ import { h, patch, delegate } from '../common/dom.js';
 import { loadContent } from '../common/net.js';
 import { seat, token } from '../common/seat.js';
 import { requests, applyLog as addToLog } from '../common/requests.js';
-import { wide } from '../common/views.js';
+import { wide } from '../common/shell.js';
 import { renderBoardTable } from './table-view.js';
 
 const root = document.getElementById('app');
@@ -73,7 +73,7 @@ const ui = {
   // The player's choices a card asks for (the direction of a one-space move, the Item lost).
   choice: { clockwise: true, lose_item: null },
   toasts: [],
-  tab: 'turn', // the view a phone shows (board-view.js: boardTabs)
+  tab: 'turn', // the view a phone shows (table-view.js: boardTabs)
   seenLogSeq: 0, // the last log entry shown to the player
 };
 

@@ -3,15 +3,18 @@
 // offers: nothing here decides what the rules allow), the board, the adventurers' cards, the
 // last Chance card and battle, the decks, the end and the log.
 
-import { h, themeMenu } from '../common/dom.js';
-import { rulesHelp, BOARD_HELP } from '../common/rules-help.js';
-import { tagged, showOnly, tabBar } from '../common/views.js';
+import { h } from '../common/dom.js';
+import {
+  tagged, showOnly, tabBar, inviteBlock, publishLinks, toasts, topbar, banners, pageFooter,
+  logPanel,
+} from '../common/shell.js';
+import { rulesHelp } from '../common/rules-help.js';
 import { msg, pips } from '../common/controls.js';
-import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from '../story/table-view.js';
+import { BOARD_HELP } from './step-help.js';
 import { boardSection, spaceDetail, moveLabel } from './map.js';
 import {
-  itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText, chanceText,
-  bonusText, itemText,
+  itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText,
+  chanceText, bonusText, itemText,
 } from './words.js';
 
 const STEP_WORDS = {
@@ -27,7 +30,7 @@ export function renderBoardTable(ctx) {
   const { view } = ctx;
   const over = view.phase === 'won' || view.phase === 'ended';
   const lobby = view.phase === 'lobby';
-  // On a phone (views.js), once the game runs: the turn, the board, the adventurers, the log.
+  // On a phone (common/shell.js), once the game runs: the turn, the board, the adventurers, the log.
   const tabs = lobby ? null : boardTabs(ctx, over);
   const tab = tabs && tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'turn';
   const layout = h(
@@ -54,13 +57,9 @@ export function renderBoardTable(ctx) {
   );
   return [
     header(ctx),
-    h(
-      'div',
-      { class: 'banners', 'data-key': 'banners' },
-      reconnectBanner(ctx),
-    ),
+    banners(ctx),
     tabs ? showOnly(layout, tab) : layout,
-    h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table'), ' · ', themeMenu()),
+    pageFooter(h('a', { href: '/' }, 'Start another table')),
     tabs ? tabBar(tabs, tab, boardMarks(ctx), (id) => ctx.showTab(id)) : null,
     toasts(ctx),
   ];
@@ -93,32 +92,17 @@ function boardMarks(ctx) {
 function header(ctx) {
   const { view } = ctx;
   const phaseName = { lobby: 'Lobby', playing: 'Playing', won: 'Won', ended: 'Ended' }[view.phase] || view.phase;
-  return h(
-    'header',
-    { class: 'topbar', 'data-key': 'topbar' },
-    h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
-    h(
-      'div',
-      { class: 'title-block' },
-      h('p', { class: 'brand' }, 'Prophecy'),
-      h('h1', { class: 'table-title', testid: 'table-title' }, 'The board game'),
-      h(
-        'p',
-        { class: 'meta' },
-        h('span', { class: 'badge phase', testid: 'phase', 'data-phase': view.phase }, phaseName),
-        view.turn ? h('span', { class: 'badge', testid: 'turn-number' }, `Turn ${view.turn.number}`) : null,
-      ),
-    ),
-    view.phase === 'lobby' ? inviteBlock(ctx) : h('div', { class: 'invite-placeholder', 'aria-hidden': 'true' }),
-    h(
-      'nav',
-      { class: 'exports', 'aria-label': 'Export the game' },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
-      h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
-      h('a', { href: `/t/${ctx.token}/game.jsonl`, download: 'prophecy-board.jsonl', testid: 'export-game', title: 'The whole game, one event per line (the decks’ order is left out until the game is over).' }, 'Game file'),
-      publishLinks(ctx, ctx.invite && ctx.invite.creator),
-    ),
-  );
+  return topbar(ctx, {
+    title: 'The board game',
+    meta: [
+      h('span', { class: 'badge phase', testid: 'phase', 'data-phase': view.phase }, phaseName),
+      view.turn ? h('span', { class: 'badge', testid: 'turn-number' }, `Turn ${view.turn.number}`) : null,
+    ],
+    invite: view.phase === 'lobby' ? inviteBlock(ctx) : h('div', { class: 'invite-placeholder', 'aria-hidden': 'true' }),
+    exportsLabel: 'Export the game',
+    gameFile: { download: 'prophecy-board.jsonl', title: 'The whole game, one event per line (the decks’ order is left out until the game is over).' },
+    publish: publishLinks(ctx, ctx.invite && ctx.invite.creator),
+  });
 }
 
 /** A button that sends one action; its refusal shows right after it. */
@@ -854,25 +838,7 @@ function theEnd(ctx) {
 // ---------------------------------------------------------------- the log, toasts
 
 function logSection(ctx) {
-  return h(
-    'section',
-    { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
-    h('h2', { id: 'log-h' }, 'Log'),
-    olderLines(ctx),
-    h(
-      'ol',
-      { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },
-      ctx.log.map((e) =>
-        h(
-          'li',
-          { 'data-key': 's' + e.seq, 'data-seq': e.seq, testid: 'log-entry', class: e.by !== null && e.by !== undefined ? 'seat-line seat-' + seatIndex(ctx.view, e.by) : null },
-          h('time', { datetime: new Date(e.at).toISOString() }, formatTime(e.at)),
-          ' ',
-          h('span', { class: 'log-text' }, e.text),
-        ),
-      ),
-    ),
-  );
+  return logPanel(ctx, ctx.log, undefined, (e) => (e.by !== null && e.by !== undefined ? 'seat-line seat-' + seatIndex(ctx.view, e.by) : null));
 }
 
 

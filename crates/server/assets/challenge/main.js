@@ -1,6 +1,6 @@
 // The table page of the Challenge rules (a GM-led d4/d6/d8 rules set). Reads the token from the
 // address, asks who we are and connects (seat.js), and renders every view the server sends
-// (challenge-view.js). The server is authoritative: it says who the game master is, what each
+// (table-view.js). The server is authoritative: it says who the game master is, what each
 // sheet holds, and the exact chance of every band for every improvement a player may choose.
 // The page keeps only what is being typed or chosen (drafts) and the requests in flight.
 //
@@ -37,8 +37,8 @@
 import { delegate, patch, h } from '../common/dom.js';
 import { seat, token } from '../common/seat.js';
 import { requests, applyLog as addToLog } from '../common/requests.js';
+import { wide } from '../common/shell.js';
 import { renderChallengeTable } from './table-view.js';
-import { wide } from '../common/views.js';
 
 const root = document.getElementById('app');
 
@@ -76,7 +76,7 @@ const ui = {
   gens: { call: 0, fight: 0, sheet: 0 }, // bumped to give a form fresh fields
   focusNext: null, // an element id to focus after the next render
   announce: '',
-  tab: 'challenges', // the view a phone shows (challenge-view.js)
+  tab: 'challenges', // the view a phone shows (table-view.js)
   seenLogSeq: 0, // the last log entry shown to the player
 };
 

@@ -3,10 +3,11 @@
 // character sheets and their form, the fights, the players and the log. What the rules allow is
 // the server's to say: the page shows the choices and refusals the view carries.
 
-import { h, themeMenu } from '../common/dom.js';
-import { tagged, showOnly, tabBar } from '../common/views.js';
+import { h } from '../common/dom.js';
+import {
+  tagged, showOnly, tabBar, publishLinks, toasts, topbar, banners, pageFooter, logPanel,
+} from '../common/shell.js';
 import { msg, form, submit, select, labelled } from '../common/controls.js';
-import { formatTime, inviteBlock, olderLines, publishLinks, reconnectBanner, toasts } from '../story/table-view.js';
 
 const APTITUDES = ['knowledge', 'awareness', 'charisma', 'physicality'];
 const SITUATIONS = [
@@ -111,7 +112,7 @@ function sameSpecialty(a, b) {
 
 // ---------------------------------------------------------------- the page
 
-/** A phone's views (views.js): the challenges (and the GM's panel), the sheets, the table. */
+/** A phone's views (common/shell.js): the challenges (and the GM's panel), the sheets, the table. */
 const CHALLENGE_TABS = [
   { id: 'challenges', label: 'Challenges' },
   { id: 'sheets', label: 'Characters' },
@@ -128,11 +129,7 @@ export function renderChallengeTable(ctx) {
   if ((view.challenges || []).some((c) => c.status === 'open')) marks.challenges = true;
   return [
     header(ctx),
-    h(
-      'div',
-      { class: 'banners', 'data-key': 'banners' },
-      reconnectBanner(ctx),
-    ),
+    banners(ctx),
     showOnly(
       h(
         'div',
@@ -150,7 +147,7 @@ export function renderChallengeTable(ctx) {
     ),
     tabBar(CHALLENGE_TABS, tab, marks, (id) => ctx.showTab(id)),
     h('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite', testid: 'announce', 'data-key': 'announce' }, ctx.ui.announce),
-    h('footer', { class: 'page-footer', 'data-key': 'footer' }, h('a', { href: '/' }, 'Start another table'), ' · ', themeMenu()),
+    pageFooter(h('a', { href: '/' }, 'Start another table')),
     toasts(ctx),
   ];
 }
@@ -158,35 +155,17 @@ export function renderChallengeTable(ctx) {
 function header(ctx) {
   const { view } = ctx;
   const gm = view.gm === ctx.you;
-  return h(
-    'header',
-    { class: 'topbar', 'data-key': 'topbar' },
-    h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
-    h(
-      'div',
-      { class: 'title-block' },
-      h('p', { class: 'brand' }, 'Prophecy'),
-      h('h1', { class: 'table-title', testid: 'table-title' }, 'The Challenge rules'),
-      h(
-        'p',
-        { class: 'meta' },
-        h(
-          'span',
-          { class: ['badge', gm ? 'phase' : null], testid: 'gm-name', 'data-gm': view.gm === null || view.gm === undefined ? '' : view.gm },
-          gm ? 'You are the game master' : view.gm === null || view.gm === undefined ? 'No game master yet' : `Game master: ${playerName(view, view.gm)}`,
-        ),
-      ),
+  return topbar(ctx, {
+    title: 'The Challenge rules',
+    meta: h(
+      'span',
+      { class: ['badge', gm ? 'phase' : null], testid: 'gm-name', 'data-gm': view.gm === null || view.gm === undefined ? '' : view.gm },
+      gm ? 'You are the game master' : view.gm === null || view.gm === undefined ? 'No game master yet' : `Game master: ${playerName(view, view.gm)}`,
     ),
-    inviteBlock(ctx),
-    h(
-      'nav',
-      { class: 'exports', 'aria-label': 'Export the session' },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
-      h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
-      h('a', { href: `/t/${ctx.token}/game.jsonl`, download: 'prophecy-challenge.jsonl', testid: 'export-game', title: 'The whole session, one event per line.' }, 'Game file'),
-      publishLinks(ctx, view.gm === ctx.you),
-    ),
-  );
+    exportsLabel: 'Export the session',
+    gameFile: { download: 'prophecy-challenge.jsonl', title: 'The whole session, one event per line.' },
+    publish: publishLinks(ctx, view.gm === ctx.you),
+  });
 }
 
 // ---------------------------------------------------------------- the players
@@ -253,25 +232,7 @@ function playersSection(ctx) {
 // ---------------------------------------------------------------- the log and the rules
 
 function logSection(ctx) {
-  return h(
-    'section',
-    { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
-    h('h2', { id: 'log-h' }, 'Log'),
-    olderLines(ctx),
-    h(
-      'ol',
-      { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },
-      ctx.log.map((e) =>
-        h(
-          'li',
-          { 'data-key': 's' + e.seq, 'data-seq': e.seq, testid: 'log-entry' },
-          h('time', { datetime: new Date(e.at).toISOString() }, formatTime(e.at)),
-          ' ',
-          h('span', { class: 'log-text' }, e.text),
-        ),
-      ),
-    ),
-  );
+  return logPanel(ctx, ctx.log);
 }
 
 function rulesSection() {

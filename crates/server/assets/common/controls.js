@@ -1,5 +1,5 @@
-// Building blocks shared by the views: forms that know their pending request and show the
-// answer beside them, flag (X-card) buttons, flagged-text placeholders, small dice.
+// Building blocks every game's view uses: forms that know their pending request and show the
+// answer beside them, buttons and fields, and a die face drawn with pips.
 
 import { h } from './dom.js';
 
@@ -158,70 +158,6 @@ function option(o, selected) {
   );
 }
 
-/** The wire form of a flag target, and a string naming it. */
-export function flagKey(target) {
-  return target.id === undefined ? target.text : `${target.text}:${target.id}`;
-}
-
-/** The X-card: anyone may flag a text, anonymously, without a reason. */
-export function flagButton(ctx, target, what) {
-  const key = 'flag:' + flagKey(target);
-  return [
-    h(
-      'button',
-      {
-        type: 'button',
-        class: 'icon flag',
-        testid: 'flag',
-        'data-flag': flagKey(target),
-        'aria-label': `Flag ${what}: hide it until it is replaced (no reason needed)`,
-        title: `Flag ${what} (X-card)`,
-        disabled: pending(ctx, key),
-        'data-key': key,
-        onclick: () => ctx.act(key, { action: 'flag', target }),
-      },
-      h('span', { 'aria-hidden': 'true' }, '⚑'),
-    ),
-    msg(ctx, key),
-  ];
-}
-
-/** What a flagged text shows instead of itself, with the way to replace it (if there is one). */
-export function flagged(ctx, target, replace) {
-  return h(
-    'span',
-    { class: 'flagged', testid: 'flagged', 'data-flag': flagKey(target), id: 'flagged-' + flagKey(target).replace(':', '-') },
-    h('span', { class: 'flagged-label' }, 'flagged — hidden until replaced'),
-    replace
-      ? h(
-          'button',
-          {
-            type: 'button',
-            class: 'btn small secondary',
-            testid: 'replace',
-            'data-flag': flagKey(target),
-            onclick: replace.onclick,
-          },
-          replace.label || 'Replace',
-        )
-      : null,
-  );
-}
-
-/** Opens or closes the editor `key`. */
-export function toggleEditor(ctx, key, open) {
-  if (open === undefined) open = !ctx.ui.editing.has(key);
-  if (open) ctx.ui.editing.add(key);
-  else ctx.ui.editing.delete(key);
-  ctx.ui.msgs.delete(key);
-  ctx.ui.focusNext = open ? key : null;
-  ctx.rerender();
-}
-
-export function editing(ctx, key) {
-  return ctx.ui.editing.has(key);
-}
-
 /** A die face drawn with pips (CSS). */
 export function pips(face) {
   const layout = {
@@ -233,49 +169,4 @@ export function pips(face) {
     6: [1, 3, 4, 6, 7, 9],
   }[face] || [];
   return layout.map((p) => h('span', { class: 'pip p' + p, 'aria-hidden': 'true' }));
-}
-
-export function percent(p) {
-  if (p === null || p === undefined || Number.isNaN(p)) return '–';
-  if (p <= 0) return '0%';
-  if (p >= 1) return '100%';
-  const v = p * 100;
-  if (v < 0.1) return '<0.1%';
-  if (v > 99.9) return '>99.9%';
-  return (v < 10 || v > 90 ? v.toFixed(1) : v.toFixed(0)) + '%';
-}
-
-/** An object of the view by id. */
-export function objectById(view, id) {
-  return (view.objects || []).find((o) => o.id === id) || null;
-}
-
-export function sceneById(view, id) {
-  return (view.scenes || []).find((s) => s.id === id) || null;
-}
-
-export function aspectById(view, id) {
-  for (const o of view.objects || []) {
-    for (const a of o.aspects || []) if (a.id === id) return { aspect: a, object: o };
-  }
-  return null;
-}
-
-export function playerById(view, id) {
-  return (view.players || []).find((p) => p.id === id) || null;
-}
-
-/** A player's typed name, or a placeholder when hidden. */
-export function objectName(o) {
-  if (!o) return 'an object that is gone';
-  return o.name_flagged || o.name === null ? '(flagged name)' : o.name;
-}
-
-export function aspectText(a) {
-  return a.flagged || a.text === null ? '(flagged aspect)' : a.text;
-}
-
-export function objective(s) {
-  if (!s) return 'a scene that is gone';
-  return s.objective_flagged || s.objective === null ? '(flagged objective)' : s.objective;
 }

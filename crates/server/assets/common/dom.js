@@ -157,15 +157,3 @@ export function delegate(root, types) {
     );
   }
 }
-
-/** The theme menu (theme.js applies and keeps the choice): the system's, light or dark. */
-export function themeMenu() {
-  const chosen = window.prophecyTheme ? window.prophecyTheme.chosen() : 'system';
-  const option = (value, label) => h('option', { value, selected: chosen === value }, label);
-  return h(
-    'label',
-    { class: 'theme-menu' },
-    'Theme ',
-    h('select', { 'data-theme-select': true, testid: 'theme-select', 'data-key': 'theme-select' }, option('system', 'as the device'), option('light', 'light'), option('dark', 'dark')),
-  );
-}

@@ -158,7 +158,7 @@ export class Connection {
       // A closed socket may mean the seat is gone (removed, or cookie lost): ask before retrying.
       try {
         const r = await fetch(`/t/${this.token}/me`, { headers: { Accept: 'application/json' } });
-        // The server also says "no seat" with 200 and `{"player": null}` (see app.js boot).
+        // The server also says "no seat" with 200 and `{"player": null}` (see seat.js: boot).
         const seatless = r.ok && (await r.json().catch(() => ({}))).player == null;
         if (seatless || r.status === 401 || r.status === 403 || r.status === 404) {
           this.stopped = true;

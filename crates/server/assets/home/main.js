@@ -1,7 +1,7 @@
 // The home page: create a table of the story game (with its ruleset), of the board game (with
 // a number of bots) or of the Challenge rules (its creator is the game master). Without
 // JavaScript the form posts and the server answers 303; with it, the page posts JSON and goes to
-// the table's address. Above the form: the tables this browser has a seat at (your-tables.js),
+// the table's address. Above the form: the tables this browser has a seat at (common/your-tables.js),
 // each asked for its summary, which only a seated browser gets.
 
 import { delegate, h } from '../common/dom.js';

@@ -1,10 +1,10 @@
 // Characters and objects as index cards; their aspects as sticky notes.
 
 import { h } from '../common/dom.js';
-import {
-  form, submit, msg, input, select, labelled, flagButton, flagged, toggleEditor, editing,
-  button, actionButton, objectName, objectById, playerById, pending,
-} from '../common/controls.js';
+import { form, submit, msg, input, select, labelled, button, actionButton, pending } from '../common/controls.js';
+import { flagButton, flagged } from './flags.js';
+import { toggleEditor, editing } from './editors.js';
+import { objectName, objectById, playerById } from './lookups.js';
 
 const KIND_LABEL = { character: 'character', person: 'person', place: 'place', thing: 'thing', npc: 'NPC' };
 

@@ -3,7 +3,8 @@
 // each die lands, and the page reveals the result when the last one has.
 
 import { h } from '../common/dom.js';
-import { pips, aspectById, aspectText, sceneById, objective } from '../common/controls.js';
+import { pips } from '../common/controls.js';
+import { aspectById, aspectText, sceneById, objective } from './lookups.js';
 
 /** A cause in one shape whatever the server's serialization: {kind, pair|precursor|index}. */
 export function normCause(c) {

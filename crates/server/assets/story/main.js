@@ -72,12 +72,12 @@
 
 import { h, patch, delegate } from '../common/dom.js';
 import { loadContent } from '../common/net.js';
+import { seat, token } from '../common/seat.js';
+import { wide } from '../common/shell.js';
 import { renderTable, tableTitle } from './table-view.js';
 import { timeline } from './dice.js';
-import { sceneById } from '../common/controls.js';
+import { sceneById } from './lookups.js';
 import { timerText } from './tools.js';
-import { seat, token } from '../common/seat.js';
-import { wide } from '../common/views.js';
 
 const root = document.getElementById('app');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
@@ -127,7 +127,7 @@ const ui = {
   faces: new Map(), // scene id → the faces typed so far (real dice)
   question: '', // the moderator's chosen question
   drafts: new Map(), // form key → text typed and not saved (narrations)
-  tab: 'now', // the view a phone shows (view.js: tabsOf)
+  tab: 'now', // the view a phone shows (table-view.js: tabsOf)
   attention: new Set(), // views with something new since the player last looked
   seenLogSeq: 0, // the last log entry shown to the player
   scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'

@@ -2,7 +2,6 @@
 // computed here; every fact shown (status, difficulty, odds, outcomes) comes from the view.
 
 import { h } from '../common/dom.js';
-import { percent } from '../common/controls.js';
 
 const W = 196; // node width
 const H = 118; // node height
@@ -152,7 +151,7 @@ export function outlineTree(view, ui, onSelect) {
   const label = temporal
     ? `The story tree: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the climactic scene on top. Select a scene to see it and act on it.`
     : `The outline: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the Finale on top. Select a scene to see it and act on it.`;
-  // A phone shows part of a wide outline: the hint under it (shown by app.js when the tree
+  // A phone shows part of a wide outline: the hint under it (shown by main.js when the tree
   // overflows its box) says there is more sideways.
   const hint = h('p', { class: 'scroll-hint small muted', testid: 'outline-scroll-hint', 'data-key': 'outline-hint', 'aria-hidden': 'true' }, '← Swipe sideways to see the whole outline →');
   return h('div', { class: 'outline-wrap', 'data-key': 'outline-wrap' }, h(
@@ -250,4 +249,15 @@ function node(view, ui, s, p, byId, onSelect) {
     h('svg:text', { class: 'node-status', x: 10, y: H - 11 }, st),
     o !== null ? h('svg:text', { class: 'node-odds', x: W - 10, y: H - 11, 'text-anchor': 'end' }, percent(o)) : null,
   );
+}
+
+/** A chance as the outline and the scenes show it: a percentage, never 0% or 100% unless certain. */
+export function percent(p) {
+  if (p === null || p === undefined || Number.isNaN(p)) return '–';
+  if (p <= 0) return '0%';
+  if (p >= 1) return '100%';
+  const v = p * 100;
+  if (v < 0.1) return '<0.1%';
+  if (v > 99.9) return '>99.9%';
+  return (v < 10 || v > 90 ? v.toFixed(1) : v.toFixed(0)) + '%';
 }

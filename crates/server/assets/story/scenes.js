@@ -4,11 +4,12 @@
 
 import { h, paragraphs } from '../common/dom.js';
 import {
-  form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
-  button, actionButton, percent, objectById, sceneById, aspectById, aspectText, objectName, objective,
-  playerById, pending,
+  form, submit, msg, input, textarea, select, labelled, button, actionButton, pending,
 } from '../common/controls.js';
-import { outlineTree, statusText } from './outline.js';
+import { flagButton, flagged } from './flags.js';
+import { toggleEditor, editing } from './editors.js';
+import { percent, outlineTree, statusText } from './outline.js';
+import { objectById, sceneById, aspectById, aspectText, objectName, objective, playerById } from './lookups.js';
 import { rollView } from './dice.js';
 import { card, createObjectForm, terms } from './cards.js';
 import { proposeButton, openProposal, facesForm, isTemporal } from './tools.js';

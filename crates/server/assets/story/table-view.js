@@ -1,19 +1,20 @@
 // The table page: header, banners, players, safety, the prophecy, and the sections of each
 // phase. Renders the server's view as it is; nothing here decides what the rules allow.
 
-import { h, paragraphs, themeMenu } from '../common/dom.js';
-import {
-  form, submit, msg, input, textarea, select, labelled, flagButton, flagged, toggleEditor, editing,
-  button, actionButton, objectName, objectById, sceneById, playerById, flagKey, objective,
-} from '../common/controls.js';
+import { h, paragraphs } from '../common/dom.js';
+import { tagged, showOnly, tabBar, toasts, topbar, banners, pageFooter, logPanel } from '../common/shell.js';
+import { form, submit, msg, input, textarea, select, labelled, button, actionButton } from '../common/controls.js';
+import { rulesHelp } from '../common/rules-help.js';
+import { STORY_HELP, TEMPORAL_HELP } from './phase-help.js';
+import { flagButton, flagged, flagKey } from './flags.js';
+import { toggleEditor, editing } from './editors.js';
+import { objectName, objectById, sceneById, playerById, objective } from './lookups.js';
 import { d66 } from './dice.js';
-import { rulesHelp, STORY_HELP, TEMPORAL_HELP } from '../common/rules-help.js';
-import { tagged, showOnly, tabBar } from '../common/views.js';
 import { charactersSection, objectsSection } from './cards.js';
 import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
 import {
-  proposalBar, proposeButton, openProposal, pausedBanner, tableStrip, moderatorPanel, questionCard, diceSetting,
-  isTemporal,
+  proposalBar, proposeButton, openProposal, pausedBanner, tableStrip, moderatorPanel, questionCard,
+  diceSetting, isTemporal,
 } from './tools.js';
 
 const phaseId = (view) => view.phase && view.phase.id;
@@ -34,7 +35,7 @@ export function renderTable(ctx) {
   const tab = currentTab(ctx);
   return [
     header(ctx, tab),
-    banners(ctx),
+    storyBanners(ctx),
     showOnly(
       h(
         'div',
@@ -44,7 +45,7 @@ export function renderTable(ctx) {
       ),
       tab,
     ),
-    footer(ctx),
+    footer(),
     storyTabBar(ctx, tab),
     toasts(ctx),
   ];
@@ -53,7 +54,7 @@ export function renderTable(ctx) {
 // ---------------------------------------------------------------- views on a phone
 
 /**
- * On a narrow screen (views.js) the story game's views: what the table does now (the phase's
+ * On a narrow screen (common/shell.js) the story game's views: what the table does now (the phase's
  * work: the scene being played in the story), the outline, the characters, and the table
  * itself (players, safety, log, the prophecy).
  */
@@ -88,149 +89,37 @@ function storyTabBar(ctx, tab) {
 }
 
 function header(ctx, tab) {
-  const { view, ui } = ctx;
+  const { view } = ctx;
   const r = view.ruleset || {};
   const p = view.phase || {};
   // On a phone the invitation and the exports wait in the Table view, except while the table
   // receives its prophecy (when the others are still being invited).
-  const compact = tab !== 'table' && p.id !== 'prophecy';
-  return h(
-    'header',
-    { class: ['topbar', compact ? 'compact' : null], 'data-key': 'topbar' },
-    h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
-    h(
-      'div',
-      { class: 'title-block' },
-      h('p', { class: 'brand' }, 'Prophecy'),
-      h('h1', { class: 'table-title', testid: 'table-title' }, tableTitle(view)),
-      h(
-        'p',
-        { class: 'meta' },
-        h('span', { class: 'badge ruleset', testid: 'ruleset' }, r.name || r.id || ''),
-        h('span', { class: 'badge phase', testid: 'phase', 'data-phase': p.id }, p.name || p.id || ''),
-        r.temporal && p.act ? h('span', { class: 'badge act', testid: 'act' }, `Act: ${p.act}`) : null,
-      ),
-    ),
-    inviteBlock(ctx),
-    h(
-      'nav',
-      { class: 'exports', 'aria-label': 'Export the story' },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
-      h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
-      h(
-        'a',
-        {
-          href: `/t/${ctx.token}/game.jsonl`,
-          download: 'prophecy-game.jsonl',
-          testid: 'export-game',
-          title: 'The whole game, one event per line (flagged text left out): `prophecy export prophecy-game.jsonl` turns it into Markdown, a tree or a diagram.',
-        },
-        'Game file',
-      ),
-    ),
-  );
+  return topbar(ctx, {
+    title: tableTitle(view),
+    meta: [
+      h('span', { class: 'badge ruleset', testid: 'ruleset' }, r.name || r.id || ''),
+      h('span', { class: 'badge phase', testid: 'phase', 'data-phase': p.id }, p.name || p.id || ''),
+      r.temporal && p.act ? h('span', { class: 'badge act', testid: 'act' }, `Act: ${p.act}`) : null,
+    ],
+    compact: tab !== 'table' && p.id !== 'prophecy',
+    exportsLabel: 'Export the story',
+    gameFile: {
+      download: 'prophecy-game.jsonl',
+      title: 'The whole game, one event per line (flagged text left out): `prophecy export prophecy-game.jsonl` turns it into Markdown, a tree or a diagram.',
+    },
+  });
 }
 
-const INVITE_CONFIRM = {
-  renew: 'The current link will stop seating new players; everyone seated stays.',
-  close: 'Nobody new can take a seat until you open joining again (with a new link).',
-};
-
-// The creator's controls; renewing and closing ask once, in place (nothing is undone later).
-function inviteControls(ctx, invite) {
-  const { ui } = ctx;
-  const asking = ui.confirm === 'invite-renew' ? 'renew' : ui.confirm === 'invite-close' ? 'close' : null;
-  if (asking) {
-    return h(
-      'div',
-      { class: 'invite-controls', role: 'group', 'aria-label': 'Confirm' },
-      h('p', { class: 'meta' }, INVITE_CONFIRM[asking]),
-      h(
-        'div',
-        { class: 'row' },
-        h('button', { type: 'button', class: 'btn danger small', testid: `confirm-${asking}-invite`, onclick: () => ctx.changeInvite(asking) }, asking === 'renew' ? 'Make a new link' : 'Close joining'),
-        h('button', { type: 'button', class: 'btn ghost small', onclick: () => { ui.confirm = null; ctx.rerender(); } }, 'Keep it'),
-      ),
-    );
-  }
-  const ask = (what) => () => {
-    ui.confirm = `invite-${what}`;
-    ctx.rerender();
-  };
-  return h(
-    'div',
-    { class: 'row invite-controls' },
-    invite.open ? h('button', { type: 'button', class: 'btn ghost small', testid: 'renew-invite', onclick: ask('renew') }, 'New link') : null,
-    invite.open
-      ? h('button', { type: 'button', class: 'btn ghost small', testid: 'close-joining', onclick: ask('close') }, 'Close joining')
-      : h('button', { type: 'button', class: 'btn secondary small', testid: 'open-joining', onclick: () => ctx.changeInvite('open') }, 'Open joining'),
-  );
-}
-
-// The invitation: its link (with the table's current code) and QR code for everyone seated;
-// for the creator, a new link (the old one stops seating newcomers) and closing joining.
-export function inviteBlock(ctx) {
-  const { ui } = ctx;
-  const invite = ctx.invite;
-  const creatorControls = invite && invite.creator ? inviteControls(ctx, invite) : null;
-  if (invite && !invite.open) {
-    return h(
-      'div',
-      { class: 'invite', 'data-key': 'invite' },
-      h('p', { class: 'meta', testid: 'joining-closed' }, 'Joining is closed: nobody new can take a seat.'),
-      creatorControls,
-    );
-  }
-  const url = invite ? invite.link : '';
-  return h(
-    'div',
-    { class: 'invite', 'data-key': 'invite' },
-    h('label', { for: 'invite-link' }, 'Invite link'),
-    h(
-      'div',
-      { class: 'row' },
-      h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, placeholder: invite ? '' : 'Loading…', testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e) => e.target.select() }),
-      h('button', { type: 'button', class: 'btn secondary', testid: 'copy-link', disabled: !url, onclick: () => ctx.copyLink(url) }, ui.copied ? 'Copied' : 'Copy link'),
-    ),
-    h('span', { class: 'visually-hidden', role: 'status' }, ui.copied ? 'Link copied to the clipboard' : ''),
-    h(
-      'details',
-      { class: 'qr', open: ui.open.has('qr'), ontoggle: (e) => ctx.toggled('qr', e.target.open) },
-      h('summary', { testid: 'show-qr' }, 'QR code for phones'),
-      // The link in the query makes the browser fetch a new picture when the link is renewed.
-      ui.open.has('qr') && url ? h('img', { src: `/t/${ctx.token}/qr.svg?for=${encodeURIComponent(url.slice(-8))}`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
-    ),
-    creatorControls,
-  );
-}
-
-/** While the socket is down: the page says so, above everything, in every game. */
-export function reconnectBanner(ctx) {
-  return ctx.connected ? null : h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…');
-}
-
-function banners(ctx) {
+function storyBanners(ctx) {
   const { view } = ctx;
-  const flaggedList = flaggedTexts(view);
-  return h(
-    'div',
-    { class: 'banners', 'data-key': 'banners' },
-    reconnectBanner(ctx),
-    pausedBanner(ctx, flaggedList),
-    proposalBar(ctx),
-    view.phase && view.phase.id !== 'ended' ? tableStrip(ctx) : null,
-  );
+  return banners(ctx, pausedBanner(ctx, flaggedTexts(view)), proposalBar(ctx), view.phase && view.phase.id !== 'ended' ? tableStrip(ctx) : null);
 }
 
-function footer(ctx) {
-  return h(
-    'footer',
-    { class: 'page-footer', 'data-key': 'footer' },
+function footer() {
+  return pageFooter(
     h('a', { href: '/rulings', target: '_blank', rel: 'noopener', testid: 'rulings-link' }, 'Rulings'),
     ' · ',
     h('span', null, 'Safety tools at every table: lines, a flag on every text, and the X-card.'),
-    ' · ',
-    themeMenu(),
   );
 }
 
@@ -699,25 +588,7 @@ function safetySection(ctx) {
 function logSection(ctx) {
   const { ui } = ctx;
   const entries = ctx.log.filter((e) => ui.holdLogFrom === null || e.seq < ui.holdLogFrom);
-  return h(
-    'section',
-    { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
-    h('h2', { id: 'log-h' }, 'Log'),
-    olderLines(ctx),
-    h(
-      'ol',
-      { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },
-      entries.map((e) =>
-        h(
-          'li',
-          { 'data-key': 's' + e.seq, 'data-seq': e.seq, testid: 'log-entry' },
-          h('time', { datetime: new Date(e.at).toISOString() }, formatTime(e.at)),
-          ' ',
-          h('span', { class: 'log-text' }, logText(ctx.view, e)),
-        ),
-      ),
-    ),
-  );
+  return logPanel(ctx, entries, (e) => logText(ctx.view, e));
 }
 
 /**
@@ -732,47 +603,6 @@ function logText(view, e) {
     const shown = scene && !scene.objective_flagged && scene.objective;
     return shown ? h('q', { class: 'log-ref', 'data-scene-id': p.scene }, shown) : (p && p.text) || 'a scene';
   });
-}
-
-/**
- * Above the log when the table has older lines than the page holds (a sync carries only the
- * newest): a button that asks for the next page of them.
- */
-export function olderLines(ctx) {
-  if (!ctx.logOlder) return null;
-  return h(
-    'p',
-    { class: 'log-older', 'data-key': 'log-older' },
-    h(
-      'button',
-      { type: 'button', class: 'btn ghost small', testid: 'log-older', disabled: ctx.logAsking || !ctx.connected, onclick: () => ctx.olderLines() },
-      ctx.logAsking ? 'Bringing earlier lines…' : 'Show earlier lines',
-    ),
-  );
-}
-
-export function formatTime(ms) {
-  try {
-    return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-  } catch {
-    return '';
-  }
-}
-
-export function toasts(ctx) {
-  return h(
-    'div',
-    { class: 'toasts', 'aria-live': 'polite', 'data-key': 'toasts' },
-    ctx.ui.toasts.map((t) =>
-      h(
-        'div',
-        { class: ['toast', t.kind], role: t.kind === 'info' ? 'status' : 'alert', testid: t.kind === 'refused' ? 'refusal' : 'toast', 'data-key': 't' + t.id },
-        t.rule ? h('strong', null, t.rule + ': ') : null,
-        t.text,
-        h('button', { type: 'button', class: 'icon dismiss', 'aria-label': 'Dismiss', onclick: () => ctx.dismissToast(t.id) }),
-      ),
-    ),
-  );
 }
 
 // ---------------------------------------------------------------- the end
@@ -827,24 +657,6 @@ function shareBlock(ctx) {
         )
       : button('Withdraw the page', () => { ctx.ui.confirm = 'withdraw-share'; ctx.rerender(); }, { class: 'ghost small', testid: 'withdraw-story' }),
   );
-}
-
-/**
- * A board or Challenge table's published page, in its header: the link and Withdraw for
- * everyone, Publish for whoever may (`mayPublish`: the table's creator, the game master; the
- * server refuses anyone else).
- */
-export function publishLinks(ctx, mayPublish) {
-  const invite = ctx.invite;
-  if (!invite) return null;
-  if (invite.share) {
-    return [
-      h('a', { href: invite.share, target: '_blank', rel: 'noopener', testid: 'open-shared', title: 'The story’s read-only page, for anyone with its link' }, 'Published page'),
-      button('Withdraw it', () => ctx.changeShare('withdraw'), { class: 'ghost small', testid: 'withdraw-story', title: 'Take the published page down (any player may)' }),
-    ];
-  }
-  if (!mayPublish) return null;
-  return button('Publish a read-only page', () => ctx.changeShare('publish'), { class: 'ghost small', testid: 'publish-story', title: 'The story on a page of its own, at a link nobody can guess' });
 }
 
 /**

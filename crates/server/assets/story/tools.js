@@ -3,10 +3,9 @@
 // server decides everything; these only show the view and send what a player asks.
 
 import { h } from '../common/dom.js';
-import {
-  form, submit, msg, input, select, labelled, flagButton, flagged, button, actionButton,
-  playerById, sceneById, aspectById, aspectText, objectName, objective, pending,
-} from '../common/controls.js';
+import { form, submit, msg, input, select, labelled, button, actionButton, pending } from '../common/controls.js';
+import { flagButton, flagged } from './flags.js';
+import { playerById, sceneById, aspectById, aspectText, objectName, objective } from './lookups.js';
 
 // ---------------------------------------------------------------- who may do what
 
