@@ -1,10 +1,13 @@
-// A check's roll, die by die: the pool, then each wave of explosions, each die with its cause.
-// The animation is presentation only: the faces come from the view; the timeline below says when
-// each die lands, and the page reveals the result when the last one has.
+// The dice: a check's roll, die by die (the pool, then each wave of explosions, each die with
+// its cause), the d66 of a catastrophe table, and real dice (the table's dice setting, and the
+// faces typed in for a check). The animation is presentation only: the faces come from the
+// view; the timeline below says when each die lands, and the page reveals the result when the
+// last one has.
 
 import { h } from '../common/dom.js';
-import { pips } from '../common/controls.js';
-import { aspectById, aspectText, sceneById, objective } from './lookups.js';
+import { pips, form, submit, msg, input, labelled, pending } from '../common/controls.js';
+import { aspectById, aspectText, sceneById, objective, isModerator } from './lookups.js';
+import { openProposal } from './proposals.js';
 
 /** A cause in one shape whatever the server's serialization: {kind, pair|precursor|index}. */
 export function normCause(c) {
@@ -194,5 +197,118 @@ export function rollView(view, scene, anim, onSkip) {
           h('span', { class: 'visually-hidden' }, ': '),
           h('span', { class: 'result-outcome' }, success ? 'Success' : 'Failure'),
         ),
+  );
+}
+
+// ---------------------------------------------------------------- real dice
+
+/**
+ * The table's dice: the server rolls, or the players roll real dice and type the faces.
+ * Switching is the table's choice: the other setting is proposed, and everyone agrees.
+ */
+export function diceSetting(ctx) {
+  const { view } = ctx;
+  const physical = !!view.physical_dice;
+  const key = 'choose-dice';
+  const proposed = openProposal(view, 'choose_dice');
+  const blocked = !!view.proposal;
+  const choose = (value, label, testid) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        class: ['btn', 'small', physical === value ? 'primary' : 'secondary'],
+        testid,
+        'aria-pressed': String(physical === value),
+        disabled: pending(ctx, key) || (physical !== value && blocked),
+        title: physical === value ? 'The table’s dice now' : blocked ? 'Another proposal is open: settle it first.' : 'Propose it: everyone agrees first',
+        'data-key': testid,
+        onclick: () => {
+          if (physical !== value) ctx.act(key, { action: 'propose', motion: { motion: 'choose_dice', physical: value } });
+        },
+      },
+      label,
+    );
+  return h(
+    'div',
+    { class: 'dice-setting', testid: 'dice-setting', 'data-physical': String(physical), 'data-key': 'dice-setting' },
+    h('span', { class: 'label', id: 'dice-setting-label' }, 'Dice: '),
+    h(
+      'span',
+      { class: 'row', role: 'group', 'aria-labelledby': 'dice-setting-label' },
+      choose(false, 'the server rolls', 'dice-server'),
+      choose(true, 'real dice at the table', 'dice-physical'),
+    ),
+    h(
+      'p',
+      { class: 'small muted', testid: 'dice-note' },
+      proposed ? 'The table is deciding on the dice: see the proposal at the top.' : 'Tap the other choice to propose it; it changes once everyone agrees.',
+    ),
+    msg(ctx, key),
+  );
+}
+
+/**
+ * How many dice a typed list of faces asks for: the pool, then one more for each six, wave by
+ * wave (the same order as the server's). `needed` is the count once the faces typed so far are
+ * read; `bad` lists what is not a face.
+ */
+export function facesNeeded(pool, faces) {
+  let needed = pool;
+  for (let i = 0; i < faces.length && i < needed; i++) if (faces[i] === 6) needed++;
+  return needed;
+}
+
+export function parseFaces(text) {
+  const digits = String(text || '').match(/\d/g) || [];
+  return digits.map(Number);
+}
+
+/** The form for the faces of real dice, once the table agreed to the check. */
+export function facesForm(ctx, s) {
+  const { view, ui } = ctx;
+  const key = `faces:${s.id}`;
+  const pool = (s.pool || []).length;
+  if (isModerator(view)) return h('p', { class: 'muted', testid: 'faces-wait' }, `The players roll ${pool} real ${pool === 1 ? 'die' : 'dice'} and type in the faces.`);
+  const typed = ui.faces.get(s.id) || '';
+  const faces = parseFaces(typed);
+  const needed = facesNeeded(pool, faces);
+  const bad = faces.filter((f) => f < 1 || f > 6);
+  let hint;
+  if (bad.length) hint = `A die shows 1 to 6: ${bad.join(', ')} is not a face.`;
+  else if (faces.length < needed) {
+    const more = needed - faces.length;
+    hint = `${faces.length} typed; ${more} more ${more === 1 ? 'die' : 'dice'} expected (${needed} so far${needed > pool ? `, with ${needed - pool} for sixes` : ''}).`;
+  } else if (faces.length === needed) hint = `All ${needed} ${needed === 1 ? 'die' : 'dice'} typed${needed > pool ? ` (${needed - pool} for sixes)` : ''}: enter them.`;
+  else hint = `${faces.length - needed} too many: ${needed} ${needed === 1 ? 'die' : 'dice'} expected.`;
+  return form(
+    ctx,
+    key,
+    {
+      class: 'faces-form',
+      testid: 'faces-form',
+      onsubmit: (f) =>
+        ctx.act(key, { action: 'enter_faces', scene: s.id, faces: parseFaces(f.elements.faces.value) }, {
+          onDone: () => ui.faces.delete(s.id),
+        }),
+    },
+    h(
+      'p',
+      { class: 'faces-instructions', testid: 'faces-instructions' },
+      h('strong', null, `Roll ${pool} ${pool === 1 ? 'die' : 'dice'}`),
+      ' and type the faces in the order rolled, then one more die for each 6 (and again for a 6 on those).',
+    ),
+    labelled(`faces-${s.id}`, 'The faces, in order', input(`faces-${s.id}`, 'faces', {
+      testid: 'faces-input',
+      inputmode: 'numeric',
+      placeholder: 'e.g. 3 6 5 1 6 2 6 4',
+      'aria-describedby': `faces-hint-${s.id}`,
+      oninput: (e) => {
+        ui.faces.set(s.id, e.target.value);
+        ctx.rerender();
+      },
+    })),
+    h('p', { class: ['faces-hint', 'small', faces.length === needed && !bad.length ? 'ready' : null], id: `faces-hint-${s.id}`, testid: 'faces-hint', 'aria-live': 'polite', 'data-needed': needed, 'data-typed': faces.length }, hint),
+    submit(ctx, key, 'Enter the faces', 'enter-faces'),
   );
 }

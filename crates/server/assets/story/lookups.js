@@ -1,5 +1,6 @@
-// Look-ups in the story game's view: objects, scenes, aspects and players by id, and their
-// texts as the table shows them (a placeholder for a flagged text).
+// Look-ups in the story game's view: the phase, the rules (Temporal Mechanics or not), objects,
+// scenes, aspects and players by id, their texts as the table shows them (a placeholder for a
+// flagged text), and what this page's player is (a voter, the moderator, who keeps time).
 
 /** An object of the view by id. */
 export function objectById(view, id) {
@@ -34,4 +35,26 @@ export function aspectText(a) {
 export function objective(s) {
   if (!s) return 'a scene that is gone';
   return s.objective_flagged || s.objective === null ? '(flagged objective)' : s.objective;
+}
+
+/** The phase the table is in (its id). */
+export const phaseId = (view) => view.phase && view.phase.id;
+
+/** Whether this page's player votes on proposals (present, not the moderator). */
+export function isVoter(view) {
+  return (view.voters || []).includes(view.you);
+}
+
+/** Whether this page's player is the moderator (edition 1.1). */
+export function isModerator(view) {
+  return view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
+}
+
+/** Whoever keeps time: the moderator when there is one, else everyone. */
+export function keepsTime(view) {
+  return view.moderator === null || view.moderator === undefined || view.moderator === view.you;
+}
+
+export function isTemporal(view) {
+  return !!(view.ruleset && view.ruleset.temporal);
 }

@@ -77,7 +77,7 @@ import { wide } from '../common/shell.js';
 import { renderTable, tableTitle } from './table-view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './lookups.js';
-import { timerText } from './tools.js';
+import { timerText } from './banners.js';
 
 const root = document.getElementById('app');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
@@ -132,7 +132,6 @@ const ui = {
   seenLogSeq: 0, // the last log entry shown to the player
   scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
 };
-
 
 const reqs = new Map(); // req → {key, opts}
 let animTimer = null;
@@ -661,4 +660,3 @@ loadContent('story').then((content) => {
   state.content = content;
   render();
 });
-

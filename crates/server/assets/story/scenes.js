@@ -9,12 +9,13 @@ import {
 import { flagButton, flagged } from './flags.js';
 import { toggleEditor, editing } from './editors.js';
 import { percent, outlineTree, statusText } from './outline.js';
-import { objectById, sceneById, aspectById, aspectText, objectName, objective, playerById } from './lookups.js';
-import { rollView } from './dice.js';
+import {
+  objectById, sceneById, aspectById, aspectText, objectName, objective, playerById, isTemporal,
+  phaseId,
+} from './lookups.js';
+import { rollView, facesForm } from './dice.js';
 import { card, createObjectForm, terms } from './cards.js';
-import { proposeButton, openProposal, facesForm, isTemporal } from './tools.js';
-
-const phaseId = (view) => view.phase && view.phase.id;
+import { proposeButton, openProposal } from './proposals.js';
 
 /** A flagged text can be replaced in any phase but the end (the server allows it). */
 function canReplace(view) {
