@@ -35,7 +35,7 @@
 import { h, patch, delegate } from '../common/dom.js';
 import { loadContent } from '../common/net.js';
 import { seat, token } from '../common/seat.js';
-import { requests, applyLog as addToLog } from '../common/requests.js';
+import { requests, applyLog } from '../common/requests.js';
 import { wide } from '../common/shell.js';
 import { renderBoardTable } from './table-view.js';
 
@@ -79,7 +79,7 @@ const ui = {
 
 
 // Actions sent and their answers (refusals shown where the action was made).
-const sent = requests({ ui, render: () => render(), send: (action) => table.act(action) });
+const sent = requests({ ui, root, render: () => render(), send: (action) => table.act(action) });
 const { act, toast } = sent;
 
 window.prophecy = {
@@ -238,7 +238,7 @@ function onSync(msg) {
   table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
-  addToLog(state, msg.log);
+  applyLog(state, msg.log);
   // Arriving at the table, nothing in the log is "new" yet.
   if (!ui.seenLogSeq && state.log.length) ui.seenLogSeq = state.log[state.log.length - 1].seq;
   state.seq = Math.max(state.seq, msg.seq || 0);
@@ -251,7 +251,7 @@ function onUpdate(msg) {
   if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
   const before = state.view;
   setView(msg.view, state.me && state.me.player);
-  addToLog(state, msg.log);
+  applyLog(state, msg.log);
   state.seq = msg.seq;
   // Answers about another player's turn no longer apply.
   if (before && before.turn && state.view.turn && before.turn.number !== state.view.turn.number) {

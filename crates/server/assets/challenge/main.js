@@ -36,7 +36,7 @@
 
 import { delegate, patch, h } from '../common/dom.js';
 import { seat, token } from '../common/seat.js';
-import { requests, applyLog as addToLog } from '../common/requests.js';
+import { requests, applyLog } from '../common/requests.js';
 import { wide } from '../common/shell.js';
 import { renderChallengeTable } from './table-view.js';
 
@@ -82,7 +82,7 @@ const ui = {
 
 
 // Actions sent and their answers (refusals shown where the action was made).
-const sent = requests({ ui, render: () => render(), send: (action) => table.act(action) });
+const sent = requests({ ui, root, render: () => render(), send: (action) => table.act(action) });
 const { act, toast } = sent;
 
 window.prophecy = {
@@ -234,7 +234,7 @@ function onSync(msg) {
   table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(msg.view, state.me && state.me.player);
-  addToLog(state, msg.log);
+  applyLog(state, msg.log);
   // Arriving at the table, nothing in the log is "new" yet.
   if (!ui.seenLogSeq && state.log.length) ui.seenLogSeq = state.log[state.log.length - 1].seq;
   state.seq = Math.max(state.seq, msg.seq || 0);
@@ -246,7 +246,7 @@ function onSync(msg) {
 function onUpdate(msg) {
   if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
   setView(msg.view, state.me && state.me.player);
-  addToLog(state, msg.log);
+  applyLog(state, msg.log);
   state.seq = msg.seq;
   render();
 }

@@ -1,15 +1,17 @@
 // Requests a game page sends, and the answers: each action is sent for a place on the page (a
 // key), and its refusal or error is shown at that place (`ui.msgs`) until the next success;
-// messages without a place become toasts. Shared by the board game's and the Challenge rules'
-// pages.
+// messages without a place become toasts. One module for every game's page.
+
+const NOT_CONNECTED = 'Not connected: wait until the connection is back, then try again.';
+const DROPPED = 'The connection dropped before the answer came: check whether it went through once reconnected.';
 
 /**
- * @param {object} page ui (pending: Map, msgs: Map, toasts: []), render(), and send(action)
- *   which returns the request's number or `null` when not connected.
+ * @param {object} page ui (pending: Map, msgs: Map, toasts: []), root (the page's element),
+ *   render(), and send(action) which returns the request's number or `null` when not connected.
  */
 export function requests(page) {
   const { ui, render } = page;
-  const reqs = new Map(); // req → {key, onDone}
+  const reqs = new Map(); // req → {key, opts}
   let toastId = 0;
 
   function dismissToast(id) {
@@ -27,17 +29,21 @@ export function requests(page) {
     render();
   }
 
-  /** Sends `action` for the place `key` (where its refusal will show); `onDone` runs on success. */
+  /**
+   * Sends `action` for the place `key` (where its refusal will show). opts: onDone() and
+   * onRefused(msg) run on the answer; reset (the place's form) and resetFields (names of its
+   * fields) are set back to their defaults on success.
+   */
   function act(key, action, opts = {}) {
     ui.msgs.delete(key);
     const req = page.send(action);
     if (req === null) {
-      ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.' });
+      ui.msgs.set(key, { kind: 'error', text: NOT_CONNECTED, at: Date.now() });
       render();
       return;
     }
     ui.pending.set(key, req);
-    reqs.set(req, { key, onDone: opts.onDone });
+    reqs.set(req, { key, opts });
     render();
   }
 
@@ -48,18 +54,24 @@ export function requests(page) {
       if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
       return;
     }
-    const { key, onDone } = r;
+    const { key, opts } = r;
     if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
+    const active = document.activeElement;
+    const hadFocus = !!active && page.root.contains(active) && active !== document.body;
     if (msg.type === 'done') {
       // A success clears the refusals shown so far: they were about an earlier moment.
       ui.msgs.clear();
-      if (onDone) onDone();
+      resetForm(page.root, key, opts);
+      if (opts.onDone) opts.onDone();
     } else if (msg.type === 'refused') {
-      ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message });
+      ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message, at: Date.now() });
+      if (opts.onRefused) opts.onRefused(msg);
     } else {
-      ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.' });
+      ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.', at: Date.now() });
     }
     render();
+    // The button was disabled while pending, which drops focus: give it back to the place.
+    if (!hadFocus || document.activeElement === document.body) refocus(page.root, key, msg.type === 'done');
   }
 
   function lost(list) {
@@ -68,7 +80,7 @@ export function requests(page) {
       reqs.delete(req);
       if (r === undefined) continue;
       if (ui.pending.get(r.key) === req) ui.pending.delete(r.key);
-      ui.msgs.set(r.key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.' });
+      ui.msgs.set(r.key, { kind: 'error', text: DROPPED, at: Date.now() });
     }
     render();
   }
@@ -76,7 +88,38 @@ export function requests(page) {
   return { act, answered, lost, toast, dismissToast };
 }
 
-/** Adds the log entries not seen yet (by seq) to `state.log`, in seq order: none twice, none lost. */
+/** After a success, the form of the place `key` as `opts` asks: reset, or some fields reset. */
+function resetForm(root, key, opts) {
+  const form = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
+  if (!form) return;
+  if (opts.reset) form.reset();
+  for (const name of opts.resetFields || []) {
+    const el = form.elements[name];
+    if (el) el.value = el.defaultValue;
+  }
+}
+
+/**
+ * Focus back at the place `key` after its answer, without scrolling the page: a form's submit
+ * button after a refusal (to try again), its first field after a success, or the place's
+ * button.
+ */
+function refocus(root, key, done) {
+  const form = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
+  let target = null;
+  if (form && !done) target = form.querySelector('button[type=submit]');
+  else if (form) target = form.querySelector('input:not([type=hidden]), textarea');
+  else {
+    const button = root.querySelector(`[data-key="btn:${CSS.escape(key)}"]`);
+    if (button && !button.disabled) target = button;
+  }
+  if (target) target.focus({ preventScroll: true });
+}
+
+/**
+ * Adds the log entries not seen yet (by seq) to `state.log`, in seq order: none twice, none
+ * lost. `state.lastLogSeq` is the newest seen.
+ */
 export function applyLog(state, entries) {
   let added = false;
   for (const e of entries || []) {
@@ -84,6 +127,7 @@ export function applyLog(state, entries) {
     state.logSeqs.add(e.seq);
     state.log.push(e);
     added = true;
+    if (e.seq > (state.lastLogSeq || 0)) state.lastLogSeq = e.seq;
   }
   if (added) state.log.sort((a, b) => a.seq - b.seq);
 }

@@ -74,6 +74,7 @@ import { h, patch, delegate } from '../common/dom.js';
 import { loadContent } from '../common/net.js';
 import { seat, token } from '../common/seat.js';
 import { wide } from '../common/shell.js';
+import { requests, applyLog } from '../common/requests.js';
 import { renderTable, tableTitle } from './table-view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './lookups.js';
@@ -133,9 +134,7 @@ const ui = {
   scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
 };
 
-const reqs = new Map(); // req → {key, opts}
 let animTimer = null;
-let toastId = 0;
 
 window.prophecy = {
   seq: () => state.seq,
@@ -146,6 +145,10 @@ window.prophecy = {
 };
 
 delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle', 'focus']);
+
+// Actions sent and their answers (refusals shown where the action was made).
+const sent = requests({ ui, root, render: () => render(), send: (action) => table.act(action) });
+const { act, toast } = sent;
 
 // ---------------------------------------------------------------- rendering
 
@@ -198,10 +201,7 @@ const ctx = {
     else ui.open.delete(key);
     if (was !== open) render();
   },
-  dismissToast: (id) => {
-    ui.toasts = ui.toasts.filter((t) => t.id !== id);
-    render();
-  },
+  dismissToast: (id) => sent.dismissToast(id),
   /** A phone switches to view `tab`, from its top. */
   showTab: (tab) => {
     ui.tab = tab;
@@ -336,104 +336,7 @@ function afterRender(logAtBottom) {
   }
 }
 
-function toast(kind, text, rule) {
-  const id = ++toastId;
-  ui.toasts.push({ id, kind, text, rule });
-  if (ui.toasts.length > 4) ui.toasts.shift();
-  setTimeout(() => {
-    if (ui.toasts.some((t) => t.id === id)) ctx.dismissToast(id);
-  }, 10000);
-  render();
-}
-
-// ---------------------------------------------------------------- requests
-
-/**
- * Sends `action` for the place `key`. opts: reset (reset the form on success),
- * resetFields (names of fields to clear on success), onDone, onRefused(msg).
- */
-function act(key, action, opts = {}) {
-  ui.msgs.delete(key);
-  const req = table.act(action);
-  if (req === null) {
-    ui.msgs.set(key, { kind: 'error', text: 'Not connected: wait until the connection is back, then try again.', at: Date.now() });
-    render();
-    return;
-  }
-  ui.pending.set(key, req);
-  reqs.set(req, { key, opts });
-  render();
-}
-
-function answered(msg) {
-  const r = reqs.get(msg.req);
-  reqs.delete(msg.req);
-  if (!r) {
-    if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
-    return;
-  }
-  const { key, opts } = r;
-  if (ui.pending.get(key) === msg.req) ui.pending.delete(key);
-  const hadFocus = document.activeElement && root.contains(document.activeElement) && document.activeElement !== document.body;
-  const formEl = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
-  if (msg.type === 'done') {
-    ui.msgs.delete(key);
-    if (formEl && opts.reset) formEl.reset();
-    if (formEl && opts.resetFields) {
-      for (const name of opts.resetFields) {
-        const el = formEl.elements[name];
-        if (el) el.value = el.defaultValue;
-      }
-    }
-    if (opts.onDone) opts.onDone();
-  } else if (msg.type === 'refused') {
-    ui.msgs.set(key, { kind: 'refused', rule: msg.rule, text: msg.message, at: Date.now() });
-    if (opts.onRefused) opts.onRefused(msg);
-  } else {
-    ui.msgs.set(key, { kind: 'error', text: msg.message || 'The server could not read that request.', at: Date.now() });
-  }
-  render();
-  // The button was disabled while pending, which drops focus: give it back to the form.
-  if (!hadFocus || document.activeElement === document.body) {
-    const f = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
-    if (f && msg.type !== 'done') {
-      const b = f.querySelector('button[type=submit]');
-      if (b) b.focus();
-    } else if (f) {
-      const field = f.querySelector('input:not([type=hidden]), textarea');
-      if (field) field.focus();
-    } else {
-      const b = root.querySelector(`[data-key="btn:${CSS.escape(key)}"]`);
-      if (b && !b.disabled) b.focus();
-    }
-  }
-}
-
-function lost(list) {
-  for (const req of list) {
-    const r = reqs.get(req);
-    reqs.delete(req);
-    if (!r) continue;
-    if (ui.pending.get(r.key) === req) ui.pending.delete(r.key);
-    ui.msgs.set(r.key, { kind: 'error', text: 'The connection dropped before the answer came: check whether it went through once reconnected.', at: Date.now() });
-  }
-  render();
-}
-
 // ---------------------------------------------------------------- messages
-
-/** Adds the entries not seen yet (by seq), keeping the log in seq order: none twice, none lost. */
-function applyLog(entries) {
-  let added = false;
-  for (const e of entries || []) {
-    if (typeof e.seq !== 'number' || state.logSeqs.has(e.seq)) continue;
-    state.logSeqs.add(e.seq);
-    state.log.push(e);
-    added = true;
-    if (e.seq > state.lastLogSeq) state.lastLogSeq = e.seq;
-  }
-  if (added) state.log.sort((a, b) => a.seq - b.seq);
-}
 
 function clock(msg) {
   if (typeof msg.now === 'number') state.offset = msg.now - Date.now();
@@ -456,7 +359,7 @@ function onSync(msg) {
   table.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   state.view = personalize(msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
-  applyLog(msg.log);
+  applyLog(state, msg.log);
   // Arriving at the table, nothing in the log is "new" yet.
   if (!ui.seenLogSeq) ui.seenLogSeq = state.lastLogSeq || 0;
   state.seq = Math.max(state.seq, msg.seq || 0);
@@ -478,7 +381,7 @@ function onUpdate(msg) {
   const prev = state.view;
   state.view = personalize(msg.view, state.me && state.me.player);
   const firstNew = (msg.log || []).reduce((m, e) => (e.seq > state.lastLogSeq ? Math.min(m, e.seq) : m), Infinity);
-  applyLog(msg.log);
+  applyLog(state, msg.log);
   state.seq = msg.seq;
   for (const s of state.view.scenes || []) {
     if (s.check && !ui.seenChecks.has(s.id)) {
@@ -649,9 +552,9 @@ const table = seat({
   intro: 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.',
   sync: onSync,
   update: onUpdate,
-  answer: answered,
+  answer: (msg) => sent.answered(msg),
   own: onOwn,
-  lost,
+  lost: (list) => sent.lost(list),
 });
 
 table.boot();
