@@ -1,7 +1,7 @@
-// The table page. Reads the token from the address, asks who we are (GET /t/{token}/me), shows
-// the join form or connects, and renders every view the server sends. The server is
-// authoritative: the page keeps only its own presentation state (selection, open editors,
-// requests in flight, the dice animation).
+// The story game's table page (Prophecy and Temporal Mechanics): the table page every game
+// shares (common/table-page.js: joining, the socket, requests) with the story's view
+// (table-view.js), the worlds and modules (GET /games/story/content.json), and what the page
+// keeps of its own: the selection, open editors, the dice animation, the timer's ticking.
 //
 // data-testid hooks (for end-to-end tests; repeated ones are scoped by their card or panel):
 //   home:      create-form create-name ruleset-1.0 ruleset-1.1 ruleset-temporal create-table
@@ -68,59 +68,31 @@
 //              (an `error` answer) notice toast
 //   log:       log log-entry (data-seq)
 //   footer:    rulings-link
-// Debug hook: window.prophecy = { seq(), view(), online(), connected(), own() }.
+// Debug hook (common/table-page.js): window.prophecy = { seq(), view(), online(), connected(), me(),
+// content(), own() }.
 
-import { h, patch, delegate } from '../common/dom.js';
-import { loadContent } from '../common/net.js';
-import { seat, token } from '../common/seat.js';
+import { openTable } from '../common/table-page.js';
 import { wide } from '../common/shell.js';
-import { requests, applyLog } from '../common/requests.js';
 import { renderTable, tableTitle } from './table-view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './lookups.js';
 import { timerText } from './banners.js';
 
-const root = document.getElementById('app');
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
-const state = {
-  screen: 'loading', // loading | join | table | removed | gone
-  me: null,
-  view: null,
-  seq: 0,
-  lastLogSeq: 0,
-  log: [],
-  logSeqs: new Set(),
-  online: new Set(),
-  connected: false,
-  offset: 0, // server clock − local clock
-  removedMessage: '',
-  joinError: '',
-  joinPending: false,
-  joinRefusal: '', // why this link cannot seat a newcomer (closed, renewed), from /me
-  invite: null, // {open, link, creator} from GET /t/{token}/invite
-  own: { lines: [], paused: false }, // what only this player may know (the `own` message)
-  content: null, // the worlds and modules, from /games/story/content.json (the same everywhere)
-};
-
+// The page's own presentation state (common/table-page.js adds the shared fields).
 const ui = {
   selected: null,
   selectFinale: false,
-  pending: new Map(), // place key → req
-  msgs: new Map(), // place key → {kind, rule, text}
   editing: new Set(),
-  confirm: null,
   confirmEmpty: null,
   cat: new Map(),
-  open: new Set(),
   world: null,
   module: null,
   anim: null,
   seenChecks: new Set(),
   holdLogFrom: null,
   freshRoll: false,
-  toasts: [],
-  copied: false,
   focusNext: null,
   scrollToDetail: false,
   placeAfterCreate: null,
@@ -130,121 +102,51 @@ const ui = {
   drafts: new Map(), // form key → text typed and not saved (narrations)
   tab: 'now', // the view a phone shows (table-view.js: tabsOf)
   attention: new Set(), // views with something new since the player last looked
-  seenLogSeq: 0, // the last log entry shown to the player
   scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
 };
 
 let animTimer = null;
 
-window.prophecy = {
-  seq: () => state.seq,
-  view: () => state.view,
-  online: () => Array.from(state.online),
-  connected: () => state.connected,
-  own: () => state.own,
-};
-
-delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle', 'focus']);
-
-// Actions sent and their answers (refusals shown where the action was made).
-const sent = requests({ ui, root, render: () => render(), send: (action) => table.act(action) });
-const { act, toast } = sent;
+const page = openTable({
+  name: 'story',
+  content: true, // the worlds and modules
+  intro: 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.',
+  state: { own: { lines: [], paused: false } }, // what only this player may know (the `own` message)
+  ui,
+  ctx: {
+    skipAnimation: () => endAnimation(),
+    goToFlag: (f) => goToFlag(f),
+    /** A phone switches to view `tab`, from its top. */
+    showTab: (tab) => {
+      ui.tab = tab;
+      ui.attention.delete(tab);
+      ui.scrollTo = 'top';
+      page.render();
+    },
+    /** The scene being played comes into view (on a phone, its view first). */
+    showScene: () => {
+      ui.tab = 'now';
+      ui.attention.delete('now');
+      ui.scrollTo = 'scene';
+      page.render();
+    },
+  },
+  view: renderTable,
+  title: (ctx) => tableTitle(ctx.view),
+  logTab: 'table',
+  viewed: personalize,
+  synced,
+  updated,
+  own: (msg) => {
+    setOwn(msg.own);
+    if (page.state.screen === 'table') page.render();
+  },
+  beforeRender: () => keyPath(document.activeElement),
+  afterRender,
+});
+const { root } = page;
 
 // ---------------------------------------------------------------- rendering
-
-function serverNow() {
-  return Date.now() + state.offset;
-}
-
-const ctx = {
-  get view() {
-    return state.view;
-  },
-  get content() {
-    return state.content;
-  },
-  get online() {
-    return state.online;
-  },
-  get connected() {
-    return state.connected;
-  },
-  get log() {
-    return state.log;
-  },
-  get own() {
-    return state.own;
-  },
-  ui,
-  token,
-  act,
-  rerender: render,
-  serverNow,
-  skipAnimation: endAnimation,
-  copyLink: (url) => table.copyLink(url),
-  goToFlag,
-  get invite() {
-    return state.invite;
-  },
-  changeInvite: (action) => table.changeInvite(action),
-  olderLines: () => table.olderLines(),
-  get logOlder() {
-    return state.logOlder;
-  },
-  get logAsking() {
-    return state.logAsking;
-  },
-  changeShare: (action) => table.changeShare(action),
-  toggled: (key, open) => {
-    const was = ui.open.has(key);
-    if (open) ui.open.add(key);
-    else ui.open.delete(key);
-    if (was !== open) render();
-  },
-  dismissToast: (id) => sent.dismissToast(id),
-  /** A phone switches to view `tab`, from its top. */
-  showTab: (tab) => {
-    ui.tab = tab;
-    ui.attention.delete(tab);
-    ui.scrollTo = 'top';
-    render();
-  },
-  /** The scene being played comes into view (on a phone, its view first). */
-  showScene: () => {
-    ui.tab = 'now';
-    ui.attention.delete('now');
-    ui.scrollTo = 'scene';
-    render();
-  },
-};
-
-function render() {
-  switch (state.screen) {
-    case 'loading':
-      patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('p', { role: 'status' }, state.connected === false && state.everTried ? 'Connecting… (retrying)' : 'Connecting…'), state.everTried && !state.connected ? h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner' }, 'Reconnecting…') : null));
-      return;
-    case 'join':
-      patch(root, table.joinScreen());
-      return;
-    case 'removed':
-      patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', null, 'You left this table'), h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
-      return;
-    case 'gone':
-      patch(root, h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', null, 'No such table'), h('p', { role: 'alert', testid: 'table-gone' }, state.goneMessage || 'This link does not lead to a table. Check the link, or start a new table.'), h('p', null, h('a', { href: '/' }, 'Start a new table'))));
-      return;
-    default:
-      break;
-  }
-  const logEl = document.getElementById('log');
-  const atBottom = !logEl || logEl.scrollHeight - logEl.scrollTop - logEl.clientHeight < 40;
-  const focusPath = keyPath(document.activeElement);
-  // The log is in sight on a wide screen, and in the Table view on a phone.
-  if (wide.matches || ui.tab === 'table') ui.seenLogSeq = state.lastLogSeq || 0;
-  patch(root, renderTable(ctx));
-  document.title = `${tableTitle(state.view)} — Prophecy`;
-  if (focusPath && (!document.activeElement || document.activeElement === document.body)) refocus(focusPath);
-  afterRender(atBottom);
-}
 
 /** The data-key values from the root down to `el`, if `el` is in the page. */
 function keyPath(el) {
@@ -275,22 +177,14 @@ function refocus(path) {
   if (target) target.focus({ preventScroll: true });
 }
 
-function afterRender(logAtBottom) {
+function afterRender(focusPath) {
+  if (focusPath && (!document.activeElement || document.activeElement === document.body)) refocus(focusPath);
   // The sticky side column sits below the sticky banners.
   const banners = root.querySelector('.banners');
   const bh = banners ? banners.offsetHeight : 0;
   if (bh !== afterRender.bannersHeight) {
     afterRender.bannersHeight = bh;
     document.documentElement.style.setProperty('--banners-h', bh + 'px');
-  }
-  const logEl = document.getElementById('log');
-  if (logEl && logAtBottom) logEl.scrollTop = logEl.scrollHeight;
-  // A message whose place is gone becomes a toast.
-  for (const [key, m] of Array.from(ui.msgs)) {
-    if (!root.querySelector(`[data-for="${CSS.escape(key)}"]`)) {
-      ui.msgs.delete(key);
-      toast(m.kind, m.text, m.rule);
-    }
   }
   if (ui.focusNext) {
     const f = root.querySelector(`form[data-form="${CSS.escape(ui.focusNext)}"]`);
@@ -308,7 +202,7 @@ function afterRender(logAtBottom) {
     // Only a tree wider than its box needs it (a phone); wait until then.
     if (box && box.scrollWidth > box.clientWidth) {
       ui.centerOutline = false;
-      const v = state.view;
+      const v = page.state.view;
       const id = ui.selected !== null ? ui.selected : v.finale;
       const node = id !== null && id !== undefined ? box.querySelector(`[data-testid="outline-node"][data-scene-id="${id}"]`) : null;
       if (node) {
@@ -338,97 +232,64 @@ function afterRender(logAtBottom) {
 
 // ---------------------------------------------------------------- messages
 
-function clock(msg) {
-  if (typeof msg.now === 'number') state.offset = msg.now - Date.now();
-}
-
-// The server sends one view for everyone; which player this page is comes from `/me` (and
-// `you` in each `sync`), and what follows from it is worked out here.
-function personalize(view, you) {
-  view.you = you;
+/** What follows from which player this page is: their character, what they may edit. */
+function personalize(view) {
   for (const o of view.objects || []) {
-    o.yours = o.kind === 'character' && o.player === you;
-    o.editable = o.kind !== 'character' || o.player === null || o.player === you;
+    o.yours = o.kind === 'character' && o.player === view.you;
+    o.editable = o.kind !== 'character' || o.player === null || o.player === view.you;
   }
-  return view;
 }
 
-function onSync(msg) {
-  clock(msg);
-  // After a reconnection the invitation may have changed meanwhile.
-  table.loadInvite();
-  if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
-  state.view = personalize(msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
-  applyLog(state, msg.log);
-  // Arriving at the table, nothing in the log is "new" yet.
-  if (!ui.seenLogSeq) ui.seenLogSeq = state.lastLogSeq || 0;
-  state.seq = Math.max(state.seq, msg.seq || 0);
-  if (Array.isArray(msg.online)) state.online = new Set(msg.online);
+function synced(msg, arriving) {
   setOwn(msg.own);
   // Results that are already there are shown at once, never replayed.
-  for (const s of state.view.scenes || []) if (s.check) ui.seenChecks.add(s.id);
-  if (state.screen !== 'table') {
-    state.screen = 'table';
-    if (ui.selected === null) ui.selected = defaultSelection();
-  }
+  for (const s of page.state.view.scenes || []) if (s.check) ui.seenChecks.add(s.id);
+  if (arriving && ui.selected === null) ui.selected = defaultSelection();
   afterView();
-  render();
 }
 
-function onUpdate(msg) {
-  if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied
-  clock(msg);
-  const prev = state.view;
-  state.view = personalize(msg.view, state.me && state.me.player);
-  const firstNew = (msg.log || []).reduce((m, e) => (e.seq > state.lastLogSeq ? Math.min(m, e.seq) : m), Infinity);
-  applyLog(state, msg.log);
-  state.seq = msg.seq;
-  for (const s of state.view.scenes || []) {
+function updated(msg, prev, firstNew) {
+  const view = page.state.view;
+  for (const s of view.scenes || []) {
     if (s.check && !ui.seenChecks.has(s.id)) {
       ui.seenChecks.add(s.id);
       if (!reducedMotion.matches) startAnimation(s.id, Number.isFinite(firstNew) ? firstNew : null);
     }
   }
-  const src = state.view.prophecy && state.view.prophecy.source;
+  const src = view.prophecy && view.prophecy.source;
   const prevSrc = prev && prev.prophecy && prev.prophecy.source;
   if (src && src.kind === 'catastrophe' && JSON.stringify(src) !== JSON.stringify(prevSrc) && !reducedMotion.matches) {
     ui.freshRoll = true;
     setTimeout(() => {
       ui.freshRoll = false;
-      render();
+      page.render();
     }, 1200);
   }
   // A refusal answered the table as it was: once the table has changed (after a moment to
   // read it), it may no longer hold, and an old one must not stay beside a control that works.
   for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused' && Date.now() - m.at > 2000) ui.msgs.delete(key);
   // Answers about the last phase no longer apply, and a phone goes to the new phase's work.
-  if (prev && prev.phase && state.view.phase && prev.phase.id !== state.view.phase.id) {
+  if (prev && prev.phase && view.phase && prev.phase.id !== view.phase.id) {
     ui.msgs.clear();
-    if (ui.tab !== 'now') ctx.showTab('now');
-  } else if (prev && prev.in_progress !== state.view.in_progress && ui.tab !== 'now') {
+    if (ui.tab !== 'now') page.ctx.showTab('now');
+  } else if (prev && prev.in_progress !== view.in_progress && ui.tab !== 'now') {
     // A scene began or ended while this player looked elsewhere.
     ui.attention.add('now');
   }
   afterView();
-  render();
 }
 
 /** What only this player may know: the lines they drew, whether the X-card is theirs. */
 function setOwn(own) {
-  state.own = {
+  page.state.own = {
     lines: own && Array.isArray(own.lines) ? own.lines : [],
     paused: !!(own && own.paused),
   };
 }
 
-function onOwn(msg) {
-  setOwn(msg.own);
-  if (state.screen === 'table') render();
-}
-
 /** Page-side follow-ups of a new view: selection, a new object to place in the scene. */
 function afterView() {
-  const v = state.view;
+  const v = page.state.view;
   if (ui.selectFinale && v.finale !== null && v.finale !== undefined) {
     ui.selected = v.finale;
     ui.selectFinale = false;
@@ -440,13 +301,13 @@ function afterView() {
     if (o) {
       ui.placeAfterCreate = null;
       const s = sceneById(v, p.scene);
-      if (s && !(s.objects || []).includes(o.id)) act(`create-object-here:${p.scene}`, { action: 'place_object', scene: p.scene, object: o.id });
+      if (s && !(s.objects || []).includes(o.id)) page.act(`create-object-here:${p.scene}`, { action: 'place_object', scene: p.scene, object: o.id });
     }
   }
 }
 
 function defaultSelection() {
-  const v = state.view;
+  const v = page.state.view;
   if (v.phase && v.phase.id === 'outline' && v.finale !== null && v.finale !== undefined) return v.finale;
   return null;
 }
@@ -454,7 +315,7 @@ function defaultSelection() {
 // ---------------------------------------------------------------- the dice animation
 
 function startAnimation(sceneId, holdFrom) {
-  const s = sceneById(state.view, sceneId);
+  const s = sceneById(page.state.view, sceneId);
   if (!s || !s.check) return;
   clearTimeout(animTimer);
   ui.anim = { scene: sceneId, start: performance.now(), elapsed: 0, times: timeline(s.check.dice || []) };
@@ -478,7 +339,7 @@ function scheduleTick() {
       endAnimation();
       return;
     }
-    render();
+    page.render();
     scheduleTick();
   }, Math.max(0, next - a.elapsed) + 5);
 }
@@ -488,7 +349,7 @@ function endAnimation() {
   const wasFocused = document.activeElement && document.activeElement.getAttribute('data-testid') === 'skip-animation';
   ui.anim = null;
   ui.holdLogFrom = null;
-  render();
+  page.render();
   if (wasFocused) {
     const r = root.querySelector('[data-testid="check-result"]');
     if (r) {
@@ -505,7 +366,7 @@ function goToFlag(f) {
     ui.selected = f.scene;
     ui.centerOutline = true;
   }
-  render();
+  page.render();
   const id = 'flagged-' + f.key.replace(':', '-');
   let el = document.getElementById(id);
   // On a phone the flagged text may be in another view: show that one.
@@ -513,7 +374,7 @@ function goToFlag(f) {
   const tabs = box ? box.getAttribute('data-tabs').split(' ') : [];
   if (tabs.length && !tabs.includes(ui.tab) && !wide.matches) {
     ui.tab = tabs[0];
-    render();
+    page.render();
     el = document.getElementById(id);
   }
   if (el) {
@@ -533,33 +394,11 @@ setInterval(() => {
       stale = true;
     }
   }
-  if (stale && state.screen === 'table') render();
+  if (stale && page.state.screen === 'table') page.render();
   for (const el of root.querySelectorAll('[data-deadline]')) {
-    const t = timerText(Number(el.getAttribute('data-deadline')), serverNow());
+    const t = timerText(Number(el.getAttribute('data-deadline')), page.ctx.serverNow());
     const text = el.querySelector('.timer-text');
     if (text && text.textContent !== t.text) text.textContent = t.text;
     el.classList.toggle('overtime', t.over);
   }
 }, 1000);
-
-// ---------------------------------------------------------------- the seat and the connection
-
-const table = seat({
-  state,
-  ui,
-  render,
-  toast,
-  intro: 'You were invited to tell a story together: a prophecy of catastrophe, a handful of heroes, and dice that explode on a six.',
-  sync: onSync,
-  update: onUpdate,
-  answer: (msg) => sent.answered(msg),
-  own: onOwn,
-  lost: (list) => sent.lost(list),
-});
-
-table.boot();
-// The worlds and modules: fetched once, never in a view.
-loadContent('story').then((content) => {
-  state.content = content;
-  render();
-});
