@@ -12,6 +12,7 @@ mod hardening;
 mod limits;
 mod markdown;
 mod operations;
+mod page_imports;
 mod proposals;
 mod protocol;
 mod seats;
