@@ -9,7 +9,7 @@ const GAP_X = 18;
 const GAP_Y = 46;
 const PAD = 14;
 const TEXT_WIDTH = W - 20; // the objective's room inside a node, in px
-const FONT_PX = 13; // the objective's font size (style.css: .node-objective)
+const FONT_PX = 13; // the objective's font size (story.css: .node-objective)
 const LINES = 3;
 
 let measureCtx = null;
