@@ -1,11 +1,12 @@
-// What every table page shares, whatever its game: the table's token and invitation code from
-// the address, finding out who we are (GET /t/{token}/me), the join form, the WebSocket, and
-// the invitation link (load, copy, renew or close). Each game's page keeps its own state
-// object and rendering; this module reads and writes the fields named below on that object.
+// The seat and the socket of a table page, whatever its game: the table's token and invitation
+// code from the address, finding out who we are (GET /t/{token}/me), the join form, the
+// WebSocket, the log's older lines, and the table's links (the invitation: load, copy, renew or
+// close; the published story). The table page (table-page.js) keeps the state object; this
+// module reads and writes the fields named below on it.
 //
-// state fields: screen (loading | join | table | removed | gone), me, view, seq, online,
-// connected, everTried, removedMessage, goneMessage, joinError, joinPending, joinRefusal, joinAbout,
-// invite. ui fields: copied, confirm.
+// state fields: screen (loading | join | table | removed | gone), me, view, seq, log, logSeqs,
+// logOlder, logAsking, online, connected, everTried, removedMessage, goneMessage, joinError,
+// joinPending, joinRefusal, joinAbout, invite. ui fields: copied, confirm.
 
 import { h } from './dom.js';
 import { Connection } from './net.js';
@@ -29,8 +30,8 @@ export function reachError(e) {
 /**
  * The seat and the connection of one page.
  * @param {object} page state, ui (see above), render(), toast(kind, text), the join form's
- *   `intro` (one sentence about the game), and the game's message handlers: sync, update,
- *   answer, own, lost (see net.js).
+ *   `intro` (one sentence about the game), and the message handlers: sync, update, answer,
+ *   own, lost (see net.js).
  */
 export function seat(page) {
   const { state, ui, render, toast } = page;
