@@ -1,17 +1,18 @@
 // Accessibility (issue 30): axe-core checks every page at WCAG 2.2 AA — the home page (with a
 // table on its list), the join page, the story game's table as it opens and each game's table in
 // play, a published story and the rulings — on a phone (375 px) and a laptop (1280 px), in the
-// light and the dark theme (the device's, emulated), and must find nothing. On a phone each of the table's views is checked, one at a time, as a thumb
-// shows it. axe runs inside the page, from the npm package's own file (no CDN): a failure lists
-// each rule broken, its impact and the elements that break it.
+// light and the dark theme (the device's, emulated), and must find nothing. On a phone each of
+// the table's views is checked in turn, as a thumb shows it. axe runs inside the page, from the
+// npm package's own file (no CDN): a failure lists each rule broken, its impact and the
+// elements that break it, with where they were found.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  withTable, createTable, inviteLink, gameToStory, startScene, proposePair, makeCheck, narrate, finishScene,
-  endGame, accepted, aspectId, panel, sameSeq, tid, seq, view, reveal, consoleErrors,
+  withTable, createTable, inviteLink, gameToStory, startScene, proposePair, makeCheck, accepted,
+  aspectId, panel, sameSeq, tid, view, reveal, consoleErrors,
 } from './table.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -22,7 +23,7 @@ const THEMES = ['light', 'dark'];
 /** Waits for two frames: what a resize or a change of theme re-renders is drawn. */
 const drawn = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
-/** axe's violations on the page as it is now: [{id, impact, help, nodes: [selector]}]. */
+/** axe's violations on the page as it is now: [{id, impact, help, nodes: [text]}]. */
 async function violations(page) {
   // Evaluated through the debugger, as the page's own security policy would refuse an inline
   // script; loaded again only when the page was reloaded or left.
