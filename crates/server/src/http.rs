@@ -358,17 +358,34 @@ async fn healthz<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
     }
 }
 
-/// The rulings: where the seeds are silent or the table adds a step, in plain words. Linked
-/// from the page's rules help.
+/// The rulings (`docs/rulings.md`): where the seeds are silent or the table adds a step, in
+/// plain words, as a page of the site. Linked from the pages' rules help; made once.
 async fn rulings() -> Response {
+    static PAGE: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| rulings_page(include_str!("../../../docs/rulings.md")));
     (
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        include_str!("../../../docs/rulings.md"),
+        PAGE.as_str(),
     )
         .into_response()
+}
+
+/// `markdown` (the rulings) as a page with the site's look and theme: its headings and lists
+/// as HTML, any HTML in it shown as text (as on a story's page).
+fn rulings_page(markdown: &str) -> String {
+    use pulldown_cmark::Event;
+    let parser = pulldown_cmark::Parser::new(markdown).map(|event| match event {
+        Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+        other => other,
+    });
+    let mut body = String::new();
+    pulldown_cmark::html::push_html(&mut body, parser);
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"color-scheme\" content=\"light dark\"><title>Rulings — Prophecy</title><link rel=\"icon\" href=\"/assets/favicon.svg\" type=\"image/svg+xml\"><script src=\"/assets/common/theme.js\"></script><link rel=\"stylesheet\" href=\"/assets/fonts.css\"><link rel=\"stylesheet\" href=\"/assets/common/base.css\"></head><body><main id=\"main\" class=\"center-screen rulings\"><p class=\"brand\">Prophecy</p>{body}<p class=\"small\"><a href=\"/\">Start a table</a></p><p class=\"small\"><label class=\"theme-menu\">Theme <select data-theme-select><option value=\"system\">as the device</option><option value=\"light\">light</option><option value=\"dark\">dark</option></select></label></p></main></body></html>"
+    )
 }
 
 /// An error as a small page, or as JSON for JSON requests.

@@ -173,66 +173,77 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
   };
   const nameTop = ctx.narrow ? 29 : 33;
   const lineH = ctx.narrow ? 12 : 13;
+  // The tile is the button; its glyph, name, marks and pieces are drawn over it as a picture
+  // that takes no clicks (they reach the tile) and is no part of the button, whose name says it
+  // all: a button holding text must have that text in its name (WCAG 2.5.3), and pieces inside
+  // it would be targets within a target.
   return h(
     'svg:g',
-    {
-      class: ['space', 'k-' + s.kind, dest ? 'dest' : null, selected ? 'selected' : null],
-      transform: `translate(${c * W} ${r * H})`,
-      role: 'button',
-      tabindex: focus === s.id ? 0 : -1,
-      'aria-label': label,
-      'aria-pressed': selected ? 'true' : 'false',
-      testid: 'space',
-      'data-space-id': s.id,
-      'data-kind': s.kind,
-      'data-dest': dest ? 'true' : null,
-      'data-adventure': card ? here.adventure : null,
-      'data-key': 'sp' + s.id,
-      onclick: () => go(s.id),
-      onkeydown: (e) => {
-        const k = e.key;
-        if (k === 'Enter' || k === ' ') {
-          e.preventDefault();
-          go(s.id);
-        } else if (k === 'ArrowRight' || k === 'ArrowDown') {
-          e.preventDefault();
-          go(s.id + 1);
-        } else if (k === 'ArrowLeft' || k === 'ArrowUp') {
-          e.preventDefault();
-          go(s.id - 1);
-        } else if (k === 'Home') {
-          e.preventDefault();
-          go(0);
-        } else if (k === 'End') {
-          e.preventDefault();
-          go(-1);
-        }
+    { class: 'cell', transform: `translate(${c * W} ${r * H})`, 'data-key': 'sp' + s.id },
+    h(
+      'svg:g',
+      {
+        class: ['space', 'k-' + s.kind, dest ? 'dest' : null, selected ? 'selected' : null],
+        role: 'button',
+        tabindex: focus === s.id ? 0 : -1,
+        'aria-label': label,
+        'aria-pressed': selected ? 'true' : 'false',
+        testid: 'space',
+        'data-space-id': s.id,
+        'data-kind': s.kind,
+        'data-dest': dest ? 'true' : null,
+        'data-adventure': card ? here.adventure : null,
+        'data-key': 'button',
+        onclick: () => go(s.id),
+        onkeydown: (e) => {
+          const k = e.key;
+          if (k === 'Enter' || k === ' ') {
+            e.preventDefault();
+            go(s.id);
+          } else if (k === 'ArrowRight' || k === 'ArrowDown') {
+            e.preventDefault();
+            go(s.id + 1);
+          } else if (k === 'ArrowLeft' || k === 'ArrowUp') {
+            e.preventDefault();
+            go(s.id - 1);
+          } else if (k === 'Home') {
+            e.preventDefault();
+            go(0);
+          } else if (k === 'End') {
+            e.preventDefault();
+            go(-1);
+          }
+        },
       },
-    },
-    h('svg:title', null, label),
-    h('svg:rect', { class: 'tile', x: 2, y: 2, width: W - 4, height: H - 4, rx: 7 }),
-    h('svg:text', { class: 'glyph', x: 8, y: 17, 'aria-hidden': 'true' }, info.glyph),
-    h('svg:text', { class: 'marks', x: 24, y: 16, 'aria-hidden': 'true' }, (s.port ? '⚓' : '') + (s.magic_gate ? '◎' : '')),
-    h('svg:text', { class: 'space-no', x: W - 8, y: 15, 'text-anchor': 'end', 'aria-hidden': 'true' }, here.items.length ? `${here.items.length} for sale` : ''),
-    card
-      ? h(
+      h('svg:title', null, label),
+      h('svg:rect', { class: 'tile', x: 2, y: 2, width: W - 4, height: H - 4, rx: 7 }),
+    ),
+    h(
+      'svg:g',
+      { class: 'space-face', 'aria-hidden': 'true', 'data-key': 'face' },
+      h('svg:text', { class: 'glyph', x: 8, y: 17 }, info.glyph),
+      h('svg:text', { class: 'marks', x: 24, y: 16 }, (s.port ? '⚓' : '') + (s.magic_gate ? '◎' : '')),
+      h('svg:text', { class: 'space-no', x: W - 8, y: 15, 'text-anchor': 'end' }, here.items.length ? `${here.items.length} for sale` : ''),
+      card
+        ? h(
+            'svg:g',
+            { class: ['adv-marker', card.kind] },
+            h('svg:circle', { cx: W - 14, cy: 14, r: 9 }),
+            h('svg:text', { x: W - 14, y: 18, 'text-anchor': 'middle' }, card.kind === 'creature' ? '!' : '?'),
+          )
+        : null,
+      nameLines.map((l, i) => h('svg:text', { class: ['space-name', tight ? 'tight' : null], x: W / 2, y: nameTop + i * lineH, 'text-anchor': 'middle', 'data-key': 'n' + i }, l)),
+      pieces.map((a, i) => {
+        const x = W / 2 - ((pieces.length - 1) * (pr * 2 + 2)) / 2 + i * (pr * 2 + 2);
+        const y = H - pr - 5;
+        return h(
           'svg:g',
-          { class: ['adv-marker', card.kind], 'aria-hidden': 'true' },
-          h('svg:circle', { cx: W - 14, cy: 14, r: 9 }),
-          h('svg:text', { x: W - 14, y: 18, 'text-anchor': 'middle' }, card.kind === 'creature' ? '!' : '?'),
-        )
-      : null,
-    nameLines.map((l, i) => h('svg:text', { class: ['space-name', tight ? 'tight' : null], x: W / 2, y: nameTop + i * lineH, 'text-anchor': 'middle', 'aria-hidden': 'true', 'data-key': 'n' + i }, l)),
-    pieces.map((a, i) => {
-      const x = W / 2 - ((pieces.length - 1) * (pr * 2 + 2)) / 2 + i * (pr * 2 + 2);
-      const y = H - pr - 5;
-      return h(
-        'svg:g',
-        { class: ['piece', 'seat-' + seatIndex(view, a.player), a.player === turnPlayer ? 'active' : null], testid: 'piece', 'data-player-id': a.player, 'data-space-id': s.id, 'aria-hidden': 'true', 'data-key': 'p' + a.player },
-        h('svg:circle', { cx: x, cy: y, r: pr }),
-        h('svg:text', { x, y: y + 3.5, 'text-anchor': 'middle' }, initials(a.name)),
-      );
-    }),
+          { class: ['piece', 'seat-' + seatIndex(view, a.player), a.player === turnPlayer ? 'active' : null], testid: 'piece', 'data-player-id': a.player, 'data-space-id': s.id, 'data-key': 'p' + a.player },
+          h('svg:circle', { cx: x, cy: y, r: pr }),
+          h('svg:text', { x, y: y + 3.5, 'text-anchor': 'middle' }, initials(a.name)),
+        );
+      }),
+    ),
   );
 }
 

@@ -327,17 +327,20 @@ function movesGroup(ctx, moves) {
         const creature = m.creature !== null && m.creature !== undefined ? adventureOf(ctx, m.creature) : null;
         // The best battle there, so the odds are known before committing to the move.
         const win = m.battle ? fracPct(m.battle.odds.win) : NaN;
-        const fight = creature ? `⚠ ${creature.name}: a fight${m.battle ? `, ${pct(win)} to win at best` : ''}` : null;
+        const fight = creature ? `${creature.name}: a fight${m.battle ? `, ${pct(win)} to win at best` : ''}` : null;
+        const cost = m.cost ? plural(m.cost, 'Gold') : 'free';
         return h(
           'li',
           { 'data-key': 'm' + i + ':' + JSON.stringify(m.how) },
-          actBtn(ctx, 'move', [h('span', { class: 'move-what' }, label), h('span', { class: 'move-cost' }, m.cost ? plural(m.cost, 'Gold') : 'free'), fight ? h('span', { class: 'move-warn', testid: 'move-odds', 'data-win': m.battle ? m.battle.odds.win : '' }, fight) : null], { action: 'move', how: m.how }, {
+          // The parts are flex items, so the spaces between them show nowhere; they keep the
+          // words apart in the text that the name must contain (WCAG 2.5.3: what is shown).
+          actBtn(ctx, 'move', [h('span', { class: 'move-what' }, label), ' ', h('span', { class: 'move-cost' }, cost), fight ? [' ', h('span', { class: 'move-warn', testid: 'move-odds', 'data-win': m.battle ? m.battle.odds.win : '' }, `⚠ ${fight}`)] : null], { action: 'move', how: m.how }, {
             class: creature ? 'secondary move warn' : 'secondary move',
             testid: 'move',
             'data-to': m.to,
             'data-cost': m.cost,
             'data-how': howKey(m.how),
-            'aria-label': `${label}, ${m.cost ? plural(m.cost, 'Gold') : 'free'}${creature ? `; a Creature lies there: ${creature.name}, you must fight it${m.battle ? ` (${pct(win)} to win at best)` : ''}` : ''}`,
+            'aria-label': `${label}, ${cost}${fight ? `. ${fight}; you must fight it` : ''}`,
           }),
         );
       }),
@@ -702,7 +705,7 @@ function adventurerCard(ctx, a) {
         )
       : h('p', { class: 'small muted' }, 'No Items.'),
     creator && a.player !== ctx.you && !a.bot && a.alive && offline && view.phase === 'playing'
-      ? h('div', { class: 'row' }, actBtn(ctx, handKey, 'Hand to a bot', { action: 'hand_to_bot', player: a.player }, { class: 'ghost small', testid: 'hand-to-bot', 'data-player-id': a.player, 'aria-label': `${a.name} left: hand their adventurer to a bot` }), msg(ctx, handKey))
+      ? h('div', { class: 'row' }, actBtn(ctx, handKey, 'Hand to a bot', { action: 'hand_to_bot', player: a.player }, { class: 'ghost small', testid: 'hand-to-bot', 'data-player-id': a.player, 'aria-label': `Hand to a bot: ${a.name} left, a bot plays their adventurer` }), msg(ctx, handKey))
       : null,
   );
 }

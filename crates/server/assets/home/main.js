@@ -100,7 +100,8 @@ function tableEntry(token, answer) {
       type: 'button',
       class: 'btn ghost small',
       testid: 'forget-table',
-      'aria-label': answer.ok ? `Remove “${answer.summary.title}” from this list` : 'Remove this table from the list',
+      // The name starts with the words shown (WCAG 2.5.3), then says which table.
+      'aria-label': answer.ok ? `Remove from list: “${answer.summary.title}”` : 'Remove from list: this table',
       onclick: () => {
         forgetTable(token);
         showTables();

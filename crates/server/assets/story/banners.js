@@ -126,14 +126,15 @@ function timerControls(ctx) {
   const { view } = ctx;
   const t = view.timer;
   if (!t || !keepsTime(view)) return null;
+  // Each button's name starts with the words it shows (WCAG 2.5.3: speech users say them).
   return h(
     'span',
     { class: 'timer-controls', role: 'group', 'aria-label': 'Timer controls', 'data-key': 'timer-controls' },
     t.held
-      ? actionButton(ctx, 'timer-release', 'Let go', { action: 'release_timer' }, { class: 'ghost small', testid: 'timer-release', aria: 'Let the timer count again' })
+      ? actionButton(ctx, 'timer-release', 'Let go', { action: 'release_timer' }, { class: 'ghost small', testid: 'timer-release', aria: 'Let go: the timer counts again' })
       : actionButton(ctx, 'timer-hold', 'Hold', { action: 'hold_timer' }, { class: 'ghost small', testid: 'timer-hold', aria: 'Hold the timer' }),
-    actionButton(ctx, 'timer-extend', '+2 min', { action: 'extend_timer', minutes: 2 }, { class: 'ghost small', testid: 'timer-extend', aria: 'Two more minutes' }),
-    actionButton(ctx, 'timer-reset', 'Reset', { action: 'reset_timer' }, { class: 'ghost small', testid: 'timer-reset', aria: 'Start the time again from now' }),
+    actionButton(ctx, 'timer-extend', '+2 min', { action: 'extend_timer', minutes: 2 }, { class: 'ghost small', testid: 'timer-extend', aria: '+2 min: two more minutes' }),
+    actionButton(ctx, 'timer-reset', 'Reset', { action: 'reset_timer' }, { class: 'ghost small', testid: 'timer-reset', aria: 'Reset: start the time again from now' }),
   );
 }
 

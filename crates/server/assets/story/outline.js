@@ -207,47 +207,61 @@ function node(view, ui, s, p, byId, onSelect) {
     .join('. ');
   const outcome = s.status === 'performed' && s.check ? s.check.outcome : null;
   const activate = () => onSelect(s.id);
+  // The card is the button; its words and dice are drawn over it as a picture that takes no
+  // clicks (they reach the card) and is no part of the button, whose name says it all: a
+  // button holding text must have that text in its name (WCAG 2.5.3).
   return h(
     'svg:g',
     {
       class: ['node', 'status-' + s.status, outcome ? 'outcome-' + outcome : null, selected ? 'selected' : null, s.parent == null ? 'finale' : null],
       transform: `translate(${p.x},${p.y})`,
-      role: 'button',
-      tabindex: 0,
       testid: 'outline-node',
       'data-scene-id': s.id,
       'data-status': s.status,
       'data-key': 'n' + s.id,
-      'aria-pressed': selected ? 'true' : 'false',
-      'aria-label': aria,
-      onclick: activate,
-      onkeydown: (e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          activate();
-        }
-      },
     },
-    h('svg:title', null, flaggedObjective ? 'Objective flagged — hidden until replaced' : s.objective),
-    h('svg:rect', { class: 'node-card', width: W, height: H, rx: 5 }),
-    h('svg:rect', { class: 'node-band', width: W, height: 24, rx: 5 }),
-    h('svg:rect', { class: 'node-band', y: 12, width: W, height: 12 }),
-    h('svg:text', { class: 'node-level', x: 10, y: 16 }, bandLabel(level, s.difficulty, rewards.length)),
-    rewards.map((k, i) =>
-      h(
-        'svg:g',
-        { class: 'reward-die', transform: `translate(${W - 20 - i * 17},5)`, testid: 'reward-die', 'data-precursor': k.id, 'data-key': 'r' + k.id },
-        h('svg:rect', { width: 14, height: 14, rx: 3 }),
-        h('svg:circle', { cx: 7, cy: 7, r: 2 }),
-      ),
+    h(
+      'svg:g',
+      {
+        class: 'node-button',
+        role: 'button',
+        tabindex: 0,
+        'aria-pressed': selected ? 'true' : 'false',
+        'aria-label': aria,
+        'data-key': 'button',
+        onclick: activate,
+        onkeydown: (e) => {
+          if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            activate();
+          }
+        },
+      },
+      h('svg:title', null, flaggedObjective ? 'Objective flagged — hidden until replaced' : s.objective),
+      h('svg:rect', { class: 'node-card', width: W, height: H, rx: 5 }),
+      h('svg:rect', { class: 'node-band', width: W, height: 24, rx: 5 }),
+      h('svg:rect', { class: 'node-band', y: 12, width: W, height: 12 }),
     ),
     h(
-      'svg:text',
-      { class: ['node-objective', flaggedObjective ? 'is-flagged' : null], x: 10, y: 44 },
-      lines.map((l, i) => h('svg:tspan', { x: 10, dy: i === 0 ? 0 : 17 }, l)),
+      'svg:g',
+      { class: 'node-face', 'aria-hidden': 'true', 'data-key': 'face' },
+      h('svg:text', { class: 'node-level', x: 10, y: 16 }, bandLabel(level, s.difficulty, rewards.length)),
+      rewards.map((k, i) =>
+        h(
+          'svg:g',
+          { class: 'reward-die', transform: `translate(${W - 20 - i * 17},5)`, testid: 'reward-die', 'data-precursor': k.id, 'data-key': 'r' + k.id },
+          h('svg:rect', { width: 14, height: 14, rx: 3 }),
+          h('svg:circle', { cx: 7, cy: 7, r: 2 }),
+        ),
+      ),
+      h(
+        'svg:text',
+        { class: ['node-objective', flaggedObjective ? 'is-flagged' : null], x: 10, y: 44 },
+        lines.map((l, i) => h('svg:tspan', { x: 10, dy: i === 0 ? 0 : 17 }, l)),
+      ),
+      h('svg:text', { class: 'node-status', x: 10, y: H - 11 }, st),
+      o !== null ? h('svg:text', { class: 'node-odds', x: W - 10, y: H - 11, 'text-anchor': 'end' }, percent(o)) : null,
     ),
-    h('svg:text', { class: 'node-status', x: 10, y: H - 11 }, st),
-    o !== null ? h('svg:text', { class: 'node-odds', x: W - 10, y: H - 11, 'text-anchor': 'end' }, percent(o)) : null,
   );
 }
 
