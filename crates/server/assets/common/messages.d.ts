@@ -43,6 +43,17 @@ export type UpdateMessage<View> = {
   log: LogEntry[];
 } & ({ base: number; patch: PatchOp[]; view?: undefined } | { view: View; base?: undefined; patch?: undefined });
 
+/** An update as the page takes it in (common/net.js): with the whole view, patched when a patch came. */
+export interface TakenUpdate<View> {
+  type: 'update';
+  seq: number;
+  now: number;
+  log: LogEntry[];
+  base?: number;
+  patch?: PatchOp[];
+  view: View;
+}
+
 /** Older log lines, the answer to `log`. */
 export interface LogMessage {
   type: 'log';
