@@ -283,7 +283,7 @@ function gmPanel(ctx) {
       restForm(ctx),
       h(
         'details',
-        { class: 'fight-details', open: ui.open.has('fight') || ui.msgs.has('fight') || !!ui.fight.description, ontoggle: (e) => ctx.toggled('fight', e.target.open) },
+        { class: 'fight-details', open: ui.open.has('fight') || ui.msgs.has('fight') || !!ui.fight.description, ontoggle: (e, el) => ctx.toggled('fight', el.open) },
         h('summary', { testid: 'open-fight' }, 'Write down a fight'),
         fightForm(ctx),
       ),
@@ -377,14 +377,14 @@ function callForm(ctx) {
         h('div', { class: 'checks' }, governing ? governing.skills.map(skillBox) : null),
         h(
           'details',
-          { class: 'other-skills', open: ui.open.has('other-skills') || othersChosen, ontoggle: (e) => ctx.toggled('other-skills', e.target.open) },
+          { class: 'other-skills', open: ui.open.has('other-skills') || othersChosen, ontoggle: (e, el) => ctx.toggled('other-skills', el.open) },
           h('summary', null, 'Skills of the other Aptitudes'),
           others.map((g) => h('div', { class: 'skill-group', 'data-key': 'og:' + g.aptitude }, h('p', { class: 'small muted group-name' }, g.name), h('div', { class: 'checks' }, g.skills.map(skillBox)))),
         ),
       ),
       h(
         'details',
-        { class: 'special-rules', open: ui.open.has('special-rules') || c.custom || c.allowSteps !== '', ontoggle: (e) => ctx.toggled('special-rules', e.target.open) },
+        { class: 'special-rules', open: ui.open.has('special-rules') || c.custom || c.allowSteps !== '', ontoggle: (e, el) => ctx.toggled('special-rules', el.open) },
         h('summary', null, 'Special rules'),
         labelled(
           'call-allow-steps',

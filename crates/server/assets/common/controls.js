@@ -167,7 +167,7 @@ export function labelled(id, label, control, props = {}) {
 /**
  * @param {string} id
  * @param {string} name
- * @param {{testid?: string, value?: string | number | null, [attribute: string]: unknown}} [props]
+ * @param {import('./page-types').Props<HTMLInputElement> & {value?: string | number | null}} [props]
  */
 export function input(id, name, props = {}) {
   const { testid, value, ...rest } = props;
@@ -178,7 +178,7 @@ export function input(id, name, props = {}) {
  * @param {string} id
  * @param {string} name
  * @param {string | null | undefined} value
- * @param {{testid?: string, [attribute: string]: unknown}} [props]
+ * @param {import('./page-types').Props<HTMLTextAreaElement>} [props]
  */
 export function textarea(id, name, value, props = {}) {
   const { testid, ...rest } = props;
@@ -195,7 +195,7 @@ export function textarea(id, name, value, props = {}) {
  * @param {string} name
  * @param {OptionOrGroup[]} options
  * @param {string | number | null | undefined} selected
- * @param {{testid?: string, [attribute: string]: unknown}} [props]
+ * @param {import('./page-types').Props<HTMLSelectElement>} [props]
  */
 export function select(id, name, options, selected, props = {}) {
   const { testid, ...rest } = props;

@@ -119,7 +119,7 @@ function prophecyChoices(ctx, have) {
               submit(ctx, rollKey, 'Roll d66', 'roll-d66'),
               h(
                 'details',
-                { class: 'all-worlds', open: ui.open.has('all-worlds'), 'data-open-key': 'all-worlds', ontoggle: (e) => ctx.toggled('all-worlds', e.target.open) },
+                { class: 'all-worlds', open: ui.open.has('all-worlds'), 'data-open-key': 'all-worlds', ontoggle: (e, el) => ctx.toggled('all-worlds', el.open) },
                 h('summary', null, 'All worlds'),
                 h('dl', null, worlds.map((w) => [h('dt', { 'data-key': 't' + w.slug }, `${w.name} (${w.genre})${tmLabel(w)}`), h('dd', { 'data-key': 'd' + w.slug }, w.summary)])),
               ),
@@ -144,7 +144,7 @@ function prophecyChoices(ctx, have) {
               mod && mod.prophecy
                 ? h(
                     'details',
-                    { class: 'all-worlds', open: ui.open.has('module-text'), ontoggle: (e) => ctx.toggled('module-text', e.target.open) },
+                    { class: 'all-worlds', open: ui.open.has('module-text'), ontoggle: (e, el) => ctx.toggled('module-text', el.open) },
                     h('summary', null, `Read the ${word}`),
                     h('div', { class: 'module-text', testid: 'module-text' }, paragraphs(mod.prophecy)),
                   )

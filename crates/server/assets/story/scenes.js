@@ -818,7 +818,7 @@ function narrationBlock(ctx, s, open) {
           labelled(
             `narration-${s.id}`,
             s.check && s.check.outcome === 'success' ? 'Tell how the characters succeed' : 'Tell how the characters fail',
-            textarea(`narration-${s.id}`, 'text', drafting ? draft : s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000, oninput: (e) => ctx.ui.drafts.set(key, e.target.value) }),
+            textarea(`narration-${s.id}`, 'text', drafting ? draft : s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000, oninput: (e, el) => ctx.ui.drafts.set(key, el.value) }),
           ),
           h(
             'div',

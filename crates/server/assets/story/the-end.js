@@ -44,7 +44,7 @@ function shareBlock(ctx) {
     h(
       'div',
       { class: 'row' },
-      h('input', { id: 'share-link', type: 'text', readonly: true, value: link, testid: 'share-link', 'data-key': 'share-link', onfocus: (e) => e.target.select() }),
+      h('input', { id: 'share-link', type: 'text', readonly: true, value: link, testid: 'share-link', 'data-key': 'share-link', onfocus: (e, el) => el.select() }),
       h('a', { class: 'btn secondary', href: link, target: '_blank', rel: 'noopener', testid: 'open-shared' }, 'Open'),
     ),
     confirming
