@@ -62,7 +62,7 @@ export function pending(ctx, key) {
  * A form for the place `key`; `onsubmit(form)` sends its action.
  * @param {Ctx} ctx
  * @param {string} key
- * @param {{onsubmit: (form: HTMLFormElement) => void, class?: string | null, [attribute: string]: unknown}} props
+ * @param {import('./page-types').FormProps} props
  * @param {...Child} children
  */
 export function form(ctx, key, props, ...children) {

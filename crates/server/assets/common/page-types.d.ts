@@ -34,6 +34,13 @@ export type ElementOf<T extends string> = T extends keyof HTMLElementTagNameMap
     ? SVGElement
     : HTMLElement;
 
+/** The properties of a form of common/controls.js: `onsubmit` gets the form. */
+export type FormProps = Omit<Handlers<HTMLFormElement>, 'onsubmit'> & {
+  onsubmit: (form: HTMLFormElement) => void;
+  class?: string | null;
+  [attribute: string]: unknown;
+};
+
 /** `h`'s properties: `class`, `text`, `testid`, handlers, and any attribute. */
 export type Props<E = Element> = Handlers<E> & {
   class?: ClassValue;
@@ -57,13 +64,13 @@ export interface ActOptions {
   resetFields?: string[];
 }
 
-/** A refusal or error shown at the place where the player acted. */
-export interface PlaceMessage {
-  kind: 'refused' | 'error' | 'info';
-  rule?: string;
-  text: string;
-  at: number;
-}
+/**
+ * A refusal or error shown at the place where the player acted; `at` is when it came (a check
+ * made by the page itself may leave it out).
+ */
+export type PlaceMessage =
+  | { kind: 'refused'; rule?: string; text: string; at: number }
+  | { kind: 'error' | 'info'; rule?: string; text: string; at?: number };
 
 export interface Toast {
   id: number;
