@@ -980,4 +980,3 @@ function logSection(ctx) {
   return logPanel(ctx, ctx.log, undefined, (e) => (e.by !== null && e.by !== undefined ? 'seat-line seat-' + seatIndex(ctx.view, e.by) : null));
 }
 
-

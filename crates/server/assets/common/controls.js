@@ -227,6 +227,15 @@ function option(o, selected) {
 }
 
 /**
+ * The value of the field `name` of `form`: an input, a select or a textarea, which all have one.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function fieldValue(form, name) {
+  return /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
+}
+
+/**
  * A die face drawn with pips (CSS).
  * @param {number} face
  */

@@ -15,16 +15,16 @@ export type ClassValue = string | null | undefined | false | Array<string | null
 
 /**
  * Delegated handlers (common/dom.js `delegate`): each gets the event and the element that
- * carries it (an element of the tag `h` built).
+ * carries it (an element of the tag `h` built). `null`: none.
  */
 export interface Handlers<E> {
-  onclick?: (e: MouseEvent, el: E) => void;
-  onsubmit?: (e: SubmitEvent, el: E) => void;
-  onchange?: (e: Event, el: E) => void;
-  oninput?: (e: Event, el: E) => void;
-  onkeydown?: (e: KeyboardEvent, el: E) => void;
-  ontoggle?: (e: Event, el: E) => void;
-  onfocus?: (e: FocusEvent, el: E) => void;
+  onclick?: ((e: MouseEvent, el: E) => void) | null;
+  onsubmit?: ((e: SubmitEvent, el: E) => void) | null;
+  onchange?: ((e: Event, el: E) => void) | null;
+  oninput?: ((e: Event, el: E) => void) | null;
+  onkeydown?: ((e: KeyboardEvent, el: E) => void) | null;
+  ontoggle?: ((e: Event, el: E) => void) | null;
+  onfocus?: ((e: FocusEvent, el: E) => void) | null;
 }
 
 /** The element `h(tag)` builds. */
