@@ -137,6 +137,9 @@ async fn a_story_game_is_played_to_its_end_and_its_pages_messages_are_kept() {
     crate::carried(&mut pages, json!({"motion": "end_game"})).await;
     assert_eq!(pages[0].view["phase"]["id"], "ended");
     crate::carried(&mut pages, json!({"motion": "publish"})).await;
+    // A message the server cannot read is answered with an error.
+    let error = pages[1].act(json!({"action": "summon_dragon"})).await;
+    assert_eq!(error["type"], "error", "{error}");
     // An older page of the log, as a page asks for it.
     let latest = pages[0].seq;
     pages[0]
@@ -151,5 +154,53 @@ async fn a_story_game_is_played_to_its_end_and_its_pages_messages_are_kept() {
     for page in &pages[1..] {
         assert!(page.heard.iter().any(|m| m["type"] == "own"));
     }
+    server.stop().await;
+}
+
+/// A 1.1 table's moderator, question and real dice, and a Temporal Mechanics table's NPC: what
+/// the 1.0 game does not show.
+#[tokio::test]
+async fn the_other_rulesets_pages_messages_are_kept_too() {
+    let db = crate::fresh_db();
+    let server = crate::Server::start(&db).await;
+    let addr = server.addr;
+    let (token, ada) = crate::create_table(addr, "1.1", "Ada").await;
+    let bo = crate::join(addr, &token, "Bo").await;
+    let cy = crate::join(addr, &token, "Cy").await;
+    let mut pages = Vec::new();
+    for cookie in [&ada, &bo, &cy] {
+        pages.push(Page::open(addr, &token, cookie, 0).await);
+    }
+    crate::carried(
+        &mut pages,
+        json!({"motion": "choose_moderator", "player": 3}),
+    )
+    .await;
+    pages[2]
+        .ok(json!({"action": "ask_question", "text": "What do you fear?"}))
+        .await;
+    crate::carried(
+        &mut pages[..2],
+        json!({"motion": "choose_dice", "physical": true}),
+    )
+    .await;
+    let latest = pages[1].seq;
+    pages[2].catch_up(latest).await;
+    assert_eq!(pages[2].view["moderator"], 3);
+    for (page, name) in pages.iter().zip(["ada", "bo", "cy"]) {
+        write("story", &format!("moderator-1.1-{name}"), page);
+    }
+
+    let (token, ada) = crate::create_table(addr, "temporal", "Ada").await;
+    let mut page = Page::open(addr, &token, &ada, 0).await;
+    crate::carried(
+        std::slice::from_mut(&mut page),
+        json!({"motion": "advance", "to": "characters"}),
+    )
+    .await;
+    page.ok(json!({"action": "create_object", "name": "Agent Vale", "kind": "npc"}))
+        .await;
+    assert_eq!(page.view["ruleset"]["id"], "temporal");
+    write("story", "temporal-ada", &page);
     server.stop().await;
 }
