@@ -35,16 +35,23 @@
 import { openTable } from '../common/table-page.js';
 import { renderBoardTable } from './table-view.js';
 
+/**
+ * @typedef {import('./page-types').BoardContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./view-types').BoardView>} View
+ */
+
+/** @type {{matches: boolean, addEventListener?: MediaQueryList['addEventListener']}} */
 const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { matches: false };
 
-const ui = {
+// openTable adds the fields every game shares.
+const ui = /** @type {import('./page-types').BoardUi} */ ({
   space: null, // the space whose details are shown
   focusSpace: null, // the space that holds the board's tab stop
   battle: { key: null, kind: null, items: new Set() },
   // The player's choices a card asks for (the direction of a one-space move, the Item lost).
   choice: { clockwise: true, lose_item: null },
   tab: 'turn', // the view a phone shows (table-view.js: boardTabs)
-};
+});
 
 const page = openTable({
   name: 'board',
@@ -68,6 +75,9 @@ const page = openTable({
 
 if (narrow.addEventListener) narrow.addEventListener('change', () => page.render());
 
+/**
+ * @param {Ctx} ctx
+ */
 function titleOf(ctx) {
   const v = ctx.view;
   if (!v) return 'The board game';
@@ -76,17 +86,24 @@ function titleOf(ctx) {
   return v.turn ? `The board game: turn ${v.turn.number}` : 'The board game';
 }
 
-/** The battle's choices belong to one battle: forget them when another begins. */
+/**
+ * The battle's choices belong to one battle: forget them when another begins.
+ * @param {View} view
+ */
 function viewed(view) {
   const t = view.turn;
   const battleKey = t && t.step === 'battle' ? `${t.number}:${t.player}:${JSON.stringify(view.last_battle)}` : null;
   if (battleKey !== ui.battle.key) ui.battle = { key: battleKey, kind: null, items: new Set() };
 }
 
-/** Answers about another player's turn no longer apply. */
+/**
+ * Answers about another player's turn no longer apply.
+ * @param {import('../common/messages').TakenUpdate<import('./view-types').BoardView>} msg
+ * @param {View | null} before
+ */
 function updated(msg, before) {
   const after = page.state.view;
-  if (before && before.turn && after.turn && before.turn.number !== after.turn.number) {
+  if (before && before.turn && after && after.turn && before.turn.number !== after.turn.number) {
     for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused') ui.msgs.delete(key);
   }
 }
@@ -98,9 +115,12 @@ function beforeRender() {
 
 // The control used may be gone after the step it took (a move, a fight): keep keyboard users
 // in the turn's panel rather than at the top of the page.
+/**
+ * @param {unknown} inTurn
+ */
 function afterRender(inTurn) {
   if (inTurn && (!document.activeElement || document.activeElement === document.body)) {
     const next = page.root.querySelector('[data-testid="turn"] button:not([disabled]), [data-testid="turn"] [tabindex="-1"]');
-    if (next) next.focus({ preventScroll: true });
+    if (next instanceof HTMLElement) next.focus({ preventScroll: true });
   }
 }

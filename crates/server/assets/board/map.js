@@ -6,6 +6,12 @@
 import { h } from '../common/dom.js';
 import { adventureOf, itemOf, itemText, nameOf, seatIndex, initials, plural, statsText } from './words.js';
 
+/**
+ * @typedef {import('./page-types').BoardContext} Ctx
+ * @typedef {import('./view-types').Move} Move
+ * @typedef {import('./view-types').Adventurer} Adventurer
+ */
+
 /** Each kind of space: its name, a glyph, and what may be done there (the basic rules). */
 const KINDS = {
   fortress: { label: 'Fortress (a guild)', glyph: '♜', does: 'Buy the Fortress’s Certificate; repair Items (1 Gold). Instead of moving: 2 Experience for 1 Health.' },
@@ -21,16 +27,27 @@ const KINDS = {
   'enchanted-wilderness': { label: 'Enchanted Wilderness', glyph: '✧', does: 'Recharge up to 3 Magic for free, once a turn.' },
 };
 
+/**
+ * @param {import('./view-types').SpaceKind} kind
+ */
 export function kindInfo(kind) {
   return KINDS[kind] || { label: kind, glyph: '•', does: '' };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} id
+ */
 export function spaceName(ctx, id) {
   const s = (ctx.content.board || [])[id];
   return s ? s.name : `space ${id}`;
 }
 
-/** A move in words, from the `how` the server gives. */
+/**
+ * A move in words, from the `how` the server gives.
+ * @param {Ctx} ctx
+ * @param {Move} m
+ */
 export function moveLabel(ctx, m) {
   const to = m.to_name || spaceName(ctx, m.to);
   if (typeof m.how === 'string') return m.how === 'stay' ? `Stay in ${to}` : `${m.how} to ${to}`;
@@ -55,6 +72,8 @@ export function moveLabel(ctx, m) {
 /**
  * The cells of a rectangular track for `n` spaces: `cols` along the top and the bottom, the
  * rest down the right side and up the left, clockwise from the top left.
+ * @param {number} n
+ * @param {boolean} narrow
  */
 function track(n, narrow) {
   const cols = Math.max(2, Math.min(narrow ? 3 : 8, Math.floor(n / 2) - 1));
@@ -73,6 +92,9 @@ function track(n, narrow) {
 
 // ---------------------------------------------------------------- the board
 
+/**
+ * @param {Ctx} ctx
+ */
 export function boardSection(ctx) {
   const { view, content, ui } = ctx;
   const board = content.board || [];
@@ -86,7 +108,7 @@ export function boardSection(ctx) {
   const alive = (view.adventurers || []).filter((a) => a.alive);
   const focus = ui.focusSpace !== null && ui.focusSpace < n ? ui.focusSpace : defaultSpace(ctx);
   const turnPlayer = view.turn ? view.turn.player : null;
-  const centre = (id) => {
+  const centre = (/** @type {number} */ id) => {
     const [c, r] = t.cells[id];
     return [c * W + W / 2, r * H + H / 2];
   };
@@ -118,15 +140,22 @@ export function boardSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function defaultSpace(ctx) {
   const me = (ctx.view.adventurers || []).find((a) => a.player === ctx.you);
   return me ? me.space : 0;
 }
 
-/** Splits a name into at most two lines, as even as the words allow. */
+/**
+ * Splits a name into at most two lines, as even as the words allow.
+ * @param {string} name
+ */
 function lines(name) {
   const words = String(name).split(/\s+/).filter(Boolean);
   if (words.length < 2) return words;
+  /** @type {{split: string[], worst: number} | null} */
   let best = null;
   for (let i = 1; i < words.length; i++) {
     const split = [words.slice(0, i).join(' '), words.slice(i).join(' ')];
@@ -134,9 +163,15 @@ function lines(name) {
     if (!best || worst < best.worst) best = { split, worst };
   }
   // A short name stays on one line.
-  return name.length <= 11 ? [name] : best.split;
+  return name.length <= 11 || !best ? [name] : best.split;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {import('./view-types').BoardContent['board'][number]} s
+ * @param {ReturnType<typeof track>} t
+ * @param {{dests: Map<number, import('./view-types').Move>, alive: import('./view-types').Adventurer[], focus: number, turnPlayer: number | null}} around
+ */
 function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
   const { view, ui } = ctx;
   const { W, H } = t;
@@ -162,14 +197,14 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
   ]
     .filter(Boolean)
     .join('; ');
-  const go = (id) => {
+  const go = (/** @type {number} */ id) => {
     const n = (ctx.content.board || []).length;
     const next = ((id % n) + n) % n;
     ui.space = next;
     ui.focusSpace = next;
     ctx.rerender();
     const el = document.querySelector(`[data-testid="space"][data-space-id="${next}"]`);
-    if (el) el.focus();
+    if (el instanceof SVGElement) el.focus();
   };
   const nameTop = ctx.narrow ? 29 : 33;
   const lineH = ctx.narrow ? 12 : 13;
@@ -249,6 +284,9 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
 
 // ---------------------------------------------------------------- what lies on a space
 
+/**
+ * @param {Ctx} ctx
+ */
 export function spaceDetail(ctx) {
   const { view, content, ui } = ctx;
   const board = content.board || [];
@@ -289,7 +327,11 @@ export function spaceDetail(ctx) {
   );
 }
 
-/** On your move, the ways to this space, as buttons (the same as the turn's). */
+/**
+ * On your move, the ways to this space, as buttons (the same as the turn's).
+ * @param {Ctx} ctx
+ * @param {number} id
+ */
 function goHere(ctx, id) {
   const o = ctx.view.options;
   if (!o || o.player !== ctx.you || !ctx.view.turn || ctx.view.turn.step !== 'move') return null;
@@ -317,6 +359,9 @@ function goHere(ctx, id) {
   );
 }
 
+/**
+ * @param {import('./view-types').Creature | import('./view-types').Opportunity} card
+ */
 function adventureCard(card) {
   if (card.kind === 'creature') {
     return h(

@@ -17,6 +17,16 @@ import {
   chanceText, bonusText, itemText,
 } from './words.js';
 
+/**
+ * @typedef {import('./page-types').BoardContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./view-types').BoardView>} View
+ * @typedef {import('./view-types').Options} Options
+ * @typedef {import('./view-types').Battle} Battle
+ * @typedef {import('./view-types').Move} Move
+ * @typedef {import('./view-types').Adventurer} Adventurer
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
 const STEP_WORDS = {
   draw_chance: 'draws a Chance card',
   move: 'moves',
@@ -26,6 +36,9 @@ const STEP_WORDS = {
 
 // ---------------------------------------------------------------- the page
 
+/**
+ * @param {Ctx} ctx
+ */
 export function renderBoardTable(ctx) {
   const { view } = ctx;
   const over = view.phase === 'won' || view.phase === 'ended';
@@ -65,11 +78,18 @@ export function renderBoardTable(ctx) {
   ];
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function movingNow(ctx) {
   const t = ctx.view.turn;
   return !!t && t.step === 'move' && t.player === ctx.you;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {boolean} over
+ */
 function boardTabs(ctx, over) {
   const t = ctx.view.turn;
   const mine = t && t.player === ctx.you;
@@ -81,14 +101,21 @@ function boardTabs(ctx, over) {
   ];
 }
 
-/** What waits in the views not shown: the player's turn, new log lines. */
+/**
+ * What waits in the views not shown: the player's turn, new log lines.
+ * @param {Ctx} ctx
+ */
 function boardMarks(ctx) {
   const { view, ui } = ctx;
+  /** @type {Record<string, number | boolean>} */
   const marks = { log: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
   if (view.turn && view.turn.player === ctx.you && view.options && view.options.player === ctx.you) marks.turn = true;
   return marks;
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function header(ctx) {
   const { view } = ctx;
   const phaseName = { lobby: 'Lobby', playing: 'Playing', won: 'Won', ended: 'Ended' }[view.phase] || view.phase;
@@ -105,7 +132,14 @@ function header(ctx) {
   });
 }
 
-/** A button that sends one action; its refusal shows right after it. */
+/**
+ * A button that sends one action; its refusal shows right after it.
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {Child} label
+ * @param {import('../common/page-types').Action} action
+ * @param {{class?: string, disabled?: boolean, 'data-key-extra'?: string, [attribute: string]: unknown}} [props]
+ */
 function actBtn(ctx, key, label, action, props = {}) {
   const busy = ctx.ui.pending.has(key);
   const { class: cls, ...rest } = props;
@@ -125,6 +159,9 @@ function actBtn(ctx, key, label, action, props = {}) {
 
 // ---------------------------------------------------------------- the lobby
 
+/**
+ * @param {Ctx} ctx
+ */
 function lobbySection(ctx) {
   const { view } = ctx;
   const you = ctx.you;
@@ -172,6 +209,9 @@ function lobbySection(ctx) {
 
 // ---------------------------------------------------------------- the turn
 
+/**
+ * @param {Ctx} ctx
+ */
 function turnSection(ctx) {
   const { view } = ctx;
   const t = view.turn;
@@ -200,6 +240,9 @@ function turnSection(ctx) {
   );
 }
 
+/**
+ * @param {import('./view-types').Step} step
+ */
 function yourStepText(step) {
   switch (step) {
     case 'draw_chance':
@@ -213,6 +256,9 @@ function yourStepText(step) {
   }
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function handToBotOwn(ctx) {
   const { view } = ctx;
   const me = (view.adventurers || []).find((a) => a.player === ctx.you);
@@ -229,7 +275,7 @@ function handToBotOwn(ctx) {
   const key = 'hand:' + me.player;
   return h(
     'details',
-    { class: 'hand-own', open: ctx.ui.open.has('hand-own'), ontoggle: (e) => ctx.toggled('hand-own', e.target.open) },
+    { class: 'hand-own', open: ctx.ui.open.has('hand-own'), ontoggle: (e, el) => ctx.toggled('hand-own', el.open) },
     h('summary', null, 'Leaving?'),
     h('p', { class: 'small' }, 'A bot can play your adventurer from now on; you can take your seat back whenever you return.'),
     actBtn(ctx, key, 'Let a bot play for me', { action: 'hand_to_bot', player: me.player }, { class: 'ghost small', testid: 'hand-to-bot', 'data-player-id': me.player }),
@@ -237,6 +283,11 @@ function handToBotOwn(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Options} o
+ * @param {NonNullable<View['turn']>} t
+ */
 function turnOptions(ctx, o, t) {
   const { view } = ctx;
   const parts = [];
@@ -247,13 +298,16 @@ function turnOptions(ctx, o, t) {
   if (t.step === 'battle') parts.push(battleGroup(ctx, o));
   if (o.opportunity !== null && o.opportunity !== undefined) {
     const card = adventureOf(ctx, o.opportunity);
+    // `opportunity` is the id of an Opportunity card (the server offers no other).
+    const text = card.kind === 'opportunity' ? card.text : '';
+    const effects = card.kind === 'opportunity' ? card.effects : [];
     parts.push(
       h(
         'div',
         { class: 'option-group', 'data-key': 'opportunity' },
         h('h3', null, `Opportunity: ${card.name}`),
-        card.text ? h('p', { class: 'small' }, card.text) : null,
-        (card.effects || []).length ? h('p', { class: 'small muted' }, `It ${card.effects.join(', ')}.`) : null,
+        text ? h('p', { class: 'small' }, text) : null,
+        effects.length ? h('p', { class: 'small muted' }, `It ${effects.join(', ')}.`) : null,
         choiceFields(ctx, o),
         actBtn(ctx, 'opportunity', `Use ${card.name}`, withChoices(ctx, o, { action: 'use_opportunity' }), { class: 'primary', testid: 'use-opportunity' }),
         h('p', { class: 'small muted' }, 'Or leave it lying here: do something else or end your turn.'),
@@ -310,10 +364,17 @@ function turnOptions(ctx, o, t) {
   return h('div', { class: 'options', 'data-key': 'options' }, parts);
 }
 
+/**
+ * @param {string} s
+ */
 function cap(s) {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Move[]} moves
+ */
 function movesGroup(ctx, moves) {
   return h(
     'div',
@@ -349,6 +410,9 @@ function movesGroup(ctx, moves) {
   );
 }
 
+/**
+ * @param {import('./view-types').MoveHow} how
+ */
 export function howKey(how) {
   if (typeof how === 'string') return how;
   const [k, v] = Object.entries(how || {})[0] || ['?', {}];
@@ -358,13 +422,21 @@ export function howKey(how) {
 
 // ---------------------------------------------------------------- the battle
 
+/**
+ * @param {number[]} a
+ * @param {number[]} b
+ */
 function sameSet(a, b) {
   if (a.length !== b.length) return false;
   const s = new Set(a);
   return b.every((x) => s.has(x));
 }
 
-/** The choices the card here asks for: which way a one-space move goes, which Item is lost. */
+/**
+ * The choices the card here asks for: which way a one-space move goes, which Item is lost.
+ * @param {Ctx} ctx
+ * @param {Options} o
+ */
 function choiceFields(ctx, o) {
   const asks = o.choices || [];
   if (!asks.length) return null;
@@ -389,7 +461,8 @@ function choiceFields(ctx, o) {
     );
   }
   if (asks.includes('lose_item') && me && me.items.length) {
-    const chosen = me.items.includes(ui.choice.lose_item) ? ui.choice.lose_item : me.items[me.items.length - 1];
+    const lose = ui.choice.lose_item;
+    const chosen = lose !== null && me.items.includes(lose) ? lose : me.items[me.items.length - 1];
     fields.push(
       h(
         'label',
@@ -397,7 +470,7 @@ function choiceFields(ctx, o) {
         h('span', null, 'If the card takes an Item, lose'),
         h(
           'select',
-          { testid: 'choice-lose-item', onchange: (e) => { ui.choice.lose_item = Number(e.target.value); ctx.rerender(); } },
+          { testid: 'choice-lose-item', onchange: (e, el) => { ui.choice.lose_item = Number(el.value); ctx.rerender(); } },
           me.items.map((id) => h('option', { value: id, selected: id === chosen }, itemOf(ctx, id).name)),
         ),
       ),
@@ -406,25 +479,38 @@ function choiceFields(ctx, o) {
   return h('div', { class: 'choices' }, fields);
 }
 
-/** An action with the choices the card here asks for. */
+/**
+ * An action with the choices the card here asks for.
+ * @param {Ctx} ctx
+ * @param {Options} o
+ * @param {import('../common/page-types').Action} action
+ */
 function withChoices(ctx, o, action) {
   const asks = o.choices || [];
   const { ui, view } = ctx;
   const me = (view.adventurers || []).find((a) => a.player === ctx.you);
+  /** @type {import('../common/page-types').Action} */
   const out = { ...action };
   if (asks.includes('clockwise')) out.clockwise = ui.choice.clockwise;
   if (asks.includes('lose_item') && me && me.items.length) {
-    out.lose_item = me.items.includes(ui.choice.lose_item) ? ui.choice.lose_item : me.items[me.items.length - 1];
+    const lose = ui.choice.lose_item;
+    out.lose_item = lose !== null && me.items.includes(lose) ? lose : me.items[me.items.length - 1];
   }
   return out;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Options} o
+ */
 function battleGroup(ctx, o) {
   const { ui, view } = ctx;
   const battles = o.battles || [];
   const me = (view.adventurers || []).find((a) => a.player === ctx.you);
   const cardId = me ? (view.spaces[me.space] || {}).adventure : null;
-  const card = cardId !== null && cardId !== undefined ? adventureOf(ctx, cardId) : null;
+  const found = cardId !== null && cardId !== undefined ? adventureOf(ctx, cardId) : null;
+  // A battle is fought against a Creature.
+  const card = found && found.kind === 'creature' ? found : null;
   // The engine says whether the card's optional rule may be used now (and what it costs).
   const special = o.special_rule || null;
   const specialLabel = special ? (special.rule === 'pay_to_pass' ? `Pay ${plural(special.cost, 'Gold')} to pass it` : special.rule === 'let_go' ? 'Let it go (discard it, for nothing)' : 'Use its special rule instead') : '';
@@ -447,11 +533,15 @@ function battleGroup(ctx, o) {
     );
   }
   const kinds = Array.from(new Set(battles.map((b) => b.kind)));
-  const kind = kinds.includes(ui.battle.kind) ? ui.battle.kind : kinds[0];
+  const kind = ui.battle.kind !== null && kinds.includes(ui.battle.kind) ? ui.battle.kind : kinds[0];
   const ofKind = battles.filter((b) => b.kind === kind);
   const usable = Array.from(new Set(ofKind.flatMap((b) => b.items))).sort((a, b) => a - b);
   const chosen = usable.filter((i) => ui.battle.items.has(i));
   const entry = ofKind.find((b) => sameSet(b.items, chosen)) || null;
+  /**
+   * @param {import('./view-types').BattleKind} k
+   * @param {Set<number>} [items]
+   */
   const set = (k, items) => {
     ui.battle.kind = k;
     if (items) ui.battle.items = items;
@@ -492,9 +582,9 @@ function battleGroup(ctx, o) {
                 checked: chosen.includes(id),
                 testid: 'battle-item',
                 'data-item-id': id,
-                onchange: (e) => {
+                onchange: (e, el) => {
                   const next = new Set(chosen);
-                  if (e.target.checked) next.add(id);
+                  if (el.checked) next.add(id);
                   else next.delete(id);
                   set(kind, next);
                 },
@@ -522,15 +612,15 @@ function battleGroup(ctx, o) {
 /**
  * What one usable Item does to the chance of winning, beside the others chosen: the exact
  * chance with it and without it (or that it cannot go with them).
+ * @param {Battle[]} battles
+ * @param {number[]} chosen
+ * @param {number} id
  */
 function itemOdds(battles, chosen, id) {
   const others = chosen.filter((i) => i !== id);
   const withIt = battles.find((b) => sameSet(b.items, [...others, id].sort((a, b) => a - b)));
   const without = battles.find((b) => sameSet(b.items, others));
-  const win = (b) => {
-    const o = (b && b.odds) || {};
-    return typeof o.win_pct === 'number' ? o.win_pct : fracPct(o.win);
-  };
+  const win = (/** @type {Battle | undefined} */ b) => (b ? fracPct(b.odds.win) : NaN);
   return h(
     'span',
     // The exact chances (fractions) for tests and tools; the text rounds them.
@@ -541,6 +631,9 @@ function itemOdds(battles, chosen, id) {
   );
 }
 
+/**
+ * @param {number} p
+ */
 function pct(p) {
   if (typeof p !== 'number' || Number.isNaN(p)) return '–';
   if (p <= 0) return '0%';
@@ -550,7 +643,10 @@ function pct(p) {
   return (p < 10 || p > 90 ? p.toFixed(1) : p.toFixed(0)) + '%';
 }
 
-/** An exact fraction ("13/18", "0", "1") as a percentage. */
+/**
+ * An exact fraction ("13/18", "0", "1") as a percentage.
+ * @param {string} s
+ */
 function fracPct(s) {
   const m = /^\s*(\d+)\s*(?:\/\s*(\d+))?\s*$/.exec(String(s));
   if (!m) return NaN;
@@ -558,10 +654,13 @@ function fracPct(s) {
   return d ? (Number(m[1]) / d) * 100 : NaN;
 }
 
+/**
+ * @param {Battle} b
+ */
 function oddsBlock(b) {
-  const raw = b.odds || {};
-  const o = { ...raw };
-  for (const k of ['win', 'draw', 'loss']) if (typeof o[k + '_pct'] !== 'number') o[k + '_pct'] = fracPct(o[k]);
+  const o = b.odds;
+  // Percentages from the exact fractions.
+  const pcts = { win: fracPct(o.win), draw: fracPct(o.draw), loss: fracPct(o.loss) };
   const bonus = b.first_roll_bonus ? ` (+${b.first_roll_bonus} on the first roll)` : '';
   return h(
     'div',
@@ -581,20 +680,27 @@ function oddsBlock(b) {
     h(
       'dl',
       { class: 'odds-grid' },
-      [
-        ['win', 'Win', o.win, o.win_pct],
-        ['draw', 'Draw', o.draw, o.draw_pct],
-        ['loss', 'Lose', o.loss, o.loss_pct],
-      ].map(([k, label, frac, p]) =>
+      /** @type {Array<[string, string, string, number]>} */ ([
+        ['win', 'Win', o.win, pcts.win],
+        ['draw', 'Draw', o.draw, pcts.draw],
+        ['loss', 'Lose', o.loss, pcts.loss],
+      ]).map(([k, label, frac, p]) =>
         h('div', { class: ['odd', k], 'data-key': k }, h('dt', null, label), h('dd', null, h('strong', null, pct(p)), ' ', h('span', { class: 'frac' }, `(${frac})`))),
       ),
     ),
-    h('div', { class: 'odds-bar', 'aria-hidden': 'true' }, ['win', 'draw', 'loss'].map((k) => h('span', { class: ['bar', k, 'w' + Math.round((o[k + '_pct'] || 0) / 5) * 5] }))),
+    h('div', { class: 'odds-bar', 'aria-hidden': 'true' }, /** @type {Array<'win' | 'draw' | 'loss'>} */ (['win', 'draw', 'loss']).map((k) => h('span', { class: ['bar', k, 'w' + Math.round((pcts[k] || 0) / 5) * 5] }))),
   );
 }
 
 // ---------------------------------------------------------------- the adventurers
 
+/**
+ * @param {string} kind
+ * @param {string} label
+ * @param {number} right
+ * @param {number} left
+ * @param {string} testid
+ */
 function cubes(kind, label, right, left, testid) {
   const lost = Array.from({ length: left }, (_, i) => h('span', { class: ['cube', kind, 'lost'], 'data-key': 'l' + i }));
   const have = Array.from({ length: right }, (_, i) => h('span', { class: ['cube', kind], 'data-key': 'r' + i }));
@@ -607,6 +713,9 @@ function cubes(kind, label, right, left, testid) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function adventurersSection(ctx) {
   const { view } = ctx;
   const list = view.adventurers || [];
@@ -618,6 +727,10 @@ function adventurersSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Adventurer} a
+ */
 function adventurerCard(ctx, a) {
   const { view } = ctx;
   const ch = characterOf(ctx, a.character);
@@ -712,6 +825,9 @@ function adventurerCard(ctx, a) {
 
 // ---------------------------------------------------------------- the last cards, the decks
 
+/**
+ * @param {Ctx} ctx
+ */
 function lastCards(ctx) {
   const { view } = ctx;
   const lc = view.last_chance;
@@ -726,6 +842,10 @@ function lastCards(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {NonNullable<View['last_chance']>} lc
+ */
 function lastChance(ctx, lc) {
   const card = (ctx.content.chance || [])[lc.card] || { name: `Card ${lc.card}` };
   return h(
@@ -742,6 +862,10 @@ const GUILD_SHORT = { fortress: 'Fortress', 'thieves-guild': 'Thieves', 'magic-t
 
 const OUTCOME = { win: 'won', draw: 'drew', loss: 'lost' };
 
+/**
+ * @param {Ctx} ctx
+ * @param {NonNullable<View['last_battle']>} lb
+ */
 function lastBattle(ctx, lb) {
   const card = adventureOf(ctx, lb.card);
   const who = nameOf(ctx.view, lb.player);
@@ -768,9 +892,13 @@ function lastBattle(ctx, lb) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function decksSection(ctx) {
   const d = ctx.view.decks;
   if (!d) return null;
+  /** @type {Array<[keyof View['decks'], string]>} */
   const names = [
     ['adventure', 'Adventure'],
     ['chance', 'Chance'],
@@ -799,7 +927,11 @@ function decksSection(ctx) {
 
 // ---------------------------------------------------------------- the end
 
-/** How an adventurer ended: alive or not, Gold, Experience, Items. */
+/**
+ * How an adventurer ended: alive or not, Gold, Experience, Items.
+ * @param {View} view
+ * @param {number} player
+ */
 function recapOf(view, player) {
   const a = (view.adventurers || []).find((x) => x.player === player);
   if (!a) return null;
@@ -807,9 +939,13 @@ function recapOf(view, player) {
   return h('span', { class: 'rank-recap small muted', testid: 'rank-recap' }, parts.join(' · '));
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function theEnd(ctx) {
   const { view } = ctx;
-  const won = view.phase === 'won' && view.winner !== null && view.winner !== undefined;
+  const winner = view.winner;
+  const won = view.phase === 'won' && winner !== null && winner !== undefined;
   const ranking = view.ranking || [];
   return h(
     'section',
@@ -817,7 +953,7 @@ function theEnd(ctx) {
     h(
       'h2',
       { id: 'end-h', testid: 'result', 'data-winner': won ? view.winner : '', role: 'status', 'aria-live': 'polite' },
-      won ? (view.winner === ctx.you ? 'You win! Five Certificates: the expedition is yours.' : `${nameOf(view, view.winner)} wins with five Certificates!`) : 'The game is over: every adventurer died, nobody wins.',
+      won ? (view.winner === ctx.you ? 'You win! Five Certificates: the expedition is yours.' : `${nameOf(view, winner)} wins with five Certificates!`) : 'The game is over: every adventurer died, nobody wins.',
     ),
     h(
       'ol',
@@ -840,8 +976,10 @@ function theEnd(ctx) {
 
 // ---------------------------------------------------------------- the log, toasts
 
+/**
+ * @param {Ctx} ctx
+ */
 function logSection(ctx) {
   return logPanel(ctx, ctx.log, undefined, (e) => (e.by !== null && e.by !== undefined ? 'seat-line seat-' + seatIndex(ctx.view, e.by) : null));
 }
-
 

@@ -1,28 +1,58 @@
 // Words and look-ups shared by the board game's views: the static content by id, names,
 // initials, and what cards and Items do, in words.
 
+/**
+ * @typedef {import('./page-types').BoardContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./view-types').BoardView>} View
+ * @typedef {import('./view-types').Battle} Battle
+ */
+
+/**
+ * @param {Ctx} ctx
+ * @param {number} id
+ */
 export function itemOf(ctx, id) {
   return (ctx.content.items || [])[id] || { id, name: `Item ${id}`, cost: 0 };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} id
+ */
 export function adventureOf(ctx, id) {
   return (ctx.content.adventures || [])[id] || { id, kind: 'creature', name: `Card ${id}` };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {number} id
+ */
 export function characterOf(ctx, id) {
   return (ctx.content.characters || [])[id] || { id, name: `Character ${id}`, guilds: [] };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {import('./view-types').Guild} guild
+ */
 export function guildName(ctx, guild) {
   const g = (ctx.content.guilds || []).find((x) => x.guild === guild);
   return g ? g.name : guild;
 }
 
+/**
+ * @param {View} view
+ * @param {number} player
+ */
 export function seatIndex(view, player) {
   const i = (view.seats || []).findIndex((s) => s.player === player);
   return i < 0 ? 0 : i;
 }
 
+/**
+ * @param {View} view
+ * @param {number} player
+ */
 export function nameOf(view, player) {
   const s = (view.seats || []).find((x) => x.player === player);
   if (s) return s.name;
@@ -30,7 +60,10 @@ export function nameOf(view, player) {
   return a ? a.name : `Player ${player}`;
 }
 
-/** One or two letters for a piece. */
+/**
+ * One or two letters for a piece.
+ * @param {string} name
+ */
 export function initials(name) {
   const words = String(name).replace(/\(bot\)/i, '').trim().split(/\s+/).filter(Boolean);
   if (!words.length) return '?';
@@ -38,11 +71,19 @@ export function initials(name) {
   return (words[0][0] + words[1][0]).toUpperCase();
 }
 
+/**
+ * @param {number} n
+ * @param {string} one
+ * @param {string} [many]
+ */
 export function plural(n, one, many = one) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** A creature's fighting numbers in words. */
+/**
+ * A creature's fighting numbers in words.
+ * @param {import('./view-types').Creature['stats'] | null | undefined} stats
+ */
 export function statsText(stats) {
   if (!stats) return '';
   const s = stats.strength;
@@ -57,10 +98,13 @@ export function statsText(stats) {
   return '';
 }
 
-/** What a Chance card does, from its kind. */
+/**
+ * What a Chance card does, from its kind.
+ * @param {import('./view-types').ChanceKind} kind
+ */
 export function chanceText(kind) {
   if (!kind) return '';
-  if (typeof kind === 'string') return kind === 'peaceful_times' ? 'Peaceful times: whoever drew it takes an extra turn.' : kind.replace(/_/g, ' ');
+  if (typeof kind === 'string') return kind === 'peaceful_times' ? 'Peaceful times: whoever drew it takes an extra turn.' : String(kind).replace(/_/g, ' ');
   const [k, v] = Object.entries(kind)[0] || [];
   switch (k) {
     case 'terrain':
@@ -87,6 +131,9 @@ export function chanceText(kind) {
   }
 }
 
+/**
+ * @param {import('./view-types').Item} item
+ */
 export function bonusText(item) {
   const parts = [];
   if (item.strength_bonus) parts.push(`+${item.strength_bonus} Strength`);
@@ -95,6 +142,9 @@ export function bonusText(item) {
   return parts.join(', ');
 }
 
+/**
+ * @param {import('./view-types').Item} item
+ */
 export function itemText(item) {
   const b = bonusText(item);
   return `${item.name} (${[item.slot, b].filter(Boolean).join('; ')}${item.cost != null ? `; costs ${item.cost} Gold` : ''})`;

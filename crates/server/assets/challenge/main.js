@@ -38,7 +38,17 @@
 import { openTable } from '../common/table-page.js';
 import { renderChallengeTable } from './table-view.js';
 
-const ui = {
+/**
+ * @typedef {import('./page-types').ChallengeContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./view-types').ChallengeView>} View
+ * @typedef {import('./view-types').Challenge} Challenge
+ * @typedef {import('./view-types').Character} Character
+ * @typedef {import('./view-types').ChoiceOdds} ChoiceOdds
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
+// openTable adds the fields every game shares.
+const ui = /** @type {import('./page-types').ChallengeUi} */ ({
   narrations: {}, // challenge id → the narration being written
   draft: null, // the sheet being made or edited
   call: null, // the GM's challenge being called
@@ -49,14 +59,15 @@ const ui = {
   focusNext: null, // an element id to focus after the next render
   announce: '',
   tab: 'challenges', // the view a phone shows (table-view.js)
-};
+});
 
 openTable({
   name: 'challenge',
+  content: false,
   intro: 'You were invited to play the Challenge rules with a game master: make a character sheet, and roll when the game master calls a Challenge.',
   ui,
   ctx: {
-    focus: (id) => {
+    focus: (/** @type {string} */ id) => {
       ui.focusNext = id;
     },
   },
@@ -72,10 +83,17 @@ openTable({
   },
 });
 
+/**
+ * @param {View | null} view
+ */
 function rolledIds(view) {
   return new Set((view ? view.challenges || [] : []).filter((c) => c.status === 'rolled').map((c) => c.id));
 }
 
+/**
+ * @param {View} view
+ * @param {View | null} before
+ */
 function viewed(view, before) {
   // Choices belong to an open challenge: forget those of challenges rolled or cancelled.
   const open = new Set((view.challenges || []).filter((c) => c.status === 'open').map((c) => c.id));
@@ -86,8 +104,9 @@ function viewed(view, before) {
     const fresh = (view.challenges || []).filter((c) => c.status === 'rolled' && !rolled.has(c.id));
     if (fresh.length) {
       const c = fresh[fresh.length - 1];
+      const outcome = /** @type {NonNullable<typeof c.outcome>} */ (c.outcome); // a rolled challenge has one
       const who = (view.characters || []).find((x) => x.id === c.character);
-      ui.announce = `${who ? who.sheet.name : 'A character'} rolled ${c.outcome.faces.join(', ')}: ${c.outcome.result}, ${c.outcome.label}.`;
+      ui.announce = `${who ? who.sheet.name : 'A character'} rolled ${outcome.faces.join(', ')}: ${outcome.result}, ${outcome.label}.`;
     }
   }
 }

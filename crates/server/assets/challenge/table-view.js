@@ -9,6 +9,16 @@ import {
 } from '../common/shell.js';
 import { msg, form, submit, select, labelled } from '../common/controls.js';
 
+/**
+ * @typedef {import('./page-types').ChallengeContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./view-types').ChallengeView>} View
+ * @typedef {import('./view-types').Challenge} Challenge
+ * @typedef {import('./view-types').Character} Character
+ * @typedef {import('./view-types').ChoiceOdds} ChoiceOdds
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
+/** @type {import('./view-types').Aptitude[]} */
 const APTITUDES = ['knowledge', 'awareness', 'charisma', 'physicality'];
 const SITUATIONS = [
   { value: 'difficult', label: 'Difficult: d4 (at best a partial success)' },
@@ -25,26 +35,45 @@ const SEED_BANDS = [
 
 // ---------------------------------------------------------------- words
 
+/**
+ * @param {View} view
+ * @param {number} id
+ */
 function playerName(view, id) {
   const p = (view.players || []).find((x) => x.id === id);
   return p ? p.name : `Player ${id}`;
 }
 
 // The players at the table now (a removed player's name stays in view.players for the records).
+/**
+ * @param {View} view
+ */
 function seated(view) {
   return (view.players || []).filter((p) => !p.removed);
 }
 
+/**
+ * @param {View} view
+ * @param {number | null} id
+ */
 function character(view, id) {
   return (view.characters || []).find((c) => c.id === id) || null;
 }
 
+/**
+ * @param {View} view
+ * @param {import('./view-types').Aptitude} a
+ */
 function aptitudeName(view, a) {
   const g = (view.skills || []).find((x) => x.aptitude === a);
   return g ? g.name : a;
 }
 
-/** "Physicality: Might", "Knowledge of the Supernatural": the server's words, as the seed heads its lists. */
+/**
+ * "Physicality: Might", "Knowledge of the Supernatural": the server's words, as the seed heads its lists.
+ * @param {View} view
+ * @param {import('./view-types').Skill} skill
+ */
 function skillWords(view, skill) {
   for (const g of view.skills || []) {
     const s = g.skills.find((x) => x.skill === skill);
@@ -53,23 +82,36 @@ function skillWords(view, skill) {
   return skill;
 }
 
-/** The Skill's own name under its Aptitude: "Might", "The Supernatural". */
+/**
+ * The Skill's own name under its Aptitude: "Might", "The Supernatural".
+ * @param {string} name
+ */
 function shortName(name) {
   const m = /^(?:Knowledge|Awareness) of (.*)$/.exec(name) || /^[A-Za-z]+: (.*)$/.exec(name);
   const n = m ? m[1] : name;
   return n.charAt(0).toUpperCase() + n.slice(1);
 }
 
+/**
+ * @param {View} view
+ * @param {import('./view-types').Skill} skill
+ */
 function skillShort(view, skill) {
   return shortName(skillWords(view, skill));
 }
 
-/** An exact probability "n/d" as numbers. */
+/**
+ * An exact probability "n/d" as numbers.
+ * @param {string} p
+ */
 function ratio(p) {
   const [n, d = '1'] = String(p).split('/');
   return { n: Number(n), d: Number(d) };
 }
 
+/**
+ * @param {string} p
+ */
 function pct(p) {
   const { n, d } = ratio(p);
   if (!d) return '–';
@@ -81,7 +123,10 @@ function pct(p) {
   return `${Math.round(v)}%`;
 }
 
-/** The seed's way: "5 in 9 (56%)"; "0"; "certain". */
+/**
+ * The seed's way: "5 in 9 (56%)"; "0"; "certain".
+ * @param {string} p
+ */
 function chance(p) {
   const { n, d } = ratio(p);
   if (n === 0) return '0';
@@ -89,10 +134,16 @@ function chance(p) {
   return `${n} in ${d} (${pct(p)})`;
 }
 
+/**
+ * @param {{from: number | string, to: number | string}} b
+ */
 function range(b) {
   return b.from === b.to ? String(b.from) : `${b.from}–${b.to}`;
 }
 
+/**
+ * @param {string} band
+ */
 function bandClass(band) {
   return (
     {
@@ -105,6 +156,10 @@ function bandClass(band) {
   );
 }
 
+/**
+ * @param {import('./view-types').Specialty | null | undefined} a
+ * @param {import('./view-types').Specialty | null | undefined} b
+ */
 function sameSpecialty(a, b) {
   if (!a && !b) return true;
   return !!a && !!b && a.skill === b.skill && a.name === b.name;
@@ -119,12 +174,16 @@ const CHALLENGE_TABS = [
   { id: 'table', label: 'Table' },
 ];
 
+/**
+ * @param {Ctx} ctx
+ */
 export function renderChallengeTable(ctx) {
   const { view, ui } = ctx;
   const gm = view.gm === ctx.you;
   const tab = CHALLENGE_TABS.some((t) => t.id === ui.tab) ? ui.tab : 'challenges';
   // Marked when not shown: a challenge waiting for a roll (this player's, or anyone's to
   // watch), new log lines.
+  /** @type {Record<string, number | boolean>} */
   const marks = { table: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
   if ((view.challenges || []).some((c) => c.status === 'open')) marks.challenges = true;
   return [
@@ -152,6 +211,9 @@ export function renderChallengeTable(ctx) {
   ];
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function header(ctx) {
   const { view } = ctx;
   const gm = view.gm === ctx.you;
@@ -170,6 +232,9 @@ function header(ctx) {
 
 // ---------------------------------------------------------------- the players
 
+/**
+ * @param {Ctx} ctx
+ */
 function playersSection(ctx) {
   const { view, ui } = ctx;
   const gm = view.gm === ctx.you;
@@ -231,6 +296,9 @@ function playersSection(ctx) {
 
 // ---------------------------------------------------------------- the log and the rules
 
+/**
+ * @param {Ctx} ctx
+ */
 function logSection(ctx) {
   return logPanel(ctx, ctx.log);
 }
@@ -254,6 +322,10 @@ function rulesSection() {
 
 // ---------------------------------------------------------------- the GM's panel
 
+/**
+ * @param {View} view
+ * @param {import('./page-types').Call | null} prev
+ */
 function newCall(view, prev) {
   const live = (view.characters || []).filter((c) => !c.retired);
   return {
@@ -268,6 +340,9 @@ function newCall(view, prev) {
   };
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function gmPanel(ctx) {
   const { view, ui } = ctx;
   if (!ui.call) ui.call = newCall(view, null);
@@ -283,7 +358,7 @@ function gmPanel(ctx) {
       restForm(ctx),
       h(
         'details',
-        { class: 'fight-details', open: ui.open.has('fight') || ui.msgs.has('fight') || !!ui.fight.description, ontoggle: (e) => ctx.toggled('fight', e.target.open) },
+        { class: 'fight-details', open: ui.open.has('fight') || ui.msgs.has('fight') || !!ui.fight.description, ontoggle: (e, el) => ctx.toggled('fight', el.open) },
         h('summary', { testid: 'open-fight' }, 'Write down a fight'),
         fightForm(ctx),
       ),
@@ -291,34 +366,46 @@ function gmPanel(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Event} e
+ */
 function onCallInput(ctx, e) {
   const c = ctx.ui.call;
-  const t = e.target;
+  if (!c) return;
+  // The form's fields: inputs and selects (a select has no `checked`).
+  const t = /** @type {HTMLInputElement} */ (e.target);
   const f = t.getAttribute('data-field');
   if (!f) return;
   if (f === 'skill') {
-    if (t.checked) c.skills.add(t.getAttribute('data-skill'));
-    else c.skills.delete(t.getAttribute('data-skill'));
+    const skill = /** @type {import('./view-types').Skill} */ (t.getAttribute('data-skill'));
+    if (t.checked) c.skills.add(skill);
+    else c.skills.delete(skill);
   } else if (f === 'custom') {
     c.custom = t.checked;
   } else if (f.startsWith('band-')) {
     const row = c.bands.find((b) => String(b.key) === t.getAttribute('data-row'));
-    if (row) row[f.slice(5)] = f === 'band-label' ? t.value : t.value;
+    if (row) Object.assign(row, { [f.slice(5)]: t.value });
   } else {
-    c[f] = t.value;
+    // The other fields (character, description, situation, aptitude, allowSteps) as typed.
+    Object.assign(c, { [f]: t.value });
   }
   if (e.type === 'change') ctx.rerender();
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function callForm(ctx) {
   const { view, ui } = ctx;
   const c = ui.call;
+  if (!c) return null; // gmPanel made it
   const live = (view.characters || []).filter((x) => !x.retired);
   if (c.character === '' && live.length) c.character = String(live[0].id);
   const groups = view.skills || [];
   const governing = groups.find((g) => g.aptitude === c.aptitude) || groups[0];
   const others = groups.filter((g) => g !== governing);
-  const skillBox = (s) =>
+  const skillBox = (/** @type {{skill: import('./view-types').Skill, name: string, title: string}} */ s) =>
     h(
       'label',
       { class: 'check', 'data-key': 'cs:' + s.skill },
@@ -377,14 +464,14 @@ function callForm(ctx) {
         h('div', { class: 'checks' }, governing ? governing.skills.map(skillBox) : null),
         h(
           'details',
-          { class: 'other-skills', open: ui.open.has('other-skills') || othersChosen, ontoggle: (e) => ctx.toggled('other-skills', e.target.open) },
+          { class: 'other-skills', open: ui.open.has('other-skills') || othersChosen, ontoggle: (e, el) => ctx.toggled('other-skills', el.open) },
           h('summary', null, 'Skills of the other Aptitudes'),
           others.map((g) => h('div', { class: 'skill-group', 'data-key': 'og:' + g.aptitude }, h('p', { class: 'small muted group-name' }, g.name), h('div', { class: 'checks' }, g.skills.map(skillBox)))),
         ),
       ),
       h(
         'details',
-        { class: 'special-rules', open: ui.open.has('special-rules') || c.custom || c.allowSteps !== '', ontoggle: (e) => ctx.toggled('special-rules', e.target.open) },
+        { class: 'special-rules', open: ui.open.has('special-rules') || c.custom || c.allowSteps !== '', ontoggle: (e, el) => ctx.toggled('special-rules', el.open) },
         h('summary', null, 'Special rules'),
         labelled(
           'call-allow-steps',
@@ -404,6 +491,10 @@ function callForm(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {import('./page-types').Call} c
+ */
 function bandsEditor(ctx, c) {
   return h(
     'div',
@@ -450,14 +541,19 @@ function bandsEditor(ctx, c) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function sendCall(ctx) {
   const { ui } = ctx;
   const c = ui.call;
+  if (!c) return;
   if (c.character === '') {
     ui.msgs.set('call', { kind: 'error', text: 'Make a character sheet first: a challenge is called for a character.' });
     ctx.rerender();
     return;
   }
+  /** @type {import('../common/page-types').Action} */
   const action = {
     action: 'call_challenge',
     character: Number(c.character),
@@ -493,6 +589,9 @@ function sendCall(ctx) {
   });
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function restForm(ctx) {
   const { view, ui } = ctx;
   const live = (view.characters || []).filter((x) => !x.retired);
@@ -510,8 +609,8 @@ function restForm(ctx) {
         'Who rested an hour or more',
         select('rest-character', 'character', [{ value: '', label: 'Everyone' }].concat(live.map((c) => ({ value: String(c.id), label: c.sheet.name }))), ui.rest, {
           testid: 'rest-character',
-          onchange: (e) => {
-            ui.rest = e.target.value;
+          onchange: (e, el) => {
+            ui.rest = el.value;
           },
         }),
       ),
@@ -531,12 +630,17 @@ function restForm(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function fightForm(ctx) {
   const { view, ui } = ctx;
   const f = ui.fight;
-  const onInput = (e) => {
-    const field = e.target.getAttribute('data-field');
-    if (field) f[field] = e.target.value;
+  if (!f) return null; // gmPanel made it
+  const onInput = (/** @type {Event} */ e) => {
+    const t = /** @type {HTMLInputElement} */ (e.target);
+    const field = t.getAttribute('data-field');
+    if (field) Object.assign(f, { [field]: t.value });
   };
   return h(
     'div',
@@ -549,6 +653,7 @@ function fightForm(ctx) {
         oninput: onInput,
         onchange: onInput,
         onsubmit: () => {
+          /** @type {import('../common/page-types').Action} */
           const action = { action: 'record_fight', description: f.description.trim(), cost: f.cost.trim() };
           if (f.suggested !== '') action.suggested_by = Number(f.suggested);
           ctx.act('fight', action, {
@@ -575,6 +680,9 @@ function fightForm(ctx) {
 
 // ---------------------------------------------------------------- challenges
 
+/**
+ * @param {Ctx} ctx
+ */
 function challengesSection(ctx) {
   const { view } = ctx;
   const all = (view.challenges || []).slice();
@@ -590,6 +698,10 @@ function challengesSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ */
 function challengeHead(ctx, c) {
   const { view } = ctx;
   const ch = character(view, c.character);
@@ -614,6 +726,10 @@ function challengeHead(ctx, c) {
   ];
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ */
 function choiceState(ctx, c) {
   let s = ctx.ui.choices.get(c.id);
   if (!s) {
@@ -623,6 +739,10 @@ function choiceState(ctx, c) {
   return s;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ */
 function openChallenge(ctx, c) {
   const { view, ui } = ctx;
   const ch = character(view, c.character);
@@ -650,6 +770,9 @@ function openChallenge(ctx, c) {
   );
 }
 
+/**
+ * @param {Challenge} c
+ */
 function bandTable(c) {
   return h(
     'details',
@@ -659,9 +782,15 @@ function bandTable(c) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ * @param {Character} ch
+ */
 function choicePanel(ctx, c, ch) {
   const { view, ui } = ctx;
   const s = choiceState(ctx, c);
+  /** @type {import('./view-types').Specialty[]} */
   const specialties = [];
   for (const e of c.choices) {
     const sp = e.choice.specialty;
@@ -669,7 +798,7 @@ function choicePanel(ctx, c, ch) {
   }
   if (s.specialty >= specialties.length) s.specialty = -1;
   const spec = s.specialty >= 0 ? specialties[s.specialty] : null;
-  const find = (sp, points) => c.choices.find((e) => sameSpecialty(e.choice.specialty, sp) && (e.choice.aptitude_points || 0) === points) || null;
+  const find = (/** @type {import('./view-types').Specialty | null} */ sp, /** @type {number} */ points) => c.choices.find((e) => sameSpecialty(e.choice.specialty, sp) && (e.choice.aptitude_points || 0) === points) || null;
   const without = find(spec, 0);
   const withPoint = find(spec, 1);
   const chosen = s.spend ? withPoint : without;
@@ -677,14 +806,15 @@ function choicePanel(ctx, c, ch) {
   const aptName = aptitudeName(view, c.aptitude);
   const rollKey = 'roll:' + c.id;
   // A Specialty that can never be used here (the Skill is held, or too many steps either way).
-  const specRefusal = (sp) => {
+  const specRefusal = (/** @type {import('./view-types').Specialty} */ sp) => {
     const a = find(sp, 0);
     const b = find(sp, 1);
     return a && a.refused && (!b || b.refused) ? a.refused : null;
   };
   const held = c.skills.filter((sk) => ch.sheet.skills.includes(sk));
-  const onChange = (e) => {
-    const t = e.target;
+  const onChange = (/** @type {Event} */ e) => {
+    // The panel's fields: the Specialty's select and the point's checkbox.
+    const t = /** @type {HTMLInputElement} */ (e.target);
     if (t.getAttribute('data-field') === 'specialty') s.specialty = Number(t.value);
     else if (t.getAttribute('data-field') === 'spend') s.spend = t.checked;
     ctx.rerender();
@@ -760,7 +890,9 @@ function choicePanel(ctx, c, ch) {
           testid: 'roll-challenge',
           'data-challenge-id': c.id,
           disabled: ui.pending.has(rollKey) || !chosen || !!chosen.refused,
-          onclick: () => ctx.act(rollKey, { action: 'roll', challenge: c.id, choice: chosen.choice }),
+          onclick: () => {
+            if (chosen) ctx.act(rollKey, { action: 'roll', challenge: c.id, choice: chosen.choice });
+          },
         },
         ui.pending.has(rollKey) ? 'Rolling…' : chosen && !chosen.refused ? `Roll ${chosen.pool_words}` : 'Roll',
       ),
@@ -769,11 +901,19 @@ function choicePanel(ctx, c, ch) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ * @param {ChoiceOdds | null} without
+ * @param {ChoiceOdds | null} withPoint
+ * @param {boolean} spend
+ * @param {string} aptName
+ */
 function oddsTable(ctx, c, without, withPoint, spend, aptName) {
-  const col = (e) => (e && !e.refused ? e : null);
+  const col = (/** @type {ChoiceOdds | null} */ e) => (e && !e.refused ? e : null);
   const a = col(without);
   const b = col(withPoint);
-  const head = (e, label, chosen) =>
+  const head = (/** @type {ChoiceOdds | null} */ e, /** @type {string} */ label, /** @type {boolean} */ chosen) =>
     h(
       'th',
       { scope: 'col', class: chosen ? 'chosen' : null, 'aria-current': chosen ? 'true' : null },
@@ -781,7 +921,7 @@ function oddsTable(ctx, c, without, withPoint, spend, aptName) {
       h('span', { class: 'pool' }, e ? e.refused ? 'not possible' : e.pool_words : '–'),
       chosen ? h('span', { class: 'visually-hidden' }, ' (your choice)') : null,
     );
-  const cell = (e, i, chosen) => {
+  const cell = (/** @type {ChoiceOdds | null} */ e, /** @type {number} */ i, /** @type {boolean} */ chosen) => {
     if (!e || e.refused) return h('td', { class: ['odds-cell', 'none', chosen ? 'chosen' : null] }, '–');
     const p = e.bands[i] ? e.bands[i].p : '0';
     const { n } = ratio(p);
@@ -814,7 +954,7 @@ function oddsTable(ctx, c, without, withPoint, spend, aptName) {
       'tbody',
       null,
       c.bands.map((band, i) => {
-        const pOf = (e) => (e && !e.refused && e.bands[i] ? e.bands[i].p : '');
+        const pOf = (/** @type {ChoiceOdds | null} */ e) => (e && !e.refused && e.bands[i] ? e.bands[i].p : '');
         return h(
           'tr',
           {
@@ -835,8 +975,11 @@ function oddsTable(ctx, c, without, withPoint, spend, aptName) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ */
 function pastChallenge(ctx, c) {
-  const { view } = ctx;
   const o = c.outcome;
   return h(
     'li',
@@ -847,10 +990,18 @@ function pastChallenge(ctx, c) {
   );
 }
 
+/**
+ * @param {NonNullable<Challenge['outcome']>} o
+ */
 function keptIndex(o) {
   return o.faces.indexOf(o.result);
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ * @param {NonNullable<Challenge['outcome']>} o
+ */
 function result(ctx, c, o) {
   const { view } = ctx;
   const kept = keptIndex(o);
@@ -888,6 +1039,11 @@ function result(ctx, c, o) {
 
 /** What happened after the roll: written by the character's player or the GM, kept in the log
  * and the export; everyone else reads it. A draft being typed survives other players' updates. */
+/**
+ * @param {Ctx} ctx
+ * @param {Challenge} c
+ * @param {Character | null} ch
+ */
 function narration(ctx, c, ch) {
   const { view, ui } = ctx;
   const text = c.narration ? c.narration.text : '';
@@ -906,10 +1062,11 @@ function narration(ctx, c, ch) {
       {
         'aria-label': 'Narrate what happens',
         oninput: (e) => {
-          if (e.target.name === 'text') ui.narrations[c.id] = e.target.value;
+          const t = /** @type {HTMLTextAreaElement} */ (e.target); // the form's one field
+          if (t.name === 'text') ui.narrations[c.id] = t.value;
         },
         onsubmit: (el) => {
-          const value = el.elements.text.value.trim();
+          const value = /** @type {HTMLTextAreaElement} */ (el.elements.namedItem('text')).value.trim();
           ctx.act(key, { action: 'narrate', challenge: c.id, text: value }, { onDone: () => { delete ui.narrations[c.id]; } });
         },
       },
@@ -921,6 +1078,9 @@ function narration(ctx, c, ch) {
 
 // ---------------------------------------------------------------- fights
 
+/**
+ * @param {Ctx} ctx
+ */
 function fightsSection(ctx) {
   const { view } = ctx;
   const fights = view.fights || [];
@@ -946,6 +1106,13 @@ function fightsSection(ctx) {
 
 // ---------------------------------------------------------------- sheets
 
+/**
+ * @param {Ctx} ctx
+ */
+/**
+ * @param {Ctx} ctx
+ * @returns {import('./page-types').SheetDraft}
+ */
 function emptyDraft(ctx) {
   return {
     mode: 'create',
@@ -961,6 +1128,13 @@ function emptyDraft(ctx) {
   };
 }
 
+/**
+ * @param {Character} c
+ */
+/**
+ * @param {Character} c
+ * @returns {import('./page-types').SheetDraft}
+ */
 function draftOf(c) {
   const s = c.sheet;
   return {
@@ -977,6 +1151,10 @@ function draftOf(c) {
   };
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {import('./page-types').SheetDraft} draft
+ */
 function openDraft(ctx, draft) {
   ctx.ui.draft = draft;
   ctx.ui.gens.sheet++;
@@ -985,6 +1163,9 @@ function openDraft(ctx, draft) {
   ctx.rerender();
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function sheetsSection(ctx) {
   const { view, ui } = ctx;
   const live = (view.characters || []).filter((c) => !c.retired);
@@ -1014,6 +1195,10 @@ function sheetsSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Character} c
+ */
 function sheetCard(ctx, c) {
   const { view, ui } = ctx;
   const gm = view.gm === ctx.you;
@@ -1084,25 +1269,35 @@ function sheetCard(ctx, c) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Event} e
+ */
 function onSheetInput(ctx, e) {
   const d = ctx.ui.draft;
   if (!d) return;
-  const t = e.target;
+  // The form's fields: inputs, selects and a textarea (only inputs have `checked`).
+  const t = /** @type {HTMLInputElement} */ (e.target);
   const f = t.getAttribute('data-field');
   if (!f) return;
-  if (f === 'aptitude') d.aptitudes[t.getAttribute('data-aptitude')] = t.value;
+  if (f === 'aptitude') d.aptitudes[String(t.getAttribute('data-aptitude'))] = t.value;
   else if (f === 'skill') {
-    if (t.checked) d.skills.add(t.getAttribute('data-skill'));
-    else d.skills.delete(t.getAttribute('data-skill'));
+    const skill = /** @type {import('./view-types').Skill} */ (t.getAttribute('data-skill'));
+    if (t.checked) d.skills.add(skill);
+    else d.skills.delete(skill);
   } else if (f === 'spec-skill' || f === 'spec-name') {
     const row = d.specialties.find((r) => String(r.key) === t.getAttribute('data-row'));
-    if (row) row[f === 'spec-skill' ? 'skill' : 'name'] = t.value;
-  } else d[f] = t.value;
+    if (row) Object.assign(row, { [f === 'spec-skill' ? 'skill' : 'name']: t.value });
+  } else Object.assign(d, { [f]: t.value });
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function sheetForm(ctx) {
   const { view, ui } = ctx;
   const d = ui.draft;
+  if (!d) return null;
   const gm = view.gm === ctx.you;
   const editing = d.mode === 'edit';
   const target = editing ? character(view, d.character) : null;
@@ -1242,9 +1437,14 @@ function sheetForm(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function sendSheet(ctx) {
   const { ui } = ctx;
   const d = ui.draft;
+  if (!d) return;
+  /** @type {Record<string, number>} */
   const aptitudes = {};
   for (const a of APTITUDES) {
     const raw = String(d.aptitudes[a] ?? '').trim();
@@ -1271,6 +1471,7 @@ function sendSheet(ctx) {
     ctx.rerender();
     return;
   }
+  /** @type {import('../common/page-types').Action} */
   let action;
   if (d.mode === 'edit') action = { action: 'edit_sheet', character: d.character, sheet };
   else {

@@ -3,6 +3,10 @@
 
 import { h } from './dom.js';
 
+/** @typedef {import('./page-types').AnyContext} Ctx */
+/** @typedef {import('./page-types').Child} Child */
+/** @typedef {import('./page-types').Action} Action */
+
 /**
  * The context every render function receives:
  *   view   the server's view (never changed by the page)
@@ -11,7 +15,11 @@ import { h } from './dom.js';
  *   rerender()              renders again after a change to `ui`
  */
 
-/** Message area for the place `key`: the refusal or error of its last request. */
+/**
+ * Message area for the place `key`: the refusal or error of its last request.
+ * @param {Ctx} ctx
+ * @param {string} key
+ */
 export function msg(ctx, key) {
   const m = ctx.ui.msgs.get(key);
   if (!m) return null;
@@ -42,11 +50,21 @@ export function msg(ctx, key) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string} key
+ */
 export function pending(ctx, key) {
   return ctx.ui.pending.has(key);
 }
 
-/** A form for the place `key`; `onsubmit(form)` sends its action. */
+/**
+ * A form for the place `key`; `onsubmit(form)` sends its action.
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {import('./page-types').FormProps} props
+ * @param {...Child} children
+ */
 export function form(ctx, key, props, ...children) {
   const { onsubmit, class: cls, ...rest } = props || {};
   return h(
@@ -68,6 +86,11 @@ export function form(ctx, key, props, ...children) {
 /**
  * The submit button of the form `key`, disabled while its request is pending (or while
  * `props.disabled`, with `props.title` saying why).
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {string} label
+ * @param {string} testid
+ * @param {{class?: string, disabled?: boolean, title?: string | null, aria?: string}} [props]
  */
 export function submit(ctx, key, label, testid, props) {
   const busy = pending(ctx, key);
@@ -86,7 +109,14 @@ export function submit(ctx, key, label, testid, props) {
   );
 }
 
-/** A button that sends one action, with its message right after it. */
+/**
+ * A button that sends one action, with its message right after it.
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {Child} label
+ * @param {Action | (() => Action)} action
+ * @param {{class?: string, testid?: string, aria?: string, onDone?: () => void, [attribute: string]: unknown}} [props]
+ */
 export function actionButton(ctx, key, label, action, props = {}) {
   const busy = pending(ctx, key);
   const { class: cls, testid, aria, onDone, ...rest } = props;
@@ -109,7 +139,12 @@ export function actionButton(ctx, key, label, action, props = {}) {
   ];
 }
 
-/** A plain button that runs `fn`. */
+/**
+ * A plain button that runs `fn`.
+ * @param {Child} label
+ * @param {() => void} fn
+ * @param {{class?: string, testid?: string, aria?: string, [attribute: string]: unknown}} [props]
+ */
 export function button(label, fn, props = {}) {
   const { class: cls, testid, aria, ...rest } = props;
   return h(
@@ -119,27 +154,56 @@ export function button(label, fn, props = {}) {
   );
 }
 
+/**
+ * @param {string} id
+ * @param {Child} label
+ * @param {Child} control
+ * @param {{class?: string}} [props]
+ */
 export function labelled(id, label, control, props = {}) {
   return h('div', { class: ['field', props.class] }, h('label', { for: id }, label), control);
 }
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {import('./page-types').Props<HTMLInputElement> & {value?: string | number | null}} [props]
+ */
 export function input(id, name, props = {}) {
   const { testid, value, ...rest } = props;
   return h('input', { id, name, type: 'text', autocomplete: 'off', testid, value, 'data-key': id, ...rest });
 }
 
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {string | null | undefined} value
+ * @param {import('./page-types').Props<HTMLTextAreaElement>} [props]
+ */
 export function textarea(id, name, value, props = {}) {
   const { testid, ...rest } = props;
   return h('textarea', { id, name, testid, rows: 4, 'data-key': id, ...rest }, value || '');
 }
 
+/**
+ * @typedef {{value: string | number, label: string, disabled?: boolean}} Option
+ * @typedef {Option | {group: string, options: Option[]}} OptionOrGroup
+ */
+
+/**
+ * @param {string} id
+ * @param {string} name
+ * @param {OptionOrGroup[]} options
+ * @param {string | number | null | undefined} selected
+ * @param {import('./page-types').Props<HTMLSelectElement>} [props]
+ */
 export function select(id, name, options, selected, props = {}) {
   const { testid, ...rest } = props;
   return h(
     'select',
     { id, name, testid, 'data-key': id, ...rest },
     options.map((o) =>
-      o.group
+      'options' in o
         ? h(
             'optgroup',
             { label: o.group, 'data-key': 'g:' + o.group },
@@ -150,6 +214,10 @@ export function select(id, name, options, selected, props = {}) {
   );
 }
 
+/**
+ * @param {Option} o
+ * @param {string | number | null | undefined} selected
+ */
 function option(o, selected) {
   return h(
     'option',
@@ -158,15 +226,29 @@ function option(o, selected) {
   );
 }
 
-/** A die face drawn with pips (CSS). */
+/**
+ * The value of the field `name` of `form`: an input, a select or a textarea, which all have one.
+ * @param {HTMLFormElement} form
+ * @param {string} name
+ */
+export function fieldValue(form, name) {
+  return /** @type {HTMLInputElement} */ (form.elements.namedItem(name)).value;
+}
+
+/**
+ * A die face drawn with pips (CSS).
+ * @param {number} face
+ */
 export function pips(face) {
-  const layout = {
+  /** @type {Record<number, number[]>} */
+  const layouts = {
     1: [5],
     2: [1, 9],
     3: [1, 5, 9],
     4: [1, 3, 7, 9],
     5: [1, 3, 5, 7, 9],
     6: [1, 3, 4, 6, 7, 9],
-  }[face] || [];
+  };
+  const layout = layouts[face] || [];
   return layout.map((p) => h('span', { class: 'pip p' + p, 'aria-hidden': 'true' }));
 }

@@ -11,10 +11,29 @@ const SILENCE_MS = 60000;
 // again this much later: the page has nothing to show until a sync answers it.
 const HELLO_AGAIN_MS = 1000;
 
+/**
+ * @typedef {import('./messages').ServerMessage<unknown, unknown>} Message
+ * @typedef {import('./messages').SyncMessage<unknown, unknown>} SyncMessage
+ * @typedef {import('./messages').UpdateMessage<unknown>} UpdateMessage
+ * @typedef {import('./messages').AnswerMessage} AnswerMessage
+ * @typedef {object} Handlers what a connection tells the page
+ * @property {(msg: SyncMessage) => void} sync
+ * @property {(msg: import('./messages').TakenUpdate<unknown>) => void} update with the view, patched
+ * @property {(msg: AnswerMessage) => void} answer done, refused or error
+ * @property {(msg: import('./messages').PresenceMessage) => void} presence
+ * @property {(msg: import('./messages').RemovedMessage) => void} removed
+ * @property {(msg: import('./messages').InviteMessage) => void} [invite]
+ * @property {(msg: import('./messages').OwnMessage<unknown>) => void} [own]
+ * @property {(connected: boolean) => void} status
+ * @property {(reqs: number[]) => void} lost
+ * @property {(status: number) => void} unauthorized
+ * @property {(msg: import('./messages').LogMessage | import('./messages').ErrorMessage) => void} [log]
+ */
+
 export class Connection {
   /**
    * @param {string} token the table's token
-   * @param {object} on callbacks: sync(msg), update(msg), answer(msg) for done/refused/error,
+   * @param {Handlers} on callbacks: sync(msg), update(msg), answer(msg) for done/refused/error,
    *   presence(msg), removed(msg), invite() when the invitation changed, own(msg) with what only
    *   this player may know (the lines they drew, whether the pause is theirs),
    *   status(connected: boolean), lost(pendingReqs),
@@ -26,13 +45,29 @@ export class Connection {
     this.token = token;
     this.on = on;
     this.since = since;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.nextReq = 1;
-    this.pending = new Map(); // req → action, until answered
+    /** @type {Map<number, unknown>} req → action, until answered */
+    this.pending = new Map();
     this.backoff = BACKOFF_START_MS;
-    this.timer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pinger = undefined;
     this.stopped = false;
     this.connected = false;
+    this.synced = false;
+    /** When the socket was last heard from. */
+    this.heard = 0;
+    /** @type {((e: Event) => void) | null} */
+    this.onNetwork = null;
+    /** The server's view, which the next update may patch, and its seq. */
+    /** @type {unknown} */
+    this.view = null;
+    this.viewSeq = 0;
+    /** @type {number | null} the request for older log lines, until answered */
+    this.logReq = null;
   }
 
   url() {
@@ -89,6 +124,7 @@ export class Connection {
     };
     ws.onmessage = (e) => {
       this.heard = Date.now();
+      /** @type {Message} */
       let msg;
       try {
         msg = JSON.parse(e.data);
@@ -115,7 +151,7 @@ export class Connection {
     const ws = this.ws;
     if (!ws || this.stopped) return;
     ws.close();
-    if (ws.onclose) ws.onclose();
+    if (ws.onclose) ws.onclose(new CloseEvent('close'));
   }
 
   /** The network is back: reconnect after the first step of the backoff, not the last. */
@@ -125,6 +161,7 @@ export class Connection {
     this.retry();
   }
 
+  /** @param {WebSocket} ws */
   heartbeat(ws) {
     if (this.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
     if (Date.now() - this.heard > SILENCE_MS) {
@@ -134,6 +171,7 @@ export class Connection {
     ws.send(JSON.stringify({ type: 'ping' }));
   }
 
+  /** @param {boolean} c */
   setConnected(c) {
     if (this.connected !== c) {
       this.connected = c;
@@ -177,6 +215,7 @@ export class Connection {
    * Keeps the server's view (pages change the copy they are given) and its seq: the next
    * update may be a patch against it.
    */
+  /** @param {SyncMessage | UpdateMessage} msg */
   keep(msg) {
     this.view = msg.view;
     this.viewSeq = msg.seq;
@@ -184,13 +223,17 @@ export class Connection {
   }
 
   /** Says hello again on `ws` after a while, unless it has been answered or closed meanwhile. */
+  /** @param {WebSocket | null} ws */
   helloAgain(ws) {
     setTimeout(() => {
-      if (this.ws === ws && ws.readyState === WebSocket.OPEN && !this.synced) ws.send(JSON.stringify({ type: 'hello', since: this.since() }));
+      if (ws && this.ws === ws && ws.readyState === WebSocket.OPEN && !this.synced) ws.send(JSON.stringify({ type: 'hello', since: this.since() }));
     }, HELLO_AGAIN_MS);
   }
 
-  /** An update: the whole view, or a patch (RFC 6902) against the view at `base`. */
+  /**
+   * An update: the whole view, or a patch (RFC 6902) against the view at `base`.
+   * @param {UpdateMessage} msg
+   */
   onUpdate(msg) {
     if (msg.patch) {
       if (msg.base !== this.viewSeq || !applyPatch(this, msg.patch)) {
@@ -200,13 +243,14 @@ export class Connection {
         return;
       }
       this.viewSeq = msg.seq;
-      msg.view = structuredClone(this.view);
+      this.on.update({ ...msg, view: structuredClone(this.view) });
     } else {
       this.keep(msg);
+      this.on.update(msg);
     }
-    this.on.update(msg);
   }
 
+  /** @param {Message} msg */
   handle(msg) {
     switch (msg.type) {
       case 'sync':
@@ -261,6 +305,7 @@ export class Connection {
   /**
    * Asks for the log lines before event `before` (a sync carries only the newest); the answer
    * comes to on.log. False when not connected or already asking.
+   * @param {number} before
    */
   olderLines(before) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.connected || this.logReq) return false;
@@ -269,7 +314,10 @@ export class Connection {
     return true;
   }
 
-  /** Sends an action; returns its req, or null when not connected. */
+  /**
+   * Sends an action; returns its req, or null when not connected.
+   * @param {import('./page-types').Action} action
+   */
   act(action) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN || !this.connected) return null;
     const req = this.nextReq++;
@@ -282,6 +330,8 @@ export class Connection {
 /**
  * Applies a JSON Patch (RFC 6902: add, remove, replace, as the server sends) to `holder.view`,
  * in place. Returns false (the view then is not to be trusted) when an operation does not fit.
+ * @param {{view: unknown}} holder
+ * @param {import('./messages').PatchOp[]} patch
  */
 export function applyPatch(holder, patch) {
   try {
@@ -292,10 +342,11 @@ export function applyPatch(holder, patch) {
         continue;
       }
       const keys = op.path.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-      const last = keys.pop();
+      const last = /** @type {string} */ (keys.pop());
       let parent = holder.view;
       for (const k of keys) {
-        parent = Array.isArray(parent) ? parent[Number(k)] : parent[k];
+        // A parent that is not an object throws (and the patch does not fit).
+        parent = Array.isArray(parent) ? parent[Number(k)] : /** @type {Record<string, unknown>} */ (parent)[k];
         if (parent === null || typeof parent !== 'object') return false;
       }
       if (Array.isArray(parent)) {
@@ -306,10 +357,11 @@ export function applyPatch(holder, patch) {
         else if (op.op === 'replace' && i < parent.length) parent[i] = op.value;
         else return false;
       } else if (op.op === 'add' || op.op === 'replace') {
-        if (op.op === 'replace' && !Object.hasOwn(parent, last)) return false;
-        parent[last] = op.value;
-      } else if (op.op === 'remove' && Object.hasOwn(parent, last)) {
-        delete parent[last];
+        const object = /** @type {Record<string, unknown>} */ (parent);
+        if (op.op === 'replace' && !Object.hasOwn(object, last)) return false;
+        object[last] = op.value;
+      } else if (op.op === 'remove' && Object.hasOwn(/** @type {object} */ (parent), last)) {
+        delete (/** @type {Record<string, unknown>} */ (parent))[last];
       } else {
         return false;
       }
@@ -320,7 +372,11 @@ export function applyPatch(holder, patch) {
   }
 }
 
-/** A game's static content (`/games/{game}/content.json`, cached by the browser), fetched until it comes. */
+/**
+ * A game's static content (`/games/{game}/content.json`, cached by the browser), fetched until it comes.
+ * @param {string} game
+ * @returns {Promise<unknown>}
+ */
 export async function loadContent(game) {
   for (let attempt = 0; ; attempt++) {
     try {

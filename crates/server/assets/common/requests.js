@@ -5,20 +5,30 @@
 const NOT_CONNECTED = 'Not connected: wait until the connection is back, then try again.';
 const DROPPED = 'The connection dropped before the answer came: check whether it went through once reconnected.';
 
+/** @typedef {import('./page-types').ActOptions} ActOptions */
+
 /**
- * @param {object} page ui (pending: Map, msgs: Map, toasts: []), root (the page's element),
- *   render(), and send(action) which returns the request's number or `null` when not connected.
+ * @param {{ui: import('./page-types').SharedUi, root: Element, render: () => void, send: (action: import('./page-types').Action) => number | null}} page
+ *   ui (pending: Map, msgs: Map, toasts: []), root (the page's element), render(), and
+ *   send(action) which returns the request's number or `null` when not connected.
  */
 export function requests(page) {
   const { ui, render } = page;
-  const reqs = new Map(); // req → {key, opts}
+  /** @type {Map<number, {key: string, opts: ActOptions}>} */
+  const reqs = new Map();
   let toastId = 0;
 
+  /** @param {number} id */
   function dismissToast(id) {
     ui.toasts = ui.toasts.filter((t) => t.id !== id);
     render();
   }
 
+  /**
+   * @param {string} kind
+   * @param {string} text
+   * @param {string} [rule]
+   */
   function toast(kind, text, rule) {
     const id = ++toastId;
     ui.toasts.push({ id, kind, text, rule });
@@ -33,6 +43,9 @@ export function requests(page) {
    * Sends `action` for the place `key` (where its refusal will show). opts: onDone() and
    * onRefused(msg) run on the answer; reset (the place's form) and resetFields (names of its
    * fields) are set back to their defaults on success.
+   * @param {string} key
+   * @param {import('./page-types').Action} action
+   * @param {ActOptions} [opts]
    */
   function act(key, action, opts = {}) {
     ui.msgs.delete(key);
@@ -47,11 +60,13 @@ export function requests(page) {
     render();
   }
 
+  /** @param {import('./messages').AnswerMessage} msg */
   function answered(msg) {
-    const r = reqs.get(msg.req);
-    reqs.delete(msg.req);
+    // An error without req answers no action: a toast.
+    const r = typeof msg.req === 'number' ? reqs.get(msg.req) : undefined;
+    if (typeof msg.req === 'number') reqs.delete(msg.req);
     if (r === undefined) {
-      if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.rule);
+      if (msg.type !== 'done') toast(msg.type, msg.message || 'Something went wrong.', msg.type === 'refused' ? msg.rule : undefined);
       return;
     }
     const { key, opts } = r;
@@ -74,6 +89,7 @@ export function requests(page) {
     if (!hadFocus || document.activeElement === document.body) refocus(page.root, key, msg.type === 'done');
   }
 
+  /** @param {number[]} list */
   function lost(list) {
     for (const req of list) {
       const r = reqs.get(req);
@@ -88,14 +104,19 @@ export function requests(page) {
   return { act, answered, lost, toast, dismissToast };
 }
 
-/** After a success, the form of the place `key` as `opts` asks: reset, or some fields reset. */
+/**
+ * After a success, the form of the place `key` as `opts` asks: reset, or some fields reset.
+ * @param {Element} root
+ * @param {string} key
+ * @param {ActOptions} opts
+ */
 function resetForm(root, key, opts) {
   const form = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
-  if (!form) return;
+  if (!(form instanceof HTMLFormElement)) return;
   if (opts.reset) form.reset();
   for (const name of opts.resetFields || []) {
-    const el = form.elements[name];
-    if (el) el.value = el.defaultValue;
+    const el = form.elements.namedItem(name);
+    if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) el.value = el.defaultValue;
   }
 }
 
@@ -103,15 +124,19 @@ function resetForm(root, key, opts) {
  * Focus back at the place `key` after its answer, without scrolling the page: a form's submit
  * button after a refusal (to try again), its first field after a success, or the place's
  * button.
+ * @param {Element} root
+ * @param {string} key
+ * @param {boolean} done
  */
 function refocus(root, key, done) {
   const form = root.querySelector(`form[data-form="${CSS.escape(key)}"]`);
+  /** @type {HTMLElement | null} */
   let target = null;
   if (form && !done) target = form.querySelector('button[type=submit]');
   else if (form) target = form.querySelector('input:not([type=hidden]), textarea');
   else {
     const button = root.querySelector(`[data-key="btn:${CSS.escape(key)}"]`);
-    if (button && !button.disabled) target = button;
+    if (button instanceof HTMLButtonElement && !button.disabled) target = button;
   }
   if (target) target.focus({ preventScroll: true });
 }
@@ -119,6 +144,8 @@ function refocus(root, key, done) {
 /**
  * Adds the log entries not seen yet (by seq) to `state.log`, in seq order: none twice, none
  * lost. `state.lastLogSeq` is the newest seen.
+ * @param {{log: import('./messages').LogEntry[], logSeqs: Set<number>, lastLogSeq: number}} state
+ * @param {import('./messages').LogEntry[] | undefined} entries
  */
 export function applyLog(state, entries) {
   let added = false;

@@ -1,12 +1,11 @@
-// The seat and the socket of a table page, whatever its game: the table's token and invitation
-// code from the address, finding out who we are (GET /t/{token}/me), the join form, the
-// WebSocket, the log's older lines, and the table's links (the invitation: load, copy, renew or
-// close; the published story). The table page (table-page.js) keeps the state object; this
-// module reads and writes the fields named below on it.
+// What every table page shares, whatever its game: the table's token and invitation code from
+// the address, finding out who we are (GET /t/{token}/me), the join form, the WebSocket, and
+// the invitation link (load, copy, renew or close). Each game's page keeps its own state
+// object and rendering; this module reads and writes the fields named below on that object.
 //
-// state fields: screen (loading | join | table | removed | gone), me, view, seq, log, logSeqs,
-// logOlder, logAsking, online, connected, everTried, removedMessage, goneMessage, joinError,
-// joinPending, joinRefusal, joinAbout, invite. ui fields: copied, confirm.
+// state fields: screen (loading | join | table | removed | gone), me, view, seq, online,
+// connected, everTried, removedMessage, goneMessage, joinError, joinPending, joinRefusal, joinAbout,
+// invite. ui fields: copied, confirm.
 
 import { h } from './dom.js';
 import { Connection } from './net.js';
@@ -19,22 +18,41 @@ export const token = match ? match[1] : null;
 /** A newcomer's link carries the table's invitation code: /t/{token}?join=CODE. */
 export const joinCode = new URLSearchParams(location.search).get('join');
 
-/** The games by their name in views and summaries. */
+/**
+ * The games by their name in views and summaries.
+ * @type {Record<string, string>}
+ */
 const GAMES = { story: 'Prophecy, the story game', board: 'Prophecy, the board game', challenge: 'The Challenge rules' };
 
-/** A network error for people: the server's message, or that it could not be reached. */
+/**
+ * A network error for people: the server's message, or that it could not be reached.
+ * @param {unknown} e
+ */
 export function reachError(e) {
-  return e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
+  return e instanceof Error && e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
 }
 
 /**
  * The seat and the connection of one page.
- * @param {object} page state, ui (see above), render(), toast(kind, text), the join form's
- *   `intro` (one sentence about the game), and the message handlers: sync, update, answer,
- *   own, lost (see net.js).
+ * `page`: state, ui (see above), render(), toast(kind, text), the join form's `intro` (one
+ * sentence about the game), and the game's message handlers: sync, update, answer, own, lost
+ * (see net.js).
+ * @param {{
+ *   state: import('./page-types').SharedState<unknown, unknown, unknown>,
+ *   ui: import('./page-types').SharedUi,
+ *   render: () => void,
+ *   toast: (kind: string, text: string) => void,
+ *   intro: string,
+ *   sync: (msg: import('./messages').SyncMessage<unknown, unknown>) => void,
+ *   update: (msg: import('./messages').TakenUpdate<unknown>) => void,
+ *   answer: (msg: import('./messages').AnswerMessage) => void,
+ *   own?: (msg: import('./messages').OwnMessage<unknown>) => void,
+ *   lost: (reqs: number[]) => void,
+ * }} page
  */
 export function seat(page) {
   const { state, ui, render, toast } = page;
+  /** @type {Connection | null} */
   let conn = null;
 
   function joinScreen() {
@@ -75,12 +93,14 @@ export function seat(page) {
     );
   }
 
+  /** @param {HTMLFormElement} f */
   async function join(f) {
-    const name = f.elements.name.value.trim();
+    const field = /** @type {HTMLInputElement} */ (f.elements.namedItem('name'));
+    const name = field.value.trim();
     if (!name) {
       state.joinError = 'Type your name first.';
       render();
-      f.elements.name.focus();
+      field.focus();
       return;
     }
     state.joinPending = true;
@@ -97,7 +117,8 @@ export function seat(page) {
       if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
       state.me = { player: body.player, name };
       state.joinPending = false;
-      rememberTable(token);
+      // Only a table's address shows the join form (`boot`): the token is there.
+      rememberTable(/** @type {string} */ (token));
       // The seat is in the cookie now: the invitation code need not stay in the address bar.
       history.replaceState(null, '', `/t/${token}`);
       state.screen = 'loading';
@@ -115,7 +136,7 @@ export function seat(page) {
   function connect() {
     if (conn) conn.stop();
     conn = new Connection(
-      token,
+      /** @type {string} */ (token),
       {
         sync: (m) => {
           // A sync carries the newest lines only: when it left some out, the page's older
@@ -227,6 +248,7 @@ export function seat(page) {
     }
   }
 
+  /** @param {string} url */
   async function copyLink(url) {
     let ok = false;
     try {
@@ -239,7 +261,7 @@ export function seat(page) {
     }
     if (!ok) {
       const el = document.getElementById('invite-link');
-      if (el) {
+      if (el instanceof HTMLInputElement) {
         el.focus();
         el.select();
         try {
@@ -263,10 +285,12 @@ export function seat(page) {
       const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
       if (!r.ok) return;
       const before = state.invite;
-      state.invite = await r.json();
+      /** @type {import('./messages').Invite} */
+      const invite = await r.json();
+      state.invite = invite;
       // Everyone hears of a published (or withdrawn) story, not only whoever did it.
-      if (before && (before.share || null) !== (state.invite.share || null)) {
-        toast('info', state.invite.share ? 'The story is published as a read-only page: its link is with the story. Any player can withdraw it.' : 'The story’s read-only page was withdrawn.');
+      if (before && (before.share || null) !== (invite.share || null)) {
+        toast('info', invite.share ? 'The story is published as a read-only page: its link is with the story. Any player can withdraw it.' : 'The story’s read-only page was withdrawn.');
       }
       if (state.screen === 'table') render();
     } catch {
@@ -274,7 +298,12 @@ export function seat(page) {
     }
   }
 
-  /** Changes one of the table's links (`path`: invite or share) and shows the answer. */
+  /**
+   * Changes one of the table's links (`path`: invite or share) and shows the answer.
+   * @param {string} path
+   * @param {string} action
+   * @param {string} done
+   */
   async function changeLinks(path, action, done) {
     ui.confirm = null;
     try {
@@ -294,7 +323,10 @@ export function seat(page) {
     }
   }
 
-  /** The creator renews, closes or opens the invitation. */
+  /**
+   * The creator renews, closes or opens the invitation.
+   * @param {string} action
+   */
   function changeInvite(action) {
     return changeLinks('invite', action, action === 'close' ? 'Joining is closed.' : 'A new invitation link is ready.');
   }
@@ -302,6 +334,7 @@ export function seat(page) {
   /**
    * Publishes the story as a read-only page (whoever the game lets: the creator, the game
    * master), or withdraws it (any seated player).
+   * @param {string} action
    */
   function changeShare(action) {
     return changeLinks('share', action, action === 'publish' ? 'The story has a page of its own: share its link.' : 'The story’s page is withdrawn: its link leads nowhere now.');
@@ -322,7 +355,10 @@ export function seat(page) {
         render();
       }
     },
-    /** Sends an action; its req, or `null` when not connected. */
+    /**
+     * Sends an action; its req, or `null` when not connected.
+     * @param {import('./page-types').Action} action
+     */
     act: (action) => (conn ? conn.act(action) : null),
   };
 }

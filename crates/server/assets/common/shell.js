@@ -6,6 +6,9 @@
 import { h } from './dom.js';
 import { button } from './controls.js';
 
+/** @typedef {import('./page-types').AnyContext} Ctx */
+/** @typedef {import('./page-types').Child} Child */
+
 // ---------------------------------------------------------------- the header
 
 /**
@@ -14,6 +17,9 @@ import { button } from './controls.js';
  * game file (`gameFile`: its download name and a title saying what it holds) and `publish`
  * (the published page's links, for the games whose header has them). `compact`: a phone's
  * header while the invitation waits in another view.
+ * @param {Ctx} ctx
+ * @param {{title: Child, meta: Child, invite?: Child, compact?: boolean, exportsLabel: string,
+ *   gameFile: {download: string, title: string}, publish?: Child}} parts
  */
 export function topbar(ctx, { title, meta, invite = inviteBlock(ctx), compact = false, exportsLabel, gameFile, publish = null }) {
   return h(
@@ -38,7 +44,11 @@ const INVITE_CONFIRM = {
   close: 'Nobody new can take a seat until you open joining again (with a new link).',
 };
 
-// The creator's controls; renewing and closing ask once, in place (nothing is undone later).
+/**
+ * The creator's controls; renewing and closing ask once, in place (nothing is undone later).
+ * @param {Ctx} ctx
+ * @param {import('./messages').Invite} invite
+ */
 function inviteControls(ctx, invite) {
   const { ui } = ctx;
   const asking = ui.confirm === 'invite-renew' ? 'renew' : ui.confirm === 'invite-close' ? 'close' : null;
@@ -55,7 +65,7 @@ function inviteControls(ctx, invite) {
       ),
     );
   }
-  const ask = (what) => () => {
+  const ask = (/** @type {string} */ what) => () => {
     ui.confirm = `invite-${what}`;
     ctx.rerender();
   };
@@ -69,8 +79,11 @@ function inviteControls(ctx, invite) {
   );
 }
 
-// The invitation: its link (with the table's current code) and QR code for everyone seated;
-// for the creator, a new link (the old one stops seating newcomers) and closing joining.
+/**
+ * The invitation: its link (with the table's current code) and QR code for everyone seated;
+ * for the creator, a new link (the old one stops seating newcomers) and closing joining.
+ * @param {Ctx} ctx
+ */
 export function inviteBlock(ctx) {
   const { ui } = ctx;
   const invite = ctx.invite;
@@ -83,7 +96,7 @@ export function inviteBlock(ctx) {
       creatorControls,
     );
   }
-  const url = invite ? invite.link : '';
+  const url = (invite && invite.link) || '';
   return h(
     'div',
     { class: 'invite', 'data-key': 'invite' },
@@ -91,13 +104,13 @@ export function inviteBlock(ctx) {
     h(
       'div',
       { class: 'row' },
-      h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, placeholder: invite ? '' : 'Loading…', testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e) => e.target.select() }),
+      h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, placeholder: invite ? '' : 'Loading…', testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e, el) => el.select() }),
       h('button', { type: 'button', class: 'btn secondary', testid: 'copy-link', disabled: !url, onclick: () => ctx.copyLink(url) }, ui.copied ? 'Copied' : 'Copy link'),
     ),
     h('span', { class: 'visually-hidden', role: 'status' }, ui.copied ? 'Link copied to the clipboard' : ''),
     h(
       'details',
-      { class: 'qr', open: ui.open.has('qr'), ontoggle: (e) => ctx.toggled('qr', e.target.open) },
+      { class: 'qr', open: ui.open.has('qr'), ontoggle: (e, el) => ctx.toggled('qr', el.open) },
       h('summary', { testid: 'show-qr' }, 'QR code for phones'),
       // The link in the query makes the browser fetch a new picture when the link is renewed.
       ui.open.has('qr') && url ? h('img', { src: `/t/${ctx.token}/qr.svg?for=${encodeURIComponent(url.slice(-8))}`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
@@ -110,6 +123,8 @@ export function inviteBlock(ctx) {
  * A board or Challenge table's published page, in its header: the link and Withdraw for
  * everyone, Publish for whoever may (`mayPublish`: the table's creator, the game master; the
  * server refuses anyone else).
+ * @param {Ctx} ctx
+ * @param {boolean | null} mayPublish
  */
 export function publishLinks(ctx, mayPublish) {
   const invite = ctx.invite;
@@ -126,12 +141,19 @@ export function publishLinks(ctx, mayPublish) {
 
 // ---------------------------------------------------------------- banners
 
-/** While the socket is down: the page says so, above everything, in every game. */
+/**
+ * While the socket is down: the page says so, above everything, in every game.
+ * @param {Ctx} ctx
+ */
 export function reconnectBanner(ctx) {
   return ctx.connected ? null : h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…');
 }
 
-/** The banners above the table: the reconnecting one, then the game's own (`more`). */
+/**
+ * The banners above the table: the reconnecting one, then the game's own (`more`).
+ * @param {Ctx} ctx
+ * @param {...Child} more
+ */
 export function banners(ctx, ...more) {
   return h('div', { class: 'banners', 'data-key': 'banners' }, reconnectBanner(ctx), more);
 }
@@ -148,17 +170,29 @@ export function banners(ctx, ...more) {
 /** Wide enough to show every view at once (the stylesheet's breakpoint). */
 export const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
 
-/** Marks `nodes` (a node, or a list with nulls) as belonging to the views `tabs` ("a b"). */
+/**
+ * Marks `nodes` (a node, or a list with nulls) as belonging to the views `tabs` ("a b").
+ * @template {Child} T
+ * @param {T} nodes
+ * @param {string} tabs
+ * @returns {T}
+ */
 export function tagged(nodes, tabs) {
-  for (const n of [nodes].flat(Infinity)) if (n && n.setAttribute) n.setAttribute('data-tabs', tabs);
+  for (const n of /** @type {unknown[]} */ ([nodes]).flat(Infinity)) if (n instanceof Element) n.setAttribute('data-tabs', tabs);
   return nodes;
 }
 
-/** Shows view `tab` of `layout` (a built tree): the others' sections are marked off. */
+/**
+ * Shows view `tab` of `layout` (a built tree): the others' sections are marked off.
+ * @template {Element} T
+ * @param {T} layout
+ * @param {string} tab
+ * @returns {T}
+ */
 export function showOnly(layout, tab) {
   layout.setAttribute('data-tab', tab);
   for (const el of layout.querySelectorAll('[data-tabs]')) {
-    if (!el.getAttribute('data-tabs').split(' ').includes(tab)) el.classList.add('off-tab');
+    if (!(el.getAttribute('data-tabs') || '').split(' ').includes(tab)) el.classList.add('off-tab');
   }
   return layout;
 }
@@ -166,6 +200,10 @@ export function showOnly(layout, tab) {
 /**
  * The bar of views. `tabs`: [{id, label}]; `marks`: view id → true (something new) or a number
  * (new log lines); `onShow(id)` switches.
+ * @param {Array<{id: string, label: string}>} tabs
+ * @param {string} current
+ * @param {Record<string, boolean | number | undefined>} marks
+ * @param {(id: string) => void} onShow
  */
 export function tabBar(tabs, current, marks, onShow) {
   return h(
@@ -198,6 +236,11 @@ export function tabBar(tabs, current, marks, onShow) {
 /**
  * The log: `entries` (the lines the page holds), newest last, each at its time; `text(e)` is a
  * line's text (a string or nodes) and `lineClass(e)` its class.
+ * @template {import('./messages').LogEntry} E
+ * @param {Ctx} ctx
+ * @param {E[]} entries
+ * @param {(e: E) => Child} [text]
+ * @param {(e: E) => string | null} [lineClass]
  */
 export function logPanel(ctx, entries, text = (e) => e.text, lineClass = () => null) {
   return h(
@@ -224,6 +267,7 @@ export function logPanel(ctx, entries, text = (e) => e.text, lineClass = () => n
 /**
  * Above the log when the table has older lines than the page holds (a sync carries only the
  * newest): a button that asks for the next page of them.
+ * @param {Ctx} ctx
  */
 export function olderLines(ctx) {
   if (!ctx.logOlder) return null;
@@ -238,6 +282,7 @@ export function olderLines(ctx) {
   );
 }
 
+/** @param {number} ms */
 export function formatTime(ms) {
   try {
     return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -248,6 +293,7 @@ export function formatTime(ms) {
 
 // ---------------------------------------------------------------- toasts and the footer
 
+/** @param {Ctx} ctx */
 export function toasts(ctx) {
   return h(
     'div',
@@ -264,7 +310,10 @@ export function toasts(ctx) {
   );
 }
 
-/** The footer: the game's links and words (`parts`), then the theme menu. */
+/**
+ * The footer: the game's links and words (`parts`), then the theme menu.
+ * @param {...Child} parts
+ */
 export function pageFooter(...parts) {
   return h('footer', { class: 'page-footer', 'data-key': 'footer' }, parts, ' · ', themeMenu());
 }
@@ -272,7 +321,7 @@ export function pageFooter(...parts) {
 /** The theme menu (common/theme.js applies and keeps the choice): the system's, light or dark. */
 export function themeMenu() {
   const chosen = window.prophecyTheme ? window.prophecyTheme.chosen() : 'system';
-  const option = (value, label) => h('option', { value, selected: chosen === value }, label);
+  const option = (/** @type {string} */ value, /** @type {string} */ label) => h('option', { value, selected: chosen === value }, label);
   return h(
     'label',
     { class: 'theme-menu' },

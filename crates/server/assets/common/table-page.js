@@ -12,6 +12,17 @@ import { requests, applyLog } from './requests.js';
 import { wide } from './shell.js';
 
 /**
+ * The page of any game, as the parts below use it: they read only what every game shares.
+ * @typedef {import('./page-types').SharedUi} SharedUi
+ * @typedef {import('./page-types').TableContext<unknown, unknown, unknown, SharedUi>} AnyContext
+ * @typedef {import('./page-types').TableGame<unknown, unknown, unknown, SharedUi, AnyContext>} AnyGame
+ * @typedef {import('./page-types').TablePage<unknown, unknown, unknown, SharedUi, AnyContext>
+ *   & {seat: ReturnType<typeof seat>}} Page
+ * @typedef {import('./page-types').SharedState<unknown, unknown, unknown>} State
+ * @typedef {import('./page-types').Child} Child
+ */
+
+/**
  * Opens the table page of a game and boots it (the loading screen shows at once; the game's
  * parts are called once the table's first sync has come). `game`:
  *   name         the game's name: its static content is /games/{name}/content.json
@@ -34,10 +45,26 @@ import { wide } from './shell.js';
  *   own(msg)                         optional: the `own` message (what only this player knows)
  *   beforeRender() → memo, afterRender(memo)   optional: around each render of the table
  * Returns the page: state, ui, ctx, root, render(), act(key, action, opts), toast(kind, text).
+ * @template View, Content, Own
+ * @template {SharedUi} Ui
+ * @template {import('./page-types').TableContext<View, Content, Own, Ui>} Ctx
+ * @param {import('./page-types').TableGame<View, Content, Own, Ui, Ctx>} gameOf
+ * @returns {import('./page-types').TablePage<View, Content, Own, Ui, Ctx>}
  */
-export function openTable(game) {
-  const root = document.getElementById('app');
-  const page = { game, root, state: withDefaults(game.state || {}, sharedState()), ui: withDefaults(game.ui || {}, sharedUi()) };
+export function openTable(gameOf) {
+  // The page is the game's: its view, content and own are what the server sends this game's
+  // page (their types are checked against real ones: e2e/tools/check-views.mjs). The parts
+  // below read only what every game shares.
+  const game = /** @type {AnyGame} */ (/** @type {unknown} */ (gameOf));
+  // Every table page has this element.
+  const root = /** @type {HTMLElement} */ (document.getElementById('app'));
+  // The rest of the page is set below.
+  const page = /** @type {Page} */ ({
+    game,
+    root,
+    state: /** @type {State} */ (withDefaults(game.state || {}, sharedState())),
+    ui: /** @type {SharedUi} */ (withDefaults(game.ui || {}, sharedUi())),
+  });
   page.render = () => render(page);
   const sent = requests({ ui: page.ui, root, render: page.render, send: (action) => page.seat.act(action) });
   page.act = sent.act;
@@ -74,15 +101,24 @@ export function openTable(game) {
       page.render();
     });
   }
-  return page;
+  return /** @type {import('./page-types').TablePage<View, Content, Own, Ui, Ctx>} */ (/** @type {unknown} */ (page));
 }
 
-/** Sets on `target` each field of `defaults` it does not have. */
+/**
+ * Sets on `target` each field of `defaults` it does not have.
+ * @template {object} T
+ * @template {object} D
+ * @param {T} target
+ * @param {D} defaults
+ * @returns {T & D}
+ */
 function withDefaults(target, defaults) {
-  for (const [k, v] of Object.entries(defaults)) if (!(k in target)) target[k] = v;
-  return target;
+  const fields = /** @type {Record<string, unknown>} */ (target);
+  for (const [k, v] of Object.entries(defaults)) if (!(k in target)) fields[k] = v;
+  return /** @type {T & D} */ (target);
 }
 
+/** @returns {State} */
 function sharedState() {
   return {
     screen: 'loading', // loading | join | table | removed | gone
@@ -105,9 +141,11 @@ function sharedState() {
     joinPending: false,
     joinRefusal: '', // why this link cannot seat a newcomer (closed, renewed), from /me
     invite: null, // {open, link, creator, share} from GET /t/{token}/invite
+    joinAbout: null,
   };
 }
 
+/** @returns {SharedUi} */
 function sharedUi() {
   return {
     pending: new Map(), // place key → req
@@ -120,12 +158,19 @@ function sharedUi() {
   };
 }
 
-/** The context every render function receives: the view and the page's ways to act. */
+/**
+ * The context every render function receives: the view and the page's ways to act.
+ * @param {Page} page
+ * @param {ReturnType<typeof requests>} sent
+ * @returns {AnyContext}
+ */
 function context(page, sent) {
   const { state, ui } = page;
+  /** @type {AnyContext} */
   const ctx = {
     get view() {
-      return state.view;
+      // The table is drawn only once a sync brought the view.
+      return /** @type {import('./page-types').Seen<unknown>} */ (state.view);
     },
     get content() {
       return state.content;
@@ -182,11 +227,18 @@ function context(page, sent) {
 
 // ---------------------------------------------------------------- rendering
 
+/**
+ * @param {string | null} title
+ * @param {...Child} body
+ */
 function screen(title, ...body) {
   return h('main', { class: 'center-screen', id: 'main' }, h('p', { class: 'brand' }, 'Prophecy'), title ? h('h1', null, title) : null, body);
 }
 
-/** The page when it shows no table: loading, the join form, removed, or no such table. */
+/**
+ * The page when it shows no table: loading, the join form, removed, or no such table.
+ * @param {Page} page
+ */
 function otherScreen(page) {
   const { state } = page;
   const home = h('p', null, h('a', { href: '/' }, 'Start a new table'));
@@ -208,6 +260,7 @@ function otherScreen(page) {
   }
 }
 
+/** @param {Page} page */
 function render(page) {
   const { state, ui, game, root, ctx } = page;
   if (state.screen !== 'table') {
@@ -240,19 +293,33 @@ function render(page) {
 
 // ---------------------------------------------------------------- messages
 
+/**
+ * @param {State} state
+ * @param {{now?: number}} msg
+ */
 function clock(state, msg) {
   if (typeof msg.now === 'number') state.offset = msg.now - Date.now();
 }
 
 // The server sends one view for everyone; which player this page is comes from `/me` (and
 // `you` in each `sync`): the game works out what follows from it (`viewed`).
+/**
+ * @param {Page} page
+ * @param {unknown} view
+ * @param {number | null} you
+ */
 function setView(page, view, you) {
   const before = page.state.view;
-  view.you = you;
-  page.state.view = view;
-  if (page.game.viewed) page.game.viewed(view, before);
+  const seen = /** @type {import('./page-types').Seen<unknown>} */ (view);
+  seen.you = you;
+  page.state.view = seen;
+  if (page.game.viewed) page.game.viewed(seen, before);
 }
 
+/**
+ * @param {Page} page
+ * @param {import('./messages').SyncMessage<unknown, unknown>} msg
+ */
 function onSync(page, msg) {
   const { state, ui, game } = page;
   clock(state, msg);
@@ -271,6 +338,10 @@ function onSync(page, msg) {
   render(page);
 }
 
+/**
+ * @param {Page} page
+ * @param {import('./messages').TakenUpdate<unknown>} msg
+ */
 function onUpdate(page, msg) {
   const { state, game } = page;
   if (typeof msg.seq === 'number' && msg.seq <= state.seq) return; // already applied

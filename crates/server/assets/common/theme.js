@@ -10,31 +10,33 @@
     try {
       var t = localStorage.getItem(KEY);
       return t === 'light' || t === 'dark' ? t : 'system';
-    } catch (e) {
+    } catch {
       return 'system';
     }
   }
 
+  /** @param {string} theme */
   function apply(theme) {
     if (theme === 'light' || theme === 'dark') root.setAttribute('data-theme', theme);
     else root.removeAttribute('data-theme');
   }
 
   function sync() {
-    var menus = document.querySelectorAll('select[data-theme-select]');
+    var menus = document.querySelectorAll(/** @type {'select'} */ ('select[data-theme-select]'));
     for (var i = 0; i < menus.length; i++) if (menus[i].value !== chosen()) menus[i].value = chosen();
   }
 
   apply(chosen());
   document.addEventListener('change', function (e) {
-    if (!e.target.matches || !e.target.matches('select[data-theme-select]')) return;
+    var menu = e.target;
+    if (!(menu instanceof HTMLSelectElement) || !menu.matches('select[data-theme-select]')) return;
     try {
-      if (e.target.value === 'system') localStorage.removeItem(KEY);
-      else localStorage.setItem(KEY, e.target.value);
-    } catch (err) {
+      if (menu.value === 'system') localStorage.removeItem(KEY);
+      else localStorage.setItem(KEY, menu.value);
+    } catch {
       // Storage refused: the theme holds for this page.
     }
-    apply(e.target.value);
+    apply(menu.value);
     sync();
   });
   // Another tab changed it.

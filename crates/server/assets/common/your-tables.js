@@ -4,18 +4,22 @@
 // table for its summary, which the server gives only to a browser seated there.
 
 const KEY = 'prophecy.tables';
+
+/** @typedef {{token: string, opened?: number}} Remembered */
 /** Tables kept in the list at most (the oldest opened go first). */
 const MAX_TABLES = 50;
 
+/** @returns {Remembered[]} */
 function read() {
   try {
     const list = JSON.parse(localStorage.getItem(KEY) || '[]');
-    return Array.isArray(list) ? list.filter((t) => t && typeof t.token === 'string' && /^[0-9a-fA-F]+$/.test(t.token)) : [];
+    return Array.isArray(list) ? list.filter((/** @type {Remembered} */ t) => t && typeof t.token === 'string' && /^[0-9a-fA-F]+$/.test(t.token)) : [];
   } catch {
     return [];
   }
 }
 
+/** @param {Remembered[]} list */
 function write(list) {
   try {
     localStorage.setItem(KEY, JSON.stringify(list.slice(0, MAX_TABLES)));
@@ -29,14 +33,20 @@ export function rememberedTables() {
   return read().sort((a, b) => (b.opened || 0) - (a.opened || 0));
 }
 
-/** The page of table `token` is open here, with a seat. */
+/**
+ * The page of table `token` is open here, with a seat.
+ * @param {string} token
+ */
 export function rememberTable(token) {
   const list = read().filter((t) => t.token !== token);
   list.unshift({ token, opened: Date.now() });
   write(list);
 }
 
-/** Takes table `token` off this browser's list (the seat itself stays). */
+/**
+ * Takes table `token` off this browser's list (the seat itself stays).
+ * @param {string} token
+ */
 export function forgetTable(token) {
   write(read().filter((t) => t.token !== token));
 }

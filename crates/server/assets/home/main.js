@@ -7,21 +7,34 @@
 import { delegate, h } from '../common/dom.js';
 import { forgetTable, rememberedTables } from '../common/your-tables.js';
 
-const form = document.querySelector('[data-testid="create-form"]');
-const error = document.querySelector('[data-testid="create-error"]');
-const button = document.querySelector('[data-testid="create-table"]');
+// The page's elements (home/index.html).
+const form = /** @type {HTMLFormElement} */ (document.querySelector('[data-testid="create-form"]'));
+const error = /** @type {HTMLElement} */ (document.querySelector('[data-testid="create-error"]'));
+const button = /** @type {HTMLButtonElement} */ (document.querySelector('[data-testid="create-table"]'));
+
+/**
+ * The value of the form's field `name`, or null when the form has none.
+ * @param {string} name
+ */
+function valueOf(name) {
+  const el = form.elements.namedItem(name);
+  return el instanceof RadioNodeList || el instanceof HTMLInputElement || el instanceof HTMLSelectElement ? el.value : null;
+}
 
 // The rulesets only matter for the story game, the bots only for the board game: show what the
 // chosen game uses (without JavaScript, everything shows and the server ignores the rest).
 function showGame() {
-  const game = form.elements.game ? form.elements.game.value || 'story' : 'story';
-  for (const el of form.parentNode.querySelectorAll('[data-for-game]')) el.hidden = el.getAttribute('data-for-game') !== game;
+  const game = valueOf('game') || 'story';
+  const around = /** @type {ParentNode} */ (form.parentNode);
+  for (const el of around.querySelectorAll('[data-for-game]')) if (el instanceof HTMLElement) el.hidden = el.getAttribute('data-for-game') !== game;
 }
 form.addEventListener('change', (e) => {
-  if (e.target.name === 'game') showGame();
+  // Change events come from the form's fields.
+  if (/** @type {HTMLInputElement} */ (e.target).name === 'game') showGame();
 });
 showGame();
 
+/** @param {string} text */
 function showError(text) {
   error.textContent = text;
   error.hidden = !text;
@@ -29,13 +42,13 @@ function showError(text) {
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
-  const name = form.elements.name.value.trim();
-  const ruleset = form.elements.ruleset.value;
-  const game = form.elements.game ? form.elements.game.value || 'story' : 'story';
-  const bots = Number(form.elements.bots ? form.elements.bots.value : 0);
+  const name = (valueOf('name') || '').trim();
+  const ruleset = valueOf('ruleset');
+  const game = valueOf('game') || 'story';
+  const bots = Number(valueOf('bots') ?? 0);
   if (!name) {
     showError('Type your name first.');
-    form.elements.name.focus();
+    /** @type {HTMLInputElement} */ (form.elements.namedItem('name')).focus();
     return;
   }
   showError('');
@@ -54,17 +67,27 @@ form.addEventListener('submit', async (e) => {
   } catch (err) {
     button.disabled = false;
     button.textContent = 'Create the table';
-    showError(err.message && err.message !== 'Failed to fetch' ? err.message : 'Could not reach the server. Try again.');
+    showError(err instanceof Error && err.message && err.message !== 'Failed to fetch' ? err.message : 'Could not reach the server. Try again.');
   }
 });
 
 // ------------------------------------------------------------------------------ your tables
 
+/** @type {Record<string, string>} */
 const GAMES = { story: 'The story game', board: 'The board game', challenge: 'The Challenge rules' };
-const yourTables = document.querySelector('[data-testid="your-tables"]');
-const tableList = document.querySelector('[data-testid="table-list"]');
+const yourTables = /** @type {HTMLElement} */ (document.querySelector('[data-testid="your-tables"]'));
+const tableList = /** @type {HTMLElement} */ (document.querySelector('[data-testid="table-list"]'));
 
-/** "5 minutes ago", "yesterday", or a date. */
+/**
+ * A table's summary, or why there is none (`retry`: it may come later).
+ * @typedef {{ok: true, summary: import('../common/messages').Summary} | {ok: false, why: string, retry?: boolean}} Answer
+ */
+
+/**
+ * "5 minutes ago", "yesterday", or a date.
+ * @param {number} ms
+ * @param {number} [now]
+ */
 export function ago(ms, now = Date.now()) {
   if (!ms) return 'nothing yet';
   const s = Math.max(0, Math.round((now - ms) / 1000));
@@ -79,7 +102,11 @@ export function ago(ms, now = Date.now()) {
   return new Date(ms).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** What the table says about itself, or why it cannot: {ok, summary} or {ok: false, why}. */
+/**
+ * What the table says about itself, or why it cannot: {ok, summary} or {ok: false, why}.
+ * @param {string} token
+ * @returns {Promise<Answer>}
+ */
 async function summaryOf(token) {
   try {
     const r = await fetch(`/t/${token}/summary`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
@@ -93,6 +120,10 @@ async function summaryOf(token) {
   }
 }
 
+/**
+ * @param {string} token
+ * @param {Answer} answer
+ */
 function tableEntry(token, answer) {
   const forget = h(
     'button',

@@ -9,13 +9,26 @@ import { proposeButton, openProposal, proposalBar } from './proposals.js';
 import { isTemporal, objectName, keepsTime } from './lookups.js';
 import { flagKey } from './flags.js';
 
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./view-types').Scene} Scene
+ */
+
+/**
+ * @param {Ctx} ctx
+ */
 export function storyBanners(ctx) {
   const { view } = ctx;
   return banners(ctx, pausedBanner(ctx, flaggedTexts(view)), proposalBar(ctx), view.phase && view.phase.id !== 'ended' ? tableStrip(ctx) : null);
 }
 
-/** Every flagged text in the view, to list under the paused banner. */
+/**
+ * Every flagged text in the view, to list under the paused banner.
+ * @param {View} view
+ */
 function flaggedTexts(view) {
+  /** @type {Array<Omit<import('./page-types').FlaggedText, 'key'>>} */
   const out = [];
   if (view.prophecy && view.prophecy.flagged) out.push({ target: { text: 'prophecy' }, label: isTemporal(view) ? 'the warning' : 'the prophecy' });
   if (view.question_flagged) out.push({ target: { text: 'question' }, label: 'the moderator’s question' });
@@ -38,7 +51,11 @@ function flaggedTexts(view) {
   return out.map((f) => ({ ...f, key: flagKey(f.target) }));
 }
 
-/** The banner while play is paused: by the X-card, by flagged texts, or both. */
+/**
+ * The banner while play is paused: by the X-card, by flagged texts, or both.
+ * @param {Ctx} ctx
+ * @param {import('./page-types').FlaggedText[]} flaggedList
+ */
 export function pausedBanner(ctx, flaggedList) {
   const { view } = ctx;
   if (!view.paused) return null;
@@ -76,16 +93,26 @@ export function pausedBanner(ctx, flaggedList) {
   );
 }
 
-/** "7:59 left", or "Time’s up · 0:12 over". */
+/**
+ * "7:59 left", or "Time’s up · 0:12 over".
+ * @param {number} deadline
+ * @param {number} now
+ */
 export function timerText(deadline, now) {
   return remainingText(deadline - now);
 }
 
+/**
+ * @param {number} v
+ */
 function fmt(v) {
   const s = Math.floor(Math.abs(v) / 1000);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/**
+ * @param {number} ms
+ */
 export function remainingText(ms) {
   if (ms > 0) return { text: `${fmt(ms + 999)} left`, over: false };
   return { text: `Time’s up · ${fmt(-ms)} over`, over: true };
@@ -93,13 +120,17 @@ export function remainingText(ms) {
 
 const TIMED = { scene: 'Scene', flashback: 'Flashback', flashforward: 'Flashforward' };
 
-/** The advisory timer (never blocks): counting down, or stopped while paused or held. */
+/**
+ * The advisory timer (never blocks): counting down, or stopped while paused or held.
+ * @param {Ctx} ctx
+ */
 export function timerView(ctx) {
   const { view } = ctx;
   const t = view.timer;
   if (!t) return null;
-  const counting = t.counting && t.deadline !== null && t.deadline !== undefined;
-  const left = counting ? timerText(t.deadline, ctx.serverNow()) : remainingText(t.remaining_ms || 0);
+  const deadline = t.deadline;
+  const counting = t.counting && deadline !== null && deadline !== undefined;
+  const left = counting ? timerText(deadline, ctx.serverNow()) : remainingText(t.remaining_ms || 0);
   const what = TIMED[t.timed] || 'Timer';
   return h(
     'div',
@@ -121,7 +152,10 @@ export function timerView(ctx) {
   );
 }
 
-/** Hold, more time, reset: for whoever keeps time. */
+/**
+ * Hold, more time, reset: for whoever keeps time.
+ * @param {Ctx} ctx
+ */
 function timerControls(ctx) {
   const { view } = ctx;
   const t = view.timer;
@@ -138,7 +172,10 @@ function timerControls(ctx) {
   );
 }
 
-/** The strip that stays on screen: the timer, and the X-card for anyone, at any time. */
+/**
+ * The strip that stays on screen: the timer, and the X-card for anyone, at any time.
+ * @param {Ctx} ctx
+ */
 export function tableStrip(ctx) {
   const { view } = ctx;
   const key = 'x-card';

@@ -1,13 +1,25 @@
 // Characters and objects as index cards; their aspects as sticky notes.
 
 import { h } from '../common/dom.js';
-import { form, submit, msg, input, select, labelled, button, actionButton, pending } from '../common/controls.js';
+import { form, submit, msg, input, select, labelled, button, actionButton, pending, fieldValue } from '../common/controls.js';
 import { flagButton, flagged } from './flags.js';
 import { toggleEditor, editing } from './editors.js';
 import { objectName, objectById, playerById } from './lookups.js';
 
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./page-types').PageObject} StoryObject
+ * @typedef {import('./view-types').Aspect} Aspect
+ * @typedef {import('../common/page-types').Child} Child
+ * @typedef {import('./page-types').FlagTarget} FlagTarget
+ */
+
 const KIND_LABEL = { character: 'character', person: 'person', place: 'place', thing: 'thing', npc: 'NPC' };
 
+/**
+ * @param {StoryObject} o
+ */
 function isCharacter(o) {
   return o.kind === 'character';
 }
@@ -15,6 +27,8 @@ function isCharacter(o) {
 /**
  * Words that differ in Temporal Mechanics: PCs, and their aspects called traits (`o`, when
  * given, is the object the words are about: only a PC's aspects are traits).
+ * @param {View} view
+ * @param {StoryObject | null} [o]
  */
 export function terms(view, o) {
   const t = view.ruleset && view.ruleset.temporal;
@@ -27,12 +41,15 @@ export function terms(view, o) {
   };
 }
 
-const canChangeWorld = (view) => view.phase && view.phase.id !== 'prophecy' && view.phase.id !== 'ended';
+const canChangeWorld = (/** @type {View} */ view) => view.phase && view.phase.id !== 'prophecy' && view.phase.id !== 'ended';
 
 /** The moderator (edition 1.1) asks and keeps time: no objects, no aspects. */
-const moderating = (view) => view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
+const moderating = (/** @type {View} */ view) => view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
 
-/** The characters section. */
+/**
+ * The characters section.
+ * @param {Ctx} ctx
+ */
 export function charactersSection(ctx) {
   const { view } = ctx;
   const t = terms(view);
@@ -53,6 +70,10 @@ export function charactersSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {ReturnType<typeof terms>} t
+ */
 function createCharacterForm(ctx, t) {
   const key = 'create-character';
   return form(
@@ -60,14 +81,17 @@ function createCharacterForm(ctx, t) {
     key,
     {
       class: 'inline-form create-character',
-      onsubmit: (f) => ctx.act(key, { action: 'create_character', name: f.elements.name.value }, { reset: true }),
+      onsubmit: (f) => ctx.act(key, { action: 'create_character', name: fieldValue(f, 'name') }, { reset: true }),
     },
     labelled('character-name', `Your ${t.character}'s name`, input('character-name', 'name', { testid: 'character-name', maxlength: 80, required: true })),
     submit(ctx, key, `Create your ${t.character}`, 'create-character'),
   );
 }
 
-/** The section of the environment's objects. */
+/**
+ * The section of the environment's objects.
+ * @param {Ctx} ctx
+ */
 export function objectsSection(ctx) {
   const { view } = ctx;
   const objs = (view.objects || []).filter((o) => !isCharacter(o));
@@ -83,7 +107,13 @@ export function objectsSection(ctx) {
   );
 }
 
-/** Form to create an object; `opts.onSubmit(name)` runs as it is sent (to place it in a scene). */
+/**
+ * Form to create an object; `opts.onSubmit(name)` runs as it is sent (to place it in a scene).
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {{onSubmit?: (name: string) => void, onRefused?: (msg: import('../common/messages').RefusedMessage) => void,
+ *   label?: string, prefix?: string, button?: string}} [opts]
+ */
 export function createObjectForm(ctx, key, opts = {}) {
   const { view } = ctx;
   const kinds = [
@@ -99,9 +129,9 @@ export function createObjectForm(ctx, key, opts = {}) {
     {
       class: 'inline-form create-object',
       onsubmit: (f) => {
-        const name = f.elements.name.value;
+        const name = fieldValue(f, 'name');
         if (opts.onSubmit) opts.onSubmit(name.trim());
-        ctx.act(key, { action: 'create_object', name, kind: f.elements.kind.value }, { reset: true, onRefused: opts.onRefused });
+        ctx.act(key, { action: 'create_object', name, kind: fieldValue(f, 'kind') }, { reset: true, onRefused: opts.onRefused });
       },
     },
     labelled(id + '-name', opts.label || 'New object', input(id + '-name', 'name', { testid: opts.prefix ? opts.prefix + '-name' : 'object-name', maxlength: 80 })),
@@ -110,6 +140,10 @@ export function createObjectForm(ctx, key, opts = {}) {
   );
 }
 
+/**
+ * @param {View} view
+ * @param {StoryObject} o
+ */
 function kindLine(view, o) {
   if (isCharacter(o)) {
     const p = o.player !== null && o.player !== undefined ? playerById(view, o.player) : null;
@@ -123,6 +157,9 @@ function kindLine(view, o) {
 /**
  * One index card. `compact` shows fewer controls (inside the scene panel); `extra` goes at the
  * bottom (e.g. a "withdraw from the scene" button).
+ * @param {Ctx} ctx
+ * @param {StoryObject} o
+ * @param {{where?: string, compact?: boolean, extra?: Child, [option: string]: unknown}} [opts]
  */
 export function card(ctx, o, opts = {}) {
   const { view } = ctx;
@@ -130,7 +167,7 @@ export function card(ctx, o, opts = {}) {
   const where = opts.where || 'cards';
   const nameKey = `rename:${o.id}:${where}`;
   const nameFlagged = o.name_flagged || o.name === null;
-  const target = { text: 'object_name', id: o.id };
+  const target = /** @type {FlagTarget} */ ({ text: 'object_name', id: o.id });
   const ended = view.phase && view.phase.id === 'ended';
   const mod = moderating(view);
   const editable = o.editable && !mod;
@@ -175,6 +212,11 @@ export function card(ctx, o, opts = {}) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {StoryObject} o
+ * @param {string} key
+ */
 function renameForm(ctx, o, key) {
   const id = key.replace(/:/g, '-');
   return form(
@@ -182,7 +224,7 @@ function renameForm(ctx, o, key) {
     key,
     {
       class: 'inline-form rename-form',
-      onsubmit: (f) => ctx.act(key, { action: 'rename', object: o.id, name: f.elements.name.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+      onsubmit: (f) => ctx.act(key, { action: 'rename', object: o.id, name: fieldValue(f, 'name') }, { onDone: () => toggleEditor(ctx, key, false) }),
     },
     labelled(id, 'New name', input(id, 'name', { value: o.name || '', testid: 'rename-text', maxlength: 80 })),
     submit(ctx, key, 'Save', 'save-rename'),
@@ -190,20 +232,30 @@ function renameForm(ctx, o, key) {
   );
 }
 
+/**
+ * @param {View} view
+ * @param {Aspect} a
+ */
 function relationshipName(view, a) {
   if (!a.with && a.with !== 0) return null;
   const other = objectById(view, a.with);
   return other ? objectName(other) : null;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {StoryObject} o
+ * @param {Aspect} a
+ * @param {string} where
+ */
 function note(ctx, o, a, where) {
   const { view } = ctx;
   const t = terms(view, o);
   const key = `edit-aspect:${a.id}:${where}`;
-  const target = { text: 'aspect', id: a.id };
+  const target = /** @type {FlagTarget} */ ({ text: 'aspect', id: a.id });
   const isFlagged = a.flagged || a.text === null;
   const ended = view.phase && view.phase.id === 'ended';
-  const canEdit = (a.editable !== undefined ? a.editable : o.editable) && !moderating(view);
+  const canEdit = o.editable && !moderating(view);
   const rel = relationshipName(view, a);
   const cat = a.category_name ? a.category_name + (rel ? ` with ${rel}` : '') : null;
   let body;
@@ -214,7 +266,7 @@ function note(ctx, o, a, where) {
       key,
       {
         class: 'edit-aspect-form',
-        onsubmit: (f) => ctx.act(key, { action: 'edit_aspect', aspect: a.id, text: f.elements.text.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+        onsubmit: (f) => ctx.act(key, { action: 'edit_aspect', aspect: a.id, text: fieldValue(f, 'text') }, { onDone: () => toggleEditor(ctx, key, false) }),
       },
       labelled(id, `Change this ${t.aspect}`, input(id, 'text', { value: a.text || '', testid: 'aspect-edit-text', maxlength: 120 })),
       h('div', { class: 'row' }, submit(ctx, key, 'Save', 'save-aspect', { class: 'primary small' }), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost small' })),
@@ -265,12 +317,20 @@ function note(ctx, o, a, where) {
   );
 }
 
+/**
+ * @param {unknown} c
+ */
 function catId(c) {
   if (typeof c === 'string') return c;
   if (c && typeof c === 'object') return Object.keys(c)[0] || 'none';
   return 'none';
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {StoryObject} o
+ * @param {string} where
+ */
 function attachForm(ctx, o, where) {
   const { view, ui } = ctx;
   const t = terms(view, o);
@@ -280,7 +340,7 @@ function attachForm(ctx, o, where) {
   const cats = view.categories || [];
   const chosen = ui.cat.get(key) || (character && o.missing && o.missing.length ? firstMissing(cats, o.missing) : '');
   const others = (view.objects || []).filter((x) => isCharacter(x) && x.id !== o.id);
-  const tid = (x) => (where === 'cards' ? x : 'scene-' + x);
+  const tid = (/** @type {string} */ x) => (where === 'cards' ? x : 'scene-' + x);
   const catOptions = [{ value: '', label: character ? 'No category' : '—' }].concat(cats.map((c) => ({ value: c.id, label: c.name })));
   return form(
     ctx,
@@ -290,13 +350,13 @@ function attachForm(ctx, o, where) {
       onsubmit: (f) => {
         let category = null;
         if (character) {
-          const c = f.elements.category.value;
+          const c = fieldValue(f, 'category');
           if (c === 'relationship') {
-            const w = f.elements.with ? f.elements.with.value : '';
+            const w = f.elements.namedItem('with') ? fieldValue(f, 'with') : '';
             category = { relationship: { with: w === '' ? null : Number(w) } };
           } else if (c) category = c;
         }
-        ctx.act(key, { action: 'attach_aspect', object: o.id, text: f.elements.text.value, category }, {
+        ctx.act(key, { action: 'attach_aspect', object: o.id, text: fieldValue(f, 'text'), category }, {
           reset: true,
           onDone: () => {
             ui.cat.delete(key);
@@ -311,8 +371,8 @@ function attachForm(ctx, o, where) {
           'Category',
           select(id + '-cat', 'category', catOptions, chosen, {
             testid: tid('aspect-category'),
-            onchange: (e) => {
-              ui.cat.set(key, e.target.value);
+            onchange: (e, el) => {
+              ui.cat.set(key, el.value);
               ctx.rerender();
             },
           }),
@@ -331,11 +391,19 @@ function attachForm(ctx, o, where) {
   );
 }
 
+/**
+ * @param {Array<{id: string, name: string}>} cats
+ * @param {string[]} missing
+ */
 function firstMissing(cats, missing) {
   const c = cats.find((c) => missing.includes(c.name));
   return c ? c.id : '';
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {StoryObject} o
+ */
 function removeObject(ctx, o) {
   const key = `remove-object:${o.id}`;
   if (ctx.ui.confirm === key) {

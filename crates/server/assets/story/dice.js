@@ -5,24 +5,33 @@
 // last one has.
 
 import { h } from '../common/dom.js';
-import { pips, form, submit, msg, input, labelled, pending } from '../common/controls.js';
+import { pips, form, submit, msg, input, labelled, pending, fieldValue } from '../common/controls.js';
 import { aspectById, aspectText, sceneById, objective, isModerator } from './lookups.js';
 import { openProposal } from './proposals.js';
 
-/** A cause in one shape whatever the server's serialization: {kind, pair|precursor|index}. */
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./view-types').Scene} Scene
+ * @typedef {import('./view-types').Die} Die
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
+/**
+ * A die's cause, {kind, pair|precursor|index}; a die without one is a plain die.
+ * @param {Die['cause'] | null | undefined} c
+ * @returns {Die['cause']}
+ */
 export function normCause(c) {
-  if (!c) return { kind: 'die' };
-  if (c.kind) return c;
-  if (c.pool) return normCause(c.pool);
-  if (c.exploded_from !== undefined) {
-    const v = c.exploded_from;
-    return { kind: 'exploded_from', index: typeof v === 'object' ? v.index : v };
-  }
-  return { kind: 'die' };
+  return c || { kind: 'die' };
 }
 
-/** The wave of every die: 0 for the pool, n + 1 for a die added by a six of wave n. */
+/**
+ * The wave of every die: 0 for the pool, n + 1 for a die added by a six of wave n.
+ * @param {Die[]} dice
+ */
 export function waves(dice) {
+  /** @type {number[]} */
   const w = [];
   dice.forEach((d, i) => {
     const c = normCause(d.cause);
@@ -34,13 +43,16 @@ export function waves(dice) {
 /**
  * When each die lands and when the result shows, in ms from the start. Dice of a wave are
  * thrown together, tumble, then land one after the other; the next wave is thrown after.
+ * @param {Die[]} dice
  */
 export function timeline(dice) {
   const w = waves(dice);
   const n = dice.length;
   const step = Math.max(110, Math.min(320, 2600 / Math.max(n, 1)));
   const tumble = 650;
+  /** @type {number[]} */
   const land = [];
+  /** @type {number[]} */
   const throwAt = [];
   let t = 250;
   const maxWave = n ? Math.max(...w) : -1;
@@ -60,6 +72,11 @@ export function timeline(dice) {
   return { throwAt, land, result: (n ? t : 400) + 150 };
 }
 
+/**
+ * @param {View} view
+ * @param {Scene} scene
+ * @param {Die['cause']} cause
+ */
 function causeText(view, scene, cause) {
   const c = normCause(cause);
   if (c.kind === 'matching_pair') {
@@ -69,12 +86,22 @@ function causeText(view, scene, cause) {
     const ea = aspectById(view, pair.environment_aspect);
     return `pair: ${ca ? aspectText(ca.aspect) : '?'} + ${ea ? aspectText(ea.aspect) : '?'}`;
   }
-  if (c.kind === 'reward_die') return `reward die: ${objective(sceneById(view, c.precursor))}`;
+  if (c.kind === 'reward_die') {
+    const precursor = sceneById(view, c.precursor);
+    return `reward die: ${precursor ? objective(precursor) : '?'}`;
+  }
   if (c.kind === 'exploded_from') return `exploded from die #${c.index + 1}`;
   return 'a die';
 }
 
-/** One die: `state` is hidden (not thrown yet), rolling, or landed. */
+/**
+ * One die: `state` is hidden (not thrown yet), rolling, or landed.
+ * @param {number | null} face
+ * @param {boolean} hit
+ * @param {string} state
+ * @param {Child} label
+ * @param {{class?: string, testid?: string}} [extra]
+ */
 export function die(face, hit, state, label, extra = {}) {
   const landed = state === 'landed';
   return h(
@@ -89,11 +116,15 @@ export function die(face, hit, state, label, extra = {}) {
       'aria-label': landed ? label : 'a die, rolling',
       'aria-hidden': state === 'hidden' ? 'true' : null,
     },
-    landed ? pips(face) : h('span', { class: 'die-q', 'aria-hidden': 'true' }, '?'),
+    landed ? pips(face ?? 0) : h('span', { class: 'die-q', 'aria-hidden': 'true' }, '?'),
   );
 }
 
-/** A d66: two dice read as tens and units. */
+/**
+ * A d66: two dice read as tens and units.
+ * @param {number | {tens: number, units: number}} roll
+ * @param {boolean} fresh
+ */
 export function d66(roll, fresh) {
   let tens;
   let units;
@@ -120,13 +151,18 @@ export function d66(roll, fresh) {
 /**
  * The roll of a scene's check. `anim` is null (show everything) or {elapsed, times} while the
  * animation runs; `onSkip` ends it.
+ * @param {View} view
+ * @param {Scene} scene
+ * @param {{elapsed: number, times: import('./page-types').Timeline} | null} anim
+ * @param {(() => void) | null} onSkip
  */
 export function rollView(view, scene, anim, onSkip) {
   const check = scene.check;
+  if (!check) return null;
   const dice = check.dice || [];
   const w = waves(dice);
   const running = !!anim && anim.elapsed < anim.times.result;
-  const stateOf = (i) => {
+  const stateOf = (/** @type {number} */ i) => {
     if (!running) return 'landed';
     if (anim.elapsed < anim.times.throwAt[i]) return 'hidden';
     if (anim.elapsed < anim.times.land[i]) return 'rolling';
@@ -135,6 +171,7 @@ export function rollView(view, scene, anim, onSkip) {
   const maxWave = dice.length ? Math.max(...w) : -1;
   const groups = [];
   for (let wave = 0; wave <= maxWave; wave++) {
+    /** @type {import('../common/page-types').Child[]} */
     const items = [];
     dice.forEach((d, i) => {
       if (w[i] !== wave) return;
@@ -205,6 +242,7 @@ export function rollView(view, scene, anim, onSkip) {
 /**
  * The table's dice: the server rolls, or the players roll real dice and type the faces.
  * Switching is the table's choice: the other setting is proposed, and everyone agrees.
+ * @param {Ctx} ctx
  */
 export function diceSetting(ctx) {
   const { view } = ctx;
@@ -212,7 +250,7 @@ export function diceSetting(ctx) {
   const key = 'choose-dice';
   const proposed = openProposal(view, 'choose_dice');
   const blocked = !!view.proposal;
-  const choose = (value, label, testid) =>
+  const choose = (/** @type {boolean} */ value, /** @type {string} */ label, /** @type {string} */ testid) =>
     h(
       'button',
       {
@@ -252,6 +290,8 @@ export function diceSetting(ctx) {
  * How many dice a typed list of faces asks for: the pool, then one more for each six, wave by
  * wave (the same order as the server's). `needed` is the count once the faces typed so far are
  * read; `bad` lists what is not a face.
+ * @param {number} pool
+ * @param {number[]} faces
  */
 export function facesNeeded(pool, faces) {
   let needed = pool;
@@ -259,12 +299,19 @@ export function facesNeeded(pool, faces) {
   return needed;
 }
 
+/**
+ * @param {string} text
+ */
 export function parseFaces(text) {
   const digits = String(text || '').match(/\d/g) || [];
   return digits.map(Number);
 }
 
-/** The form for the faces of real dice, once the table agreed to the check. */
+/**
+ * The form for the faces of real dice, once the table agreed to the check.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ */
 export function facesForm(ctx, s) {
   const { view, ui } = ctx;
   const key = `faces:${s.id}`;
@@ -288,7 +335,7 @@ export function facesForm(ctx, s) {
       class: 'faces-form',
       testid: 'faces-form',
       onsubmit: (f) =>
-        ctx.act(key, { action: 'enter_faces', scene: s.id, faces: parseFaces(f.elements.faces.value) }, {
+        ctx.act(key, { action: 'enter_faces', scene: s.id, faces: parseFaces(fieldValue(f, 'faces')) }, {
           onDone: () => ui.faces.delete(s.id),
         }),
     },
@@ -303,8 +350,8 @@ export function facesForm(ctx, s) {
       inputmode: 'numeric',
       placeholder: 'e.g. 3 6 5 1 6 2 6 4',
       'aria-describedby': `faces-hint-${s.id}`,
-      oninput: (e) => {
-        ui.faces.set(s.id, e.target.value);
+      oninput: (e, el) => {
+        ui.faces.set(s.id, el.value);
         ctx.rerender();
       },
     })),

@@ -4,12 +4,26 @@
 import { h } from '../common/dom.js';
 import { msg, pending } from '../common/controls.js';
 
-/** The wire form of a flag target, and a string naming it. */
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('./page-types').FlagTarget} FlagTarget
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
+/**
+ * The wire form of a flag target, and a string naming it.
+ * @param {FlagTarget} target
+ */
 export function flagKey(target) {
   return target.id === undefined ? target.text : `${target.text}:${target.id}`;
 }
 
-/** The X-card: anyone may flag a text, anonymously, without a reason. */
+/**
+ * The X-card: anyone may flag a text, anonymously, without a reason.
+ * @param {Ctx} ctx
+ * @param {FlagTarget} target
+ * @param {string} what
+ */
 export function flagButton(ctx, target, what) {
   const key = 'flag:' + flagKey(target);
   return [
@@ -32,7 +46,12 @@ export function flagButton(ctx, target, what) {
   ];
 }
 
-/** What a flagged text shows instead of itself, with the way to replace it (if there is one). */
+/**
+ * What a flagged text shows instead of itself, with the way to replace it (if there is one).
+ * @param {Ctx} ctx
+ * @param {FlagTarget} target
+ * @param {{onclick: () => void, label?: string} | null | undefined | false} replace
+ */
 export function flagged(ctx, target, replace) {
   return h(
     'span',

@@ -78,10 +78,15 @@ import { timeline } from './dice.js';
 import { sceneById } from './lookups.js';
 import { timerText } from './banners.js';
 
+/**
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./page-types').StoryContext} Ctx
+ */
+
 const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
 // The page's own presentation state (common/table-page.js adds the shared fields).
-const ui = {
+const ui = /** @type {import('./page-types').StoryUi} */ ({
   selected: null,
   selectFinale: false,
   editing: new Set(),
@@ -103,10 +108,15 @@ const ui = {
   tab: 'now', // the view a phone shows (table-view.js: tabsOf)
   attention: new Set(), // views with something new since the player last looked
   scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
-};
+});
 
-let animTimer = null;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let animTimer;
+/** The sticky banners' height, as the page last set it. */
+/** @type {number | undefined} */
+let bannersHeight;
 
+/** @type {import('../common/page-types').TablePage<import('./page-types').PageView, import('./view-types').StoryContent, import('./view-types').StoryOwn, import('./page-types').StoryUi, Ctx>} */
 const page = openTable({
   name: 'story',
   content: true, // the worlds and modules
@@ -116,7 +126,10 @@ const page = openTable({
   ctx: {
     skipAnimation: () => endAnimation(),
     goToFlag: (f) => goToFlag(f),
-    /** A phone switches to view `tab`, from its top. */
+    /**
+     * A phone switches to view `tab`, from its top.
+     * @param {string} tab
+     */
     showTab: (tab) => {
       ui.tab = tab;
       ui.attention.delete(tab);
@@ -148,11 +161,20 @@ const { root } = page;
 
 // ---------------------------------------------------------------- rendering
 
-/** The data-key values from the root down to `el`, if `el` is in the page. */
+/** The table's view: there once the first sync came, before anything below runs. */
+function viewNow() {
+  return /** @type {View} */ (page.state.view);
+}
+
+/**
+ * The data-key values from the root down to `el`, if `el` is in the page.
+ * @param {Element | null} el
+ * @returns {string[] | null}
+ */
 function keyPath(el) {
   if (!el || el === document.body || !root.contains(el)) return null;
   const path = [];
-  for (let n = el; n && n !== root; n = n.parentElement) {
+  for (let n = /** @type {Element | null} */ (el); n && n !== root; n = n.parentElement) {
     const k = n.getAttribute('data-key');
     if (k !== null) path.unshift(k);
   }
@@ -163,8 +185,10 @@ function keyPath(el) {
  * The focused control went away in a re-render (a closed editor, a finished request): focus the
  * nearest surviving place instead of dropping the keyboard user at the top of the page. Never a
  * flag button: a stray Enter there would hide someone's text.
+ * @param {string[]} path
  */
 function refocus(path) {
+  /** @type {Element} */
   let el = root;
   for (const k of path) {
     const next = Array.from(el.querySelectorAll('[data-key]')).find((n) => n.getAttribute('data-key') === k);
@@ -174,23 +198,26 @@ function refocus(path) {
   if (el === root) return;
   const focusable = 'button:not([disabled]):not(.flag), input:not([type=hidden]), select, textarea, a[href], [tabindex]';
   const target = el.matches(focusable) ? el : el.querySelector(focusable);
-  if (target) target.focus({ preventScroll: true });
+  if (target instanceof HTMLElement || target instanceof SVGElement) target.focus({ preventScroll: true });
 }
 
+/**
+ * @param {string[] | null} focusPath
+ */
 function afterRender(focusPath) {
   if (focusPath && (!document.activeElement || document.activeElement === document.body)) refocus(focusPath);
   // The sticky side column sits below the sticky banners.
   const banners = root.querySelector('.banners');
-  const bh = banners ? banners.offsetHeight : 0;
-  if (bh !== afterRender.bannersHeight) {
-    afterRender.bannersHeight = bh;
+  const bh = banners instanceof HTMLElement ? banners.offsetHeight : 0;
+  if (bh !== bannersHeight) {
+    bannersHeight = bh;
     document.documentElement.style.setProperty('--banners-h', bh + 'px');
   }
   if (ui.focusNext) {
     const f = root.querySelector(`form[data-form="${CSS.escape(ui.focusNext)}"]`);
     ui.focusNext = null;
     const field = f && f.querySelector('input:not([type=hidden]), textarea, select');
-    if (field) field.focus();
+    if (field instanceof HTMLElement) field.focus();
   }
   // The hint under a tree wider than its box (a phone).
   for (const box of root.querySelectorAll('.outline-scroll')) {
@@ -202,7 +229,7 @@ function afterRender(focusPath) {
     // Only a tree wider than its box needs it (a phone); wait until then.
     if (box && box.scrollWidth > box.clientWidth) {
       ui.centerOutline = false;
-      const v = page.state.view;
+      const v = viewNow();
       const id = ui.selected !== null ? ui.selected : v.finale;
       const node = id !== null && id !== undefined ? box.querySelector(`[data-testid="outline-node"][data-scene-id="${id}"]`) : null;
       if (node) {
@@ -232,7 +259,10 @@ function afterRender(focusPath) {
 
 // ---------------------------------------------------------------- messages
 
-/** What follows from which player this page is: their character, what they may edit. */
+/**
+ * What follows from which player this page is: their character, what they may edit.
+ * @param {View} view
+ */
 function personalize(view) {
   for (const o of view.objects || []) {
     o.yours = o.kind === 'character' && o.player === view.you;
@@ -240,16 +270,25 @@ function personalize(view) {
   }
 }
 
+/**
+ * @param {import('../common/messages').SyncMessage<import('./page-types').PageView, import('./view-types').StoryOwn>} msg
+ * @param {boolean} arriving
+ */
 function synced(msg, arriving) {
   setOwn(msg.own);
   // Results that are already there are shown at once, never replayed.
-  for (const s of page.state.view.scenes || []) if (s.check) ui.seenChecks.add(s.id);
+  for (const s of viewNow().scenes || []) if (s.check) ui.seenChecks.add(s.id);
   if (arriving && ui.selected === null) ui.selected = defaultSelection();
   afterView();
 }
 
+/**
+ * @param {import('../common/messages').TakenUpdate<import('./page-types').PageView>} msg
+ * @param {View | null} prev
+ * @param {number} firstNew
+ */
 function updated(msg, prev, firstNew) {
-  const view = page.state.view;
+  const view = viewNow();
   for (const s of view.scenes || []) {
     if (s.check && !ui.seenChecks.has(s.id)) {
       ui.seenChecks.add(s.id);
@@ -279,7 +318,10 @@ function updated(msg, prev, firstNew) {
   afterView();
 }
 
-/** What only this player may know: the lines they drew, whether the X-card is theirs. */
+/**
+ * What only this player may know: the lines they drew, whether the X-card is theirs.
+ * @param {import('./view-types').StoryOwn | null | undefined} own
+ */
 function setOwn(own) {
   page.state.own = {
     lines: own && Array.isArray(own.lines) ? own.lines : [],
@@ -289,7 +331,7 @@ function setOwn(own) {
 
 /** Page-side follow-ups of a new view: selection, a new object to place in the scene. */
 function afterView() {
-  const v = page.state.view;
+  const v = viewNow();
   if (ui.selectFinale && v.finale !== null && v.finale !== undefined) {
     ui.selected = v.finale;
     ui.selectFinale = false;
@@ -307,15 +349,19 @@ function afterView() {
 }
 
 function defaultSelection() {
-  const v = page.state.view;
+  const v = viewNow();
   if (v.phase && v.phase.id === 'outline' && v.finale !== null && v.finale !== undefined) return v.finale;
   return null;
 }
 
 // ---------------------------------------------------------------- the dice animation
 
+/**
+ * @param {number} sceneId
+ * @param {number | null} holdFrom
+ */
 function startAnimation(sceneId, holdFrom) {
-  const s = sceneById(page.state.view, sceneId);
+  const s = sceneById(viewNow(), sceneId);
   if (!s || !s.check) return;
   clearTimeout(animTimer);
   ui.anim = { scene: sceneId, start: performance.now(), elapsed: 0, times: timeline(s.check.dice || []) };
@@ -352,7 +398,7 @@ function endAnimation() {
   page.render();
   if (wasFocused) {
     const r = root.querySelector('[data-testid="check-result"]');
-    if (r) {
+    if (r instanceof HTMLElement) {
       r.setAttribute('tabindex', '-1');
       r.focus();
     }
@@ -361,6 +407,9 @@ function endAnimation() {
 
 // ---------------------------------------------------------------- small page actions
 
+/**
+ * @param {import('./page-types').FlaggedText} f
+ */
 function goToFlag(f) {
   if (f.scene !== undefined) {
     ui.selected = f.scene;
@@ -371,7 +420,7 @@ function goToFlag(f) {
   let el = document.getElementById(id);
   // On a phone the flagged text may be in another view: show that one.
   const box = el && el.closest('[data-tabs]');
-  const tabs = box ? box.getAttribute('data-tabs').split(' ') : [];
+  const tabs = box ? (box.getAttribute('data-tabs') || '').split(' ') : [];
   if (tabs.length && !tabs.includes(ui.tab) && !wide.matches) {
     ui.tab = tabs[0];
     page.render();

@@ -2,22 +2,30 @@
 // of questions, and the question asked, for the whole table.
 
 import { h } from '../common/dom.js';
-import { form, submit, input, select, labelled } from '../common/controls.js';
+import { form, submit, input, select, labelled, fieldValue } from '../common/controls.js';
 import { flagButton, flagged } from './flags.js';
 import { playerById, isModerator } from './lookups.js';
 import { openProposal } from './proposals.js';
 
 /**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./page-types').FlagTarget} FlagTarget
+ */
+
+/**
  * Edition 1.1's moderator is the table's choice: anyone proposes someone (or no moderator),
  * and everyone agrees, whoever is named included (they give up their vote and play no
  * character).
+ * @param {Ctx} ctx
+ * @param {View['players']} players
  */
 export function moderatorControls(ctx, players) {
   const { view } = ctx;
   const mod = view.moderator !== null && view.moderator !== undefined ? playerById(view, view.moderator) : null;
   const key = 'choose-moderator';
   const open = openProposal(view, 'choose_moderator');
-  const options = [{ value: '', label: 'No moderator' }].concat(players.map((p) => ({ value: p.id, label: p.name + (p.character !== null && p.character !== undefined ? ' (has a character)' : '') })));
+  const options = /** @type {Array<{value: string | number, label: string}>} */ ([{ value: '', label: 'No moderator' }]).concat(players.map((p) => ({ value: p.id, label: p.name + (p.character !== null && p.character !== undefined ? ' (has a character)' : '') })));
   return h(
     'div',
     { class: 'moderator-choice', 'data-key': 'moderator-choice' },
@@ -30,7 +38,7 @@ export function moderatorControls(ctx, players) {
           {
             class: 'inline-form moderator-form',
             onsubmit: (f) => {
-              const v = f.elements.player.value;
+              const v = fieldValue(f, 'player');
               ctx.act(key, { action: 'propose', motion: { motion: 'choose_moderator', player: v === '' ? null : Number(v) } });
             },
           },
@@ -58,7 +66,10 @@ export const QUESTIONS = [
   'What does this place remember that its people have forgotten?',
 ];
 
-/** The moderator's panel: a list of questions, or one of their own, asked to the table. */
+/**
+ * The moderator's panel: a list of questions, or one of their own, asked to the table.
+ * @param {Ctx} ctx
+ */
 export function moderatorPanel(ctx) {
   const { view, ui } = ctx;
   if (!isModerator(view)) return null;
@@ -73,11 +84,11 @@ export function moderatorPanel(ctx) {
     form(
       ctx,
       listKey,
-      { class: 'inline-form question-form', onsubmit: (f) => ctx.act(listKey, { action: 'ask_question', text: f.elements.question.value }) },
+      { class: 'inline-form question-form', onsubmit: (f) => ctx.act(listKey, { action: 'ask_question', text: fieldValue(f, 'question') }) },
       labelled('question-select', 'A question', select('question-select', 'question', QUESTIONS.map((q) => ({ value: q, label: q })), chosen, {
         testid: 'question-select',
-        onchange: (e) => {
-          ui.question = e.target.value;
+        onchange: (e, el) => {
+          ui.question = el.value;
         },
       })),
       submit(ctx, listKey, 'Ask the table', 'ask-question', { class: 'primary small' }),
@@ -85,19 +96,22 @@ export function moderatorPanel(ctx) {
     form(
       ctx,
       ownKey,
-      { class: 'inline-form question-form', onsubmit: (f) => ctx.act(ownKey, { action: 'ask_question', text: f.elements.text.value }, { reset: true }) },
+      { class: 'inline-form question-form', onsubmit: (f) => ctx.act(ownKey, { action: 'ask_question', text: fieldValue(f, 'text') }, { reset: true }) },
       labelled('question-text', 'Or your own question', input('question-text', 'text', { testid: 'question-text', maxlength: 300, placeholder: 'e.g. What is the river hiding?' })),
       submit(ctx, ownKey, 'Ask', 'ask-own-question', { class: 'secondary small' }),
     ),
   );
 }
 
-/** The moderator's question, for the whole table (flaggable like any text). */
+/**
+ * The moderator's question, for the whole table (flaggable like any text).
+ * @param {Ctx} ctx
+ */
 export function questionCard(ctx) {
   const { view } = ctx;
   const isFlagged = !!view.question_flagged;
   if (!view.question && !isFlagged) return null;
-  const target = { text: 'question' };
+  const target = /** @type {FlagTarget} */ ({ text: 'question' });
   const mod = view.moderator !== null && view.moderator !== undefined ? playerById(view, view.moderator) : null;
   return h(
     'section',

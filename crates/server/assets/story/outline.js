@@ -3,6 +3,11 @@
 
 import { h } from '../common/dom.js';
 
+/**
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./view-types').Scene} Scene
+ */
+
 const W = 196; // node width
 const H = 118; // node height
 const GAP_X = 18;
@@ -12,13 +17,18 @@ const TEXT_WIDTH = W - 20; // the objective's room inside a node, in px
 const FONT_PX = 13; // the objective's font size (story.css: .node-objective)
 const LINES = 3;
 
+/** @type {CanvasRenderingContext2D | null | false} */
 let measureCtx = null;
 
-/** Width of `text` in px at the objective's font; a character estimate without a canvas. */
+/**
+ * Width of `text` in px at the objective's font; a character estimate without a canvas.
+ * @param {string} text
+ */
 function textWidth(text) {
   if (measureCtx === null) {
     try {
-      const c = document.createElement('canvas').getContext('2d');
+      // Without a 2D context the line below throws, and the estimate is used.
+      const c = /** @type {CanvasRenderingContext2D} */ (document.createElement('canvas').getContext('2d'));
       const family = getComputedStyle(document.body).fontFamily || 'sans-serif';
       c.font = `${FONT_PX}px ${family}`;
       measureCtx = c;
@@ -29,9 +39,14 @@ function textWidth(text) {
   return measureCtx ? measureCtx.measureText(text).width : text.length * FONT_PX * 0.56;
 }
 
-/** Word-wraps `text` into at most `max` lines that fit `width` px (the last ends with … if cut). */
+/**
+ * Word-wraps `text` into at most `max` lines that fit `width` px (the last ends with … if cut).
+ * @param {string} text
+ * @param {number} [width]
+ * @param {number} [max]
+ */
 export function wrap(text, width = TEXT_WIDTH, max = LINES) {
-  const fits = (t) => textWidth(t) <= width;
+  const fits = (/** @type {string} */ t) => textWidth(t) <= width;
   const words = String(text).replace(/\s+/g, ' ').trim().split(' ');
   const lines = [];
   let line = '';
@@ -65,20 +80,30 @@ export function wrap(text, width = TEXT_WIDTH, max = LINES) {
   return lines;
 }
 
-/** Positions: x of each node's left edge and y of its top, by scene id. */
+/**
+ * Positions: x of each node's left edge and y of its top, by scene id.
+ * @param {Scene[]} scenes
+ */
 export function layout(scenes) {
   const byId = new Map(scenes.map((s) => [s.id, s]));
   const roots = scenes.filter((s) => s.parent === null || s.parent === undefined || !byId.has(s.parent));
+  /** @type {Map<number, {x: number, y: number, depth: number}>} */
   const pos = new Map();
   let slot = 0;
   let maxDepth = 0;
+  /**
+   * @param {Scene} s
+   * @param {number} depth
+   * @param {Set<number>} seen
+   * @returns {number | null}
+   */
   const place = (s, depth, seen) => {
     if (seen.has(s.id)) return null;
     seen.add(s.id);
     maxDepth = Math.max(maxDepth, depth);
-    const kids = (s.precursors || []).map((id) => byId.get(id)).filter(Boolean);
+    const kids = /** @type {Scene[]} */ ((s.precursors || []).map((id) => byId.get(id)).filter(Boolean));
     let x;
-    const xs = kids.map((k) => place(k, depth + 1, seen)).filter((v) => v !== null);
+    const xs = /** @type {number[]} */ (kids.map((k) => place(k, depth + 1, seen)).filter((v) => v !== null));
     if (!xs.length) {
       x = slot * (W + GAP_X);
       slot++;
@@ -88,6 +113,7 @@ export function layout(scenes) {
     pos.set(s.id, { x: x + PAD, y: depth * (H + GAP_Y) + PAD, depth });
     return x;
   };
+  /** @type {Set<number>} */
   const seen = new Set();
   for (const r of roots) place(r, 0, seen);
   const width = Math.max(slot, 1) * (W + GAP_X) - GAP_X + 2 * PAD;
@@ -102,7 +128,10 @@ const STATUS = {
   performed: 'performed',
 };
 
-/** What a node says about its status (the outcome once performed). */
+/**
+ * What a node says about its status (the outcome once performed).
+ * @param {Scene} s
+ */
 export function statusText(s) {
   if (s.status === 'performed') {
     const o = s.check && s.check.outcome;
@@ -111,12 +140,21 @@ export function statusText(s) {
   return STATUS[s.status] || s.status;
 }
 
+/**
+ * @param {View} view
+ * @param {Scene} s
+ */
 function odds(view, s) {
   const p = view.outline_odds && view.outline_odds[String(s.id)];
   return p === undefined || p === null ? null : p;
 }
 
-/** The whole tree, or an empty placeholder. */
+/**
+ * The whole tree, or an empty placeholder.
+ * @param {View} view
+ * @param {import('./page-types').StoryUi} ui
+ * @param {(id: number) => void} onSelect
+ */
 export function outlineTree(view, ui, onSelect) {
   const scenes = view.scenes || [];
   const temporal = !!(view.ruleset && view.ruleset.temporal);
@@ -128,9 +166,10 @@ export function outlineTree(view, ui, onSelect) {
   const edges = [];
   for (const s of scenes) {
     const a = pos.get(s.id);
-    const p = byId.get(s.parent);
+    const p = s.parent !== null ? byId.get(s.parent) : undefined;
     if (!a || !p) continue;
     const b = pos.get(p.id);
+    if (!b) continue;
     const x1 = a.x + W / 2;
     const y1 = a.y;
     const x2 = b.x + W / 2;
@@ -147,7 +186,7 @@ export function outlineTree(view, ui, onSelect) {
   }
   const nodes = scenes
     .filter((s) => pos.has(s.id))
-    .map((s) => node(view, ui, s, pos.get(s.id), byId, onSelect));
+    .map((s) => node(view, ui, s, /** @type {{x: number, y: number}} */ (pos.get(s.id)), byId, onSelect));
   const label = temporal
     ? `The story tree: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the climactic scene on top. Select a scene to see it and act on it.`
     : `The outline: ${scenes.length} ${scenes.length === 1 ? 'scene' : 'scenes'}, the Finale on top. Select a scene to see it and act on it.`;
@@ -176,6 +215,9 @@ export function outlineTree(view, ui, onSelect) {
 /**
  * "PRIMARY · DIFFICULTY 3", shortened to leave room for the reward dice at the band's right end
  * ("QUATERNARY · DIFF. 1", then "DIFF. 1"): at 11px bold capitals a letter takes about 8px.
+ * @param {string} level
+ * @param {number} difficulty
+ * @param {number} [rewards]
  */
 function bandLabel(level, difficulty, rewards = 0) {
   const name = level === 'Finale' ? 'FINALE' : level.replace(/ scene$/i, '').toUpperCase();
@@ -184,17 +226,25 @@ function bandLabel(level, difficulty, rewards = 0) {
   return options.find((o) => o.length <= room) || options[options.length - 1];
 }
 
+/**
+ * @param {View} view
+ * @param {import('./page-types').StoryUi} ui
+ * @param {Scene} s
+ * @param {{x: number, y: number}} p
+ * @param {Map<number, Scene>} byId
+ * @param {(id: number) => void} onSelect
+ */
 function node(view, ui, s, p, byId, onSelect) {
   const selected = ui.selected === s.id;
   const flaggedObjective = s.objective_flagged || s.objective === null;
   const text = flaggedObjective ? 'flagged — hidden until replaced' : s.objective;
-  const lines = wrap(text);
+  const lines = wrap(text ?? '');
   const st = statusText(s);
   const o = s.status === 'performed' ? null : odds(view, s);
   // A reward die sits on this scene for each precursor resolved successfully.
-  const rewards = (s.precursors || [])
+  const rewards = /** @type {Scene[]} */ ((s.precursors || [])
     .map((id) => byId.get(id))
-    .filter((k) => k && k.status === 'performed' && k.check && k.check.outcome === 'success');
+    .filter((k) => k && k.status === 'performed' && k.check && k.check.outcome === 'success'));
   const level = s.level || (s.parent ? 'Scene' : view.ruleset && view.ruleset.temporal ? 'Climactic scene' : 'Finale');
   const aria = [
     `${level}, difficulty ${s.difficulty}`,
@@ -265,7 +315,10 @@ function node(view, ui, s, p, byId, onSelect) {
   );
 }
 
-/** A chance as the outline and the scenes show it: a percentage, never 0% or 100% unless certain. */
+/**
+ * A chance as the outline and the scenes show it: a percentage, never 0% or 100% unless certain.
+ * @param {number} p
+ */
 export function percent(p) {
   if (p === null || p === undefined || Number.isNaN(p)) return '–';
   if (p <= 0) return '0%';

@@ -2,6 +2,7 @@
 // sentences, in our own words, for the "How this phase works" box (common/rules-help.js).
 
 /** The story game, by phase. */
+/** @type {Record<string, string[]>} */
 export const STORY_HELP = {
   prophecy: [
     'The prophecy names the catastrophe your heroes will try to stop, and the sign that it is coming.',
@@ -31,6 +32,7 @@ export const STORY_HELP = {
 };
 
 /** Temporal Mechanics, by phase. */
+/** @type {Record<string, string[]>} */
 export const TEMPORAL_HELP = {
   prophecy: [
     'A warning from the future, for inspiration: roll on a world’s table or pick a scenario, or skip it.',

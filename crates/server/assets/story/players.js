@@ -2,14 +2,21 @@
 // player, the dice setting) and the safety tools (lines, flags, the X-card).
 
 import { h } from '../common/dom.js';
-import { form, submit, msg, input, labelled, actionButton, button } from '../common/controls.js';
+import { form, submit, msg, input, labelled, actionButton, button, fieldValue } from '../common/controls.js';
 import { objectById, objectName } from './lookups.js';
 import { moderatorControls } from './moderator.js';
 import { diceSetting } from './dice.js';
 
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ */
+
+/**
+ * @param {Ctx} ctx
+ */
 export function playersSection(ctx) {
   const { view, online } = ctx;
-  const players = (view.players || []).filter((p) => !p.removed);
+  const players = view.players || [];
   const creator = view.creator === view.you;
   const r = view.ruleset || {};
   return h(
@@ -52,6 +59,9 @@ export function playersSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 export function safetySection(ctx) {
   const { view } = ctx;
   const key = 'add-line';
@@ -93,7 +103,7 @@ export function safetySection(ctx) {
     form(
       ctx,
       key,
-      { class: 'inline-form', onsubmit: (f) => ctx.act(key, { action: 'add_line', text: f.elements.text.value }, { reset: true }) },
+      { class: 'inline-form', onsubmit: (f) => ctx.act(key, { action: 'add_line', text: fieldValue(f, 'text') }, { reset: true }) },
       labelled('line-text', 'Add a line', input('line-text', 'text', { testid: 'line-text', maxlength: 200, placeholder: 'e.g. spiders' })),
       submit(ctx, key, 'Add', 'add-line', { class: 'secondary small' }),
     ),

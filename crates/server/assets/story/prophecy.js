@@ -3,12 +3,21 @@
 // the table's own words.
 
 import { h, paragraphs } from '../common/dom.js';
-import { form, submit, textarea, select, labelled, button } from '../common/controls.js';
+import { form, submit, textarea, select, labelled, button, fieldValue } from '../common/controls.js';
 import { flagButton, flagged } from './flags.js';
 import { toggleEditor, editing } from './editors.js';
 import { isTemporal, phaseId } from './lookups.js';
 import { d66 } from './dice.js';
 
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./page-types').FlagTarget} FlagTarget
+ */
+
+/**
+ * @param {Ctx} ctx
+ */
 export function prophecySection(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
@@ -29,6 +38,10 @@ export function prophecySection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {import('./view-types').ProphecySource | null | undefined} src
+ */
 function sourceLine(ctx, src) {
   if (!src) return null;
   if (src.kind === 'catastrophe') {
@@ -43,10 +56,14 @@ function sourceLine(ctx, src) {
   return h('p', { class: 'source', testid: 'prophecy-source', 'data-kind': 'written' }, 'Written by the table.');
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {NonNullable<View['prophecy']>} p
+ */
 function prophecyCard(ctx, p) {
   const word = isTemporal(ctx.view) ? 'warning' : 'prophecy';
   const key = 'edit-prophecy';
-  const target = { text: 'prophecy' };
+  const target = /** @type {FlagTarget} */ ({ text: 'prophecy' });
   const isFlagged = p.flagged || p.text === null;
   // A flagged prophecy can be replaced in any phase (or play would stay paused for good).
   const canWrite = p.editable || (isFlagged && phaseId(ctx.view) !== 'ended');
@@ -61,14 +78,14 @@ function prophecyCard(ctx, p) {
           key,
           {
             class: 'prophecy-form',
-            onsubmit: (f) => ctx.act(key, { action: 'write_prophecy', text: f.elements.text.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+            onsubmit: (f) => ctx.act(key, { action: 'write_prophecy', text: fieldValue(f, 'text') }, { onDone: () => toggleEditor(ctx, key, false) }),
           },
           labelled('prophecy-edit', `The ${word}`, textarea('prophecy-edit', 'text', p.text || '', { testid: 'prophecy-edit', rows: 8, maxlength: 4000 })),
           h('div', { class: 'row' }, submit(ctx, key, `Save the ${word}`, 'save-prophecy'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
         )
       : isFlagged
         ? flagged(ctx, target, canWrite ? { onclick: () => toggleEditor(ctx, key, true) } : null)
-        : h('blockquote', { class: 'read-aloud', testid: 'prophecy-text' }, paragraphs(p.text)),
+        : h('blockquote', { class: 'read-aloud', testid: 'prophecy-text' }, paragraphs(p.text || '')),
     !editor
       ? h(
           'div',
@@ -81,9 +98,17 @@ function prophecyCard(ctx, p) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {boolean} have
+ */
 function prophecyChoices(ctx, have) {
   const { view, ui } = ctx;
   const temporal = view.ruleset && view.ruleset.temporal;
+  /**
+   * @template {{temporal: boolean}} T
+   * @param {T[]} list
+   */
   const sortFor = (list) => [...list].sort((a, b) => (temporal ? Number(b.temporal) - Number(a.temporal) : Number(a.temporal) - Number(b.temporal)));
   const worlds = sortFor((ctx.content && ctx.content.worlds) || []);
   const modules = sortFor((ctx.content && ctx.content.modules) || []);
@@ -92,7 +117,7 @@ function prophecyChoices(ctx, have) {
   const rollKey = 'roll-d66';
   const modKey = 'pick-module';
   const writeKey = 'write-prophecy';
-  const tmLabel = (x) => (x.temporal ? ' — Temporal Mechanics' : '');
+  const tmLabel = (/** @type {{temporal: boolean}} */ x) => (x.temporal ? ' — Temporal Mechanics' : '');
   const word = temporal ? 'warning' : 'prophecy';
   return h(
     'div',
@@ -104,14 +129,14 @@ function prophecyChoices(ctx, have) {
       form(
         ctx,
         rollKey,
-        { class: 'choice', onsubmit: (f) => ctx.act(rollKey, { action: 'roll_catastrophe', world: f.elements.world.value }) },
+        { class: 'choice', onsubmit: (f) => ctx.act(rollKey, { action: 'roll_catastrophe', world: fieldValue(f, 'world') }) },
         h('h3', null, 'Roll on a world’s table'),
         worlds.length
           ? [
               labelled('world-select', 'World', select('world-select', 'world', worlds.map((w) => ({ value: w.slug, label: `${w.name} (${w.genre})${tmLabel(w)}` })), world && world.slug, {
                 testid: 'world-select',
-                onchange: (e) => {
-                  ui.world = e.target.value;
+                onchange: (e, el) => {
+                  ui.world = el.value;
                   ctx.rerender();
                 },
               })),
@@ -119,7 +144,7 @@ function prophecyChoices(ctx, have) {
               submit(ctx, rollKey, 'Roll d66', 'roll-d66'),
               h(
                 'details',
-                { class: 'all-worlds', open: ui.open.has('all-worlds'), 'data-open-key': 'all-worlds', ontoggle: (e) => ctx.toggled('all-worlds', e.target.open) },
+                { class: 'all-worlds', open: ui.open.has('all-worlds'), 'data-open-key': 'all-worlds', ontoggle: (e, el) => ctx.toggled('all-worlds', el.open) },
                 h('summary', null, 'All worlds'),
                 h('dl', null, worlds.map((w) => [h('dt', { 'data-key': 't' + w.slug }, `${w.name} (${w.genre})${tmLabel(w)}`), h('dd', { 'data-key': 'd' + w.slug }, w.summary)])),
               ),
@@ -129,14 +154,14 @@ function prophecyChoices(ctx, have) {
       form(
         ctx,
         modKey,
-        { class: 'choice', onsubmit: (f) => ctx.act(modKey, { action: 'pick_module', module: f.elements.module.value }) },
+        { class: 'choice', onsubmit: (f) => ctx.act(modKey, { action: 'pick_module', module: fieldValue(f, 'module') }) },
         h('h3', null, temporal ? 'Pick a scenario' : 'Pick a module'),
         modules.length
           ? [
               labelled('module-select', temporal ? 'Scenario' : 'Module', select('module-select', 'module', modules.map((m) => ({ value: m.slug, label: `${m.title}${tmLabel(m)}` })), mod && mod.slug, {
                 testid: 'module-select',
-                onchange: (e) => {
-                  ui.module = e.target.value;
+                onchange: (e, el) => {
+                  ui.module = el.value;
                   ctx.rerender();
                 },
               })),
@@ -144,7 +169,7 @@ function prophecyChoices(ctx, have) {
               mod && mod.prophecy
                 ? h(
                     'details',
-                    { class: 'all-worlds', open: ui.open.has('module-text'), ontoggle: (e) => ctx.toggled('module-text', e.target.open) },
+                    { class: 'all-worlds', open: ui.open.has('module-text'), ontoggle: (e, el) => ctx.toggled('module-text', el.open) },
                     h('summary', null, `Read the ${word}`),
                     h('div', { class: 'module-text', testid: 'module-text' }, paragraphs(mod.prophecy)),
                   )
@@ -156,7 +181,7 @@ function prophecyChoices(ctx, have) {
       form(
         ctx,
         writeKey,
-        { class: 'choice', onsubmit: (f) => ctx.act(writeKey, { action: 'write_prophecy', text: f.elements.text.value }, { reset: true }) },
+        { class: 'choice', onsubmit: (f) => ctx.act(writeKey, { action: 'write_prophecy', text: fieldValue(f, 'text') }, { reset: true }) },
         h('h3', null, 'Write your own'),
         labelled('prophecy-input', temporal ? 'The warning sent back from the future' : 'The catastrophe, and the sign that it is coming', textarea('prophecy-input', 'text', '', { testid: 'prophecy-input', rows: 5, maxlength: 4000 })),
         submit(ctx, writeKey, `Use this ${word}`, 'write-prophecy'),

@@ -8,7 +8,19 @@ import {
   playerById, sceneById, aspectById, aspectText, objectName, objective, isVoter, isModerator,
 } from './lookups.js';
 
-/** The open proposal, if it is of `motion` (and, for a check, of `scene`). */
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./view-types').Proposal} Proposal
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
+/**
+ * The open proposal, if it is of `motion` (and, for a check, of `scene`).
+ * @param {View} view
+ * @param {import('./view-types').Motion | null} motion
+ * @param {number} [scene]
+ */
 export function openProposal(view, motion, scene) {
   const p = view.proposal;
   if (!p) return null;
@@ -17,12 +29,20 @@ export function openProposal(view, motion, scene) {
   return p;
 }
 
+/**
+ * @param {View} view
+ * @param {number[]} ids
+ */
 function names(view, ids) {
   const list = (ids || []).map((id) => (id === view.you ? 'you' : (playerById(view, id) || { name: 'a player who left' }).name));
   if (list.length <= 1) return list.join('');
   return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
 }
 
+/**
+ * @param {View} view
+ * @param {number} id
+ */
 function nameOf(view, id) {
   if (id === view.you) return 'You';
   const p = playerById(view, id);
@@ -31,6 +51,10 @@ function nameOf(view, id) {
 
 // ---------------------------------------------------------------- proposals
 
+/**
+ * @param {View} view
+ * @param {number | null} pairId
+ */
 function pairWords(view, pairId) {
   for (const s of view.scenes || []) {
     const p = (s.pairs || []).find((x) => x.id === pairId);
@@ -45,7 +69,11 @@ function pairWords(view, pairId) {
   return 'a pair';
 }
 
-/** What the proposal asks, in words (the server's label, with the scene or pair it names). */
+/**
+ * What the proposal asks, in words (the server's label, with the scene or pair it names).
+ * @param {View} view
+ * @param {Proposal} p
+ */
 export function proposalWords(view, p) {
   switch (p.motion) {
     case 'make_check': {
@@ -65,6 +93,7 @@ export function proposalWords(view, p) {
 /**
  * The open proposal, where every player looks: who asks what, who agreed, who we wait for;
  * Agree and Not yet for the players who vote.
+ * @param {Ctx} ctx
  */
 export function proposalBar(ctx) {
   const { view } = ctx;
@@ -72,7 +101,7 @@ export function proposalBar(ctx) {
   if (!p) return null;
   const voter = isVoter(view);
   const mine = p.by === view.you;
-  const agreed = (p.agreed || []).includes(view.you);
+  const agreed = view.you !== null && (p.agreed || []).includes(view.you);
   const waiting = p.waiting || [];
   const agreeKey = `agree:${p.id}`;
   const stopKey = `stop:${p.id}`;
@@ -122,6 +151,11 @@ export function proposalBar(ctx) {
 /**
  * A button that proposes `motion` to the table. Disabled while another proposal is open (the
  * bar above shows it); the answer (a refusal) shows beside it.
+ * @param {Ctx} ctx
+ * @param {string} key
+ * @param {Child} label
+ * @param {{motion: import('./view-types').Motion, [field: string]: unknown}} motion
+ * @param {{class?: string, testid?: string, onRefused?: (msg: import('../common/messages').RefusedMessage) => void, note?: Child, [attribute: string]: unknown}} [props]
  */
 export function proposeButton(ctx, key, label, motion, props = {}) {
   const { view } = ctx;

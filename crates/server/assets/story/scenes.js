@@ -4,7 +4,7 @@
 
 import { h, paragraphs } from '../common/dom.js';
 import {
-  form, submit, msg, input, textarea, select, labelled, button, actionButton, pending,
+  form, submit, msg, input, textarea, select, labelled, button, actionButton, pending, fieldValue,
 } from '../common/controls.js';
 import { flagButton, flagged } from './flags.js';
 import { toggleEditor, editing } from './editors.js';
@@ -17,16 +17,35 @@ import { rollView, facesForm } from './dice.js';
 import { card, createObjectForm, terms } from './cards.js';
 import { proposeButton, openProposal } from './proposals.js';
 
-/** A flagged text can be replaced in any phase but the end (the server allows it). */
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./view-types').Scene} Scene
+ * @typedef {import('./page-types').PageObject} StoryObject
+ * @typedef {import('./view-types').Pair} Pair
+ * @typedef {import('./page-types').FlagTarget} FlagTarget
+ * @typedef {import('../common/page-types').Action} Action
+ */
+
+/**
+ * A flagged text can be replaced in any phase but the end (the server allows it).
+ * @param {View} view
+ */
 function canReplace(view) {
   return phaseId(view) !== 'ended';
 }
 
+/**
+ * @param {View} view
+ */
 function moderatorIsMe(view) {
   return view.moderator !== null && view.moderator !== undefined && view.moderator === view.you;
 }
 
-/** The outline: the tree, sketching the Finale, the selected scene. */
+/**
+ * The outline: the tree, sketching the Finale, the selected scene.
+ * @param {Ctx} ctx
+ */
 export function outlineSection(ctx) {
   const { view, ui } = ctx;
   const phase = phaseId(view);
@@ -63,6 +82,9 @@ export function outlineSection(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function sketchFinaleForm(ctx) {
   const key = 'sketch-finale';
   const { view } = ctx;
@@ -81,7 +103,7 @@ function sketchFinaleForm(ctx) {
       onsubmit: (f) => {
         // Selected as soon as it shows up in a view (which may come before the `done`).
         ctx.ui.selectFinale = true;
-        ctx.act(key, { action: 'sketch_finale', objective: f.elements.objective.value }, {
+        ctx.act(key, { action: 'sketch_finale', objective: fieldValue(f, 'objective') }, {
           reset: true,
           onRefused: () => {
             ctx.ui.selectFinale = false;
@@ -97,10 +119,15 @@ function sketchFinaleForm(ctx) {
   );
 }
 
-/** Objective with its flag and editor. */
+/**
+ * Objective with its flag and editor.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {boolean} canEdit
+ */
 function objectiveBlock(ctx, s, canEdit) {
   const key = `objective:${s.id}`;
-  const target = { text: 'objective', id: s.id };
+  const target = /** @type {FlagTarget} */ ({ text: 'objective', id: s.id });
   const isFlagged = s.objective_flagged || s.objective === null;
   if (moderatorIsMe(ctx.view)) canEdit = false;
   if (isFlagged && canReplace(ctx.view)) canEdit = true;
@@ -110,7 +137,7 @@ function objectiveBlock(ctx, s, canEdit) {
       key,
       {
         class: 'objective-form',
-        onsubmit: (f) => ctx.act(key, { action: 'edit_objective', scene: s.id, objective: f.elements.objective.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+        onsubmit: (f) => ctx.act(key, { action: 'edit_objective', scene: s.id, objective: fieldValue(f, 'objective') }, { onDone: () => toggleEditor(ctx, key, false) }),
       },
       labelled(`objective-${s.id}`, 'Objective', textarea(`objective-${s.id}`, 'objective', s.objective || '', { testid: 'objective-text', rows: 2, maxlength: 300 })),
       h('div', { class: 'row' }, submit(ctx, key, 'Save', 'save-objective'), button('Cancel', () => toggleEditor(ctx, key, false), { class: 'ghost' })),
@@ -127,10 +154,15 @@ function objectiveBlock(ctx, s, canEdit) {
   );
 }
 
-/** Time and place, with the flag and editor. */
+/**
+ * Time and place, with the flag and editor.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {boolean} canEdit
+ */
 function settingBlock(ctx, s, canEdit) {
   const key = `setting:${s.id}`;
-  const target = { text: 'setting', id: s.id };
+  const target = /** @type {FlagTarget} */ ({ text: 'setting', id: s.id });
   const isFlagged = s.setting_flagged || s.time === null || s.place === null;
   if (moderatorIsMe(ctx.view)) canEdit = false;
   if (isFlagged && canReplace(ctx.view)) canEdit = true;
@@ -140,7 +172,7 @@ function settingBlock(ctx, s, canEdit) {
       key,
       {
         class: 'setting-form',
-        onsubmit: (f) => ctx.act(key, { action: 'set_setting', scene: s.id, time: f.elements.time.value, place: f.elements.place.value }, { onDone: () => toggleEditor(ctx, key, false) }),
+        onsubmit: (f) => ctx.act(key, { action: 'set_setting', scene: s.id, time: fieldValue(f, 'time'), place: fieldValue(f, 'place') }, { onDone: () => toggleEditor(ctx, key, false) }),
       },
       h(
         'div',
@@ -172,7 +204,12 @@ function settingBlock(ctx, s, canEdit) {
   );
 }
 
-/** Objects present, as chips; with a select to place another. */
+/**
+ * Objects present, as chips; with a select to place another.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {boolean} canEdit
+ */
 function objectsPresent(ctx, s, canEdit) {
   const { view } = ctx;
   if (moderatorIsMe(view)) canEdit = false;
@@ -215,7 +252,7 @@ function objectsPresent(ctx, s, canEdit) {
           placeKey,
           {
             class: 'inline-form place-form',
-            onsubmit: (f) => ctx.act(placeKey, { action: 'place_object', scene: s.id, object: Number(f.elements.object.value) }),
+            onsubmit: (f) => ctx.act(placeKey, { action: 'place_object', scene: s.id, object: Number(fieldValue(f, 'object')) }),
           },
           labelled(
             `place-${s.id}-select`,
@@ -234,6 +271,10 @@ function objectsPresent(ctx, s, canEdit) {
   );
 }
 
+/**
+ * @param {View} view
+ * @param {StoryObject[]} objs
+ */
 function groupObjects(view, objs) {
   const env = objs.filter((o) => o.kind !== 'character');
   const chars = objs.filter((o) => o.kind === 'character');
@@ -244,6 +285,10 @@ function groupObjects(view, objs) {
   return out;
 }
 
+/**
+ * @param {View} view
+ * @param {Scene} s
+ */
 function oddsLine(view, s) {
   if (s.odds) {
     const o = s.odds;
@@ -271,7 +316,11 @@ function oddsLine(view, s) {
   return null;
 }
 
-/** What this scene's outcome would make of the Finale's chance (as planned). */
+/**
+ * What this scene's outcome would make of the Finale's chance (as planned).
+ * @param {View} view
+ * @param {Scene} s
+ */
 function whatIf(view, s) {
   const w = view.finale_if && view.finale_if[String(s.id)];
   const now = view.outline_odds && view.finale !== null && view.finale !== undefined ? view.outline_odds[String(view.finale)] : undefined;
@@ -292,6 +341,9 @@ function whatIf(view, s) {
 /**
  * The chance of success against the number of dice, at this scene's difficulty: a bar per pool
  * size, this pool's marked. An SVG picture; the same numbers are in its table for screen readers.
+ * @param {number[]} curve
+ * @param {number} dice
+ * @param {number} difficulty
  */
 function chanceChart(curve, dice, difficulty) {
   const W = 300;
@@ -301,7 +353,7 @@ function chanceChart(curve, dice, difficulty) {
   const top = 6;
   const n = curve.length;
   const step = (W - left - 4) / n;
-  const y = (p) => top + (H - top - bottom) * (1 - p);
+  const y = (/** @type {number} */ p) => top + (H - top - bottom) * (1 - p);
   const bars = curve.map((p, k) =>
     h('svg:rect', {
       x: (left + k * step + step * 0.15).toFixed(1),
@@ -342,7 +394,11 @@ function chanceChart(curve, dice, difficulty) {
   );
 }
 
-/** The selected scene: everything about it, and the actions of the current phase. */
+/**
+ * The selected scene: everything about it, and the actions of the current phase.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ */
 export function sceneDetail(ctx, s) {
   const { view } = ctx;
   const phase = phaseId(view);
@@ -350,7 +406,7 @@ export function sceneDetail(ctx, s) {
   const mod = moderatorIsMe(view);
   const unperformed = s.status !== 'performed';
   const canEdit = (phase === 'outline' || phase === 'story') && unperformed;
-  const precursors = (s.precursors || []).map((id) => sceneById(view, id)).filter(Boolean);
+  const precursors = /** @type {Scene[]} */ ((s.precursors || []).map((id) => sceneById(view, id)).filter(Boolean));
   const parent = s.parent !== null && s.parent !== undefined ? sceneById(view, s.parent) : null;
   const minDifficulty = 1;
   const sketchKey = `sketch:${s.id}`;
@@ -385,7 +441,7 @@ export function sceneDetail(ctx, s) {
           sketchKey,
           {
             class: 'sketch-scene',
-            onsubmit: (f) => ctx.act(sketchKey, { action: 'sketch_scene', parent: s.id, objective: f.elements.objective.value }, { reset: true }),
+            onsubmit: (f) => ctx.act(sketchKey, { action: 'sketch_scene', parent: s.id, objective: fieldValue(f, 'objective') }, { reset: true }),
           },
           labelled(
             `sketch-${s.id}`,
@@ -411,7 +467,12 @@ export function sceneDetail(ctx, s) {
   );
 }
 
-/** Removing a scene asks once, in place. */
+/**
+ * Removing a scene asks once, in place.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {string} key
+ */
 function removeSceneControl(ctx, s, key) {
   const { ui } = ctx;
   if (ui.confirm === key) {
@@ -438,14 +499,18 @@ function removeSceneControl(ctx, s, key) {
   );
 }
 
-/** The scene being performed. */
+/**
+ * The scene being performed.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ */
 export function scenePanel(ctx, s) {
   const { view, ui } = ctx;
   const checked = !!s.check;
   const mod = moderatorIsMe(view);
   const anim = ui.anim && ui.anim.scene === s.id ? ui.anim : null;
   const animating = !!anim && anim.elapsed < anim.times.result;
-  const objs = (s.objects || []).map((id) => objectById(view, id)).filter(Boolean);
+  const objs = /** @type {StoryObject[]} */ ((s.objects || []).map((id) => objectById(view, id)).filter(Boolean));
   const env = objs.filter((o) => o.kind !== 'character');
   const open = !checked && !s.rolling;
   return h(
@@ -515,7 +580,11 @@ export function scenePanel(ctx, s) {
   );
 }
 
-/** A started scene can be set aside until its check (and started again later). */
+/**
+ * A started scene can be set aside until its check (and started again later).
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ */
 function cancelSceneControl(ctx, s) {
   const key = `cancel-scene:${s.id}`;
   return h(
@@ -529,6 +598,10 @@ function cancelSceneControl(ctx, s) {
   );
 }
 
+/**
+ * @param {View} view
+ * @param {Pair} pair
+ */
 function pairLabel(view, pair) {
   const ca = aspectById(view, pair.character_aspect);
   const ea = aspectById(view, pair.environment_aspect);
@@ -538,18 +611,29 @@ function pairLabel(view, pair) {
   };
 }
 
+/**
+ * @param {View} view
+ * @param {number[]} ids
+ */
 function namesOf(view, ids) {
   const list = (ids || []).map((id) => (id === view.you ? 'you' : (playerById(view, id) || { name: 'a player who left' }).name));
   if (list.length <= 1) return list.join('');
   return `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
 }
 
-/** Whether a pair counts in the pool (the server says; older views have no objections). */
+/**
+ * Whether a pair counts in the pool (the server says; older views have no objections).
+ * @param {Pair} p
+ */
 function pairCounts(p) {
   return p.counts !== undefined ? !!p.counts : !(p.objections || []).length;
 }
 
-/** Who accepted a pair and who objects: an objected pair does not count. */
+/**
+ * Who accepted a pair and who objects: an objected pair does not count.
+ * @param {View} view
+ * @param {Pair} p
+ */
 function pairState(view, p) {
   const objections = p.objections || [];
   const accepted = (p.accepted_by || []).filter((id) => !objections.includes(id));
@@ -565,6 +649,11 @@ function pairState(view, p) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {boolean} open
+ */
 function pairsList(ctx, s, open) {
   const { view } = ctx;
   const pairs = s.pairs || [];
@@ -580,11 +669,11 @@ function pairsList(ctx, s, open) {
       const jFlagged = p.justification_flagged || p.justification === null;
       const key = `withdraw-pair:${p.id}`;
       const jKey = `justification:${p.id}`;
-      const target = { text: 'justification', id: p.id };
+      const target = /** @type {FlagTarget} */ ({ text: 'justification', id: p.id });
       const counts = pairCounts(p);
       const mine = p.proposed_by === view.you;
-      const objected = (p.objections || []).includes(view.you);
-      const accepted = (p.accepted_by || []).includes(view.you) && !objected;
+      const objected = view.you !== null && (p.objections || []).includes(view.you);
+      const accepted = view.you !== null && (p.accepted_by || []).includes(view.you) && !objected;
       const withdrawOpen = openProposal(view, 'withdraw_pair');
       const judge = open && !mod && !mine;
       return h(
@@ -602,7 +691,7 @@ function pairsList(ctx, s, open) {
           ? form(
               ctx,
               jKey,
-              { class: 'inline-form justification-form', onsubmit: (f) => ctx.act(jKey, { action: 'edit_justification', pair: p.id, justification: f.elements.justification.value }, { onDone: () => toggleEditor(ctx, jKey, false) }) },
+              { class: 'inline-form justification-form', onsubmit: (f) => ctx.act(jKey, { action: 'edit_justification', pair: p.id, justification: fieldValue(f, 'justification') }, { onDone: () => toggleEditor(ctx, jKey, false) }) },
               labelled(`justification-${p.id}`, 'Why they match', input(`justification-${p.id}`, 'justification', { value: p.justification || '', testid: 'justification-edit', maxlength: 300 })),
               submit(ctx, jKey, 'Save', 'save-justification', { class: 'primary small' }),
               button('Cancel', () => toggleEditor(ctx, jKey, false), { class: 'ghost small' }),
@@ -641,6 +730,11 @@ function pairsList(ctx, s, open) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {StoryObject[]} env
+ */
 function proposeForm(ctx, s, env) {
   const { view } = ctx;
   const key = `propose:${s.id}`;
@@ -648,14 +742,15 @@ function proposeForm(ctx, s, env) {
   const charOptions = chars
     .map((c) => ({
       group: objectName(c) + (c.yours ? ' (yours)' : ''),
-      options: (c.aspects || []).filter((a) => !a.flagged && a.text !== null).map((a) => ({ value: a.id, label: a.text })),
+      options: (c.aspects || []).filter((a) => !a.flagged && a.text !== null).map((a) => ({ value: a.id, label: a.text ?? '' })),
     }))
     .filter((g) => g.options.length);
   const envOptions = env
-    .map((o) => ({ group: objectName(o), options: (o.aspects || []).filter((a) => !a.flagged && a.text !== null).map((a) => ({ value: a.id, label: a.text })) }))
+    .map((o) => ({ group: objectName(o), options: (o.aspects || []).filter((a) => !a.flagged && a.text !== null).map((a) => ({ value: a.id, label: a.text ?? '' })) }))
     .filter((g) => g.options.length);
   const mine = chars.find((c) => c.yours);
-  const firstChar = mine && (mine.aspects || []).find((a) => !a.flagged) ? mine.aspects.find((a) => !a.flagged).id : charOptions[0]?.options[0]?.value;
+  const firstOwn = mine && (mine.aspects || []).find((a) => !a.flagged);
+  const firstChar = firstOwn ? firstOwn.id : charOptions[0]?.options[0]?.value;
   const ready = charOptions.length && envOptions.length;
   return form(
     ctx,
@@ -663,14 +758,14 @@ function proposeForm(ctx, s, env) {
     {
       class: 'propose-form',
       onsubmit: (f) => {
-        const ca = f.elements.character_aspect ? f.elements.character_aspect.value : '';
-        const ea = f.elements.environment_aspect ? f.elements.environment_aspect.value : '';
+        const ca = f.elements.namedItem('character_aspect') ? fieldValue(f, 'character_aspect') : '';
+        const ea = f.elements.namedItem('environment_aspect') ? fieldValue(f, 'environment_aspect') : '';
         ctx.act(key, {
           action: 'propose_pair',
           scene: s.id,
           character_aspect: ca === '' ? null : Number(ca),
           environment_aspect: ea === '' ? null : Number(ea),
-          justification: f.elements.justification.value,
+          justification: fieldValue(f, 'justification'),
         }, { resetFields: ['justification'] });
       },
     },
@@ -690,6 +785,10 @@ function proposeForm(ctx, s, env) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ */
 function poolList(ctx, s) {
   const { view } = ctx;
   const pool = s.pool || [];
@@ -730,7 +829,11 @@ function poolList(ctx, s) {
   ];
 }
 
-/** The check is a proposal: the table agrees, then the server rolls (or the players do). */
+/**
+ * The check is a proposal: the table agrees, then the server rolls (or the players do).
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ */
 function checkControls(ctx, s) {
   const { view, ui } = ctx;
   const key = `check:${s.id}`;
@@ -772,17 +875,22 @@ function checkControls(ctx, s) {
   );
 }
 
-/** A scene's narration; with its editor when `open`. */
+/**
+ * A scene's narration; with its editor when `open`.
+ * @param {Ctx} ctx
+ * @param {Scene} s
+ * @param {boolean} open
+ */
 function narrationBlock(ctx, s, open) {
   const { view } = ctx;
   const key = `narrate:${s.id}`;
-  const target = { text: 'narration', id: s.id };
+  const target = /** @type {FlagTarget} */ ({ text: 'narration', id: s.id });
   const isFlagged = !!s.narration_flagged;
   const has = s.narration !== null && s.narration !== undefined;
   const mod = moderatorIsMe(view);
   const canWrite = (open || (isFlagged && canReplace(view))) && !mod;
   const show = has
-    ? h('blockquote', { class: 'narration-text', testid: 'narration-text' }, paragraphs(s.narration), flagButton(ctx, target, 'this narration'))
+    ? h('blockquote', { class: 'narration-text', testid: 'narration-text' }, paragraphs(s.narration ?? ''), flagButton(ctx, target, 'this narration'))
     : isFlagged
       ? flagged(ctx, target, canWrite && !editing(ctx, key) ? { onclick: () => toggleEditor(ctx, key, true) } : null)
       : null;
@@ -808,7 +916,7 @@ function narrationBlock(ctx, s, open) {
           {
             class: 'narrate-form',
             onsubmit: (f) =>
-              ctx.act(key, { action: 'narrate', scene: s.id, text: f.elements.text.value }, {
+              ctx.act(key, { action: 'narrate', scene: s.id, text: fieldValue(f, 'text') }, {
                 onDone: () => {
                   forget();
                   toggleEditor(ctx, key, false);
@@ -818,7 +926,7 @@ function narrationBlock(ctx, s, open) {
           labelled(
             `narration-${s.id}`,
             s.check && s.check.outcome === 'success' ? 'Tell how the characters succeed' : 'Tell how the characters fail',
-            textarea(`narration-${s.id}`, 'text', drafting ? draft : s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000, oninput: (e) => ctx.ui.drafts.set(key, e.target.value) }),
+            textarea(`narration-${s.id}`, 'text', drafting ? draft : s.narration || '', { testid: 'narration', rows: 5, maxlength: 4000, oninput: (e, el) => ctx.ui.drafts.set(key, el.value) }),
           ),
           h(
             'div',
@@ -838,16 +946,20 @@ function narrationBlock(ctx, s, open) {
   );
 }
 
-/** Temporal Mechanics' flashback: the catastrophe as it happened (Setup, timed). */
+/**
+ * Temporal Mechanics' flashback: the catastrophe as it happened (Setup, timed).
+ * @param {Ctx} ctx
+ */
 export function flashbackSection(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
   const open = phase === 'outline' && !moderatorIsMe(view);
-  const timed = view.timer && view.timer.timed === 'flashback';
+  const timer = view.timer;
+  const timed = timer && timer.timed === 'flashback';
   return longText(ctx, {
     id: 'flashback',
     title: 'The flashback',
-    intro: `Setup, in the future: narrate the catastrophe as it happened, before anything else${timed ? ` (${view.timer.minutes} minutes on the timer at the top)` : ''}. Then build the story tree.`,
+    intro: `Setup, in the future: narrate the catastrophe as it happened, before anything else${timed ? ` (${timer.minutes} minutes on the timer at the top)` : ''}. Then build the story tree.`,
     text: view.flashback,
     isFlagged: view.flashback_flagged,
     target: { text: 'flashback' },
@@ -861,6 +973,7 @@ export function flashbackSection(ctx) {
 /**
  * After the Finale: its long-term effects, optional (Temporal Mechanics: the flashforward, the
  * Resolution, timed and needed before the end); then ending the game, a proposal.
+ * @param {Ctx} ctx
  */
 export function longTermSection(ctx) {
   const { view } = ctx;
@@ -868,7 +981,8 @@ export function longTermSection(ctx) {
   const phase = phaseId(view);
   const open = phase === 'story' && !moderatorIsMe(view);
   const has = view.long_term_effects !== null && view.long_term_effects !== undefined;
-  const timed = view.timer && view.timer.timed === 'flashforward';
+  const timer = view.timer;
+  const timed = timer && timer.timed === 'flashforward';
   return h(
     'div',
     { 'data-key': 'lte-wrap' },
@@ -878,7 +992,7 @@ export function longTermSection(ctx) {
       title: temporal ? 'The flashforward' : 'Long-term effects',
       heading: temporal ? 'Resolution: the flashforward' : 'Long-term effects (optional)',
       intro: temporal
-        ? `Back in the future: narrate how the timeline has changed${timed ? ` (${view.timer.minutes} minutes on the timer at the top)` : ''}. The game ends after it.`
+        ? `Back in the future: narrate how the timeline has changed${timed ? ` (${timer.minutes} minutes on the timer at the top)` : ''}. The game ends after it.`
         : 'The Finale is performed. If the table likes, tell its long-term effects: what became of the world and the characters. It is optional.',
       text: view.long_term_effects,
       isFlagged: view.long_term_effects_flagged,
@@ -905,6 +1019,9 @@ export function longTermSection(ctx) {
   );
 }
 
+/**
+ * @param {View} view
+ */
 function finaleOutcome(view) {
   const f = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
   if (!f || !f.check) return null;
@@ -919,18 +1036,39 @@ function finaleOutcome(view) {
   return h('p', { class: ['finale-outcome', ok ? 'success' : 'failure'], testid: 'finale-outcome', 'data-key': 'finale-outcome' }, text);
 }
 
+/**
+ * A long text of the whole table (the flashback, the long-term effects): its key and words,
+ * the text (`null`: not told, or flagged), how to send a new one, and who may write it.
+ * @typedef {object} LongText
+ * @property {string} id
+ * @property {string} title
+ * @property {string} [heading]
+ * @property {string} intro
+ * @property {string | null} text
+ * @property {boolean} isFlagged
+ * @property {FlagTarget} target
+ * @property {(text: string) => Action} action
+ * @property {boolean} open
+ * @property {boolean} replace
+ * @property {string} testid
+ */
+
+/**
+ * @param {Ctx} ctx
+ * @param {LongText} o
+ */
 function longText(ctx, o) {
   const key = o.id;
   const has = o.text !== null && o.text !== undefined;
   const editorOpen = o.open && (!has || editing(ctx, key)) && !o.isFlagged;
-  const submitForm = (f) => ctx.act(key, o.action(f.elements.text.value), { onDone: () => toggleEditor(ctx, key, false) });
+  const submitForm = (/** @type {HTMLFormElement} */ f) => ctx.act(key, o.action(fieldValue(f, 'text')), { onDone: () => toggleEditor(ctx, key, false) });
   return h(
     'section',
     { class: 'panel long-text', id: o.id, 'aria-labelledby': o.id + '-h', testid: o.testid + '-section', 'data-key': o.id },
     h('h2', { id: o.id + '-h' }, o.heading || o.title),
     o.intro && (o.open || has) ? h('p', { class: 'muted small' }, o.intro) : null,
     has && !editorOpen
-      ? h('blockquote', { class: 'read-aloud', testid: o.testid + '-text' }, paragraphs(o.text), flagButton(ctx, o.target, `the ${o.title.toLowerCase()}`))
+      ? h('blockquote', { class: 'read-aloud', testid: o.testid + '-text' }, paragraphs(o.text ?? ''), flagButton(ctx, o.target, `the ${o.title.toLowerCase()}`))
       : null,
     o.isFlagged && !editing(ctx, key) ? flagged(ctx, o.target, o.open || o.replace ? { onclick: () => toggleEditor(ctx, key, true) } : null) : null,
     editorOpen || (o.isFlagged && editing(ctx, key))

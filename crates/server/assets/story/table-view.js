@@ -15,7 +15,16 @@ import { prophecySection } from './prophecy.js';
 import { playersSection, safetySection } from './players.js';
 import { theEnd, finaleMoment, storySoFar } from './the-end.js';
 
-/** A title for the table: the view has none of its own, so the source of its prophecy. */
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./page-types').PageView>} View
+ * @typedef {import('./view-types').Scene} Scene
+ */
+
+/**
+ * A title for the table: the view has none of its own, so the source of its prophecy.
+ * @param {View} view
+ */
 export function tableTitle(view) {
   if (view.title) return view.title;
   const src = view.prophecy && view.prophecy.source;
@@ -25,6 +34,9 @@ export function tableTitle(view) {
   return creator ? `${creator.name}’s table` : 'A Prophecy table';
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 export function renderTable(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
@@ -56,7 +68,10 @@ export function renderTable(ctx) {
  */
 const NOW_LABELS = { prophecy: 'Prophecy', characters: 'Characters', outline: 'Outline', story: 'Scene', ended: 'The end' };
 
-/** The views this phase has: the phase's own work is "now", so no other view repeats it. */
+/**
+ * The views this phase has: the phase's own work is "now", so no other view repeats it.
+ * @param {View} view
+ */
 export function tabsOf(view) {
   const phase = phaseId(view);
   const outlineWord = isTemporal(view) ? 'Story tree' : 'Outline';
@@ -72,18 +87,30 @@ export function tabsOf(view) {
   }
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function currentTab(ctx) {
   const tabs = tabsOf(ctx.view);
   return tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'now';
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string} tab
+ */
 function storyTabBar(ctx, tab) {
   const { ui } = ctx;
+  /** @type {Record<string, number | boolean>} */
   const marks = { table: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
   for (const id of ui.attention) marks[id] = true;
   return tabBar(tabsOf(ctx.view), tab, marks, (id) => ctx.showTab(id));
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string} tab
+ */
 function header(ctx, tab) {
   const { view } = ctx;
   const r = view.ruleset || {};
@@ -114,13 +141,20 @@ function footer() {
   );
 }
 
-/** Advice from the rules (player count, outline length): shown, never enforced. */
+/**
+ * Advice from the rules (player count, outline length): shown, never enforced.
+ * @param {View} view
+ */
 function warnings(view) {
   return (view.warnings || []).length
     ? h('ul', { class: 'warnings', testid: 'warnings', 'data-key': 'warnings', 'aria-label': 'Advice' }, view.warnings.map((w, i) => h('li', { 'data-key': 'w' + i }, w)))
     : null;
 }
 
+/**
+ * @param {Ctx} ctx
+ * @param {string} phase
+ */
 function phaseContent(ctx, phase) {
   const { view } = ctx;
   const temporal = isTemporal(view);
@@ -129,8 +163,8 @@ function phaseContent(ctx, phase) {
   const finaleDone = finale && finale.status === 'performed';
   // Temporal Mechanics needs no warning: once past Choose a World, a table without one shows none.
   const warning = temporal && !view.prophecy ? null : tagged(prophecySection(ctx), 'table');
-  const now = (...nodes) => tagged(nodes, 'now');
-  const cast = (tabs) => tagged([charactersSection(ctx), objectsSection(ctx)], tabs);
+  const now = (/** @type {import('../common/page-types').Child[]} */ ...nodes) => tagged(nodes, 'now');
+  const cast = (/** @type {string} */ tabs) => tagged([charactersSection(ctx), objectsSection(ctx)], tabs);
   switch (phase) {
     case 'prophecy':
       return [now(phaseIntro(view, ctx), prophecySection(ctx), advanceBar(ctx))];
@@ -163,6 +197,7 @@ function phaseContent(ctx, phase) {
   }
 }
 
+/** @type {Record<string, string>} */
 const INTROS = {
   prophecy: 'Receive the prophecy: roll on a world’s catastrophe table, pick a module, or write your own. Then propose moving on; every player agrees.',
   characters: 'Each player creates a character and gives it one aspect in each of the five categories. Anyone can add people, places and things.',
@@ -170,6 +205,7 @@ const INTROS = {
   story: 'Perform the scenes, precursors before their parents, the Finale last. Each scene: investigate, match aspects, propose the check, then tell what happened.',
 };
 
+/** @type {Record<string, string>} */
 const TEMPORAL_INTROS = {
   prophecy: 'Choose a World is optional: roll on a world’s table or pick a scenario for a warning from the future, as inspiration — or skip it and create the PCs.',
   characters: 'Each player creates a PC with one trait in each of the five categories. NPCs, people, places and things belong to everyone.',
@@ -177,6 +213,10 @@ const TEMPORAL_INTROS = {
   story: 'Confrontation, in the present: play the story scenes — investigate, influence (the check), interpret — the climactic scene last; then the flashforward.',
 };
 
+/**
+ * @param {View} view
+ * @param {Ctx} ctx
+ */
 function phaseIntro(view, ctx) {
   const t = isTemporal(view) ? TEMPORAL_INTROS : INTROS;
   const resolution = isTemporal(view) && phaseId(view) === 'story' && view.phase.act === 'Resolution';
@@ -194,6 +234,9 @@ function phaseIntro(view, ctx) {
     : null;
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 function nextSceneHint(ctx) {
   const { view, ui } = ctx;
   const available = (view.scenes || []).filter((s) => s.status === 'available');
@@ -238,7 +281,10 @@ function nextSceneHint(ctx) {
   );
 }
 
-/** Moving on is a proposal: every player agrees. */
+/**
+ * Moving on is a proposal: every player agrees.
+ * @param {Ctx} ctx
+ */
 function advanceBar(ctx) {
   const { view } = ctx;
   const next = view.phase && view.phase.next;
@@ -252,7 +298,10 @@ function advanceBar(ctx) {
   );
 }
 
-/** Until the first check, the table may go back to the outline (a proposal). */
+/**
+ * Until the first check, the table may go back to the outline (a proposal).
+ * @param {Ctx} ctx
+ */
 function returnBar(ctx) {
   const { view } = ctx;
   if (view.checked_any) return null;
@@ -268,6 +317,9 @@ function returnBar(ctx) {
 
 // ---------------------------------------------------------------- players, safety, log
 
+/**
+ * @param {Ctx} ctx
+ */
 function logSection(ctx) {
   const { ui } = ctx;
   const entries = ctx.log.filter((e) => ui.holdLogFrom === null || e.seq < ui.holdLogFrom);
@@ -277,6 +329,8 @@ function logSection(ctx) {
 /**
  * A log line as it reads now: a scene it names shows by its objective as the view has it
  * (quoted), so a later flag hides it in the log too; a flagged or removed scene by its level.
+ * @param {View} view
+ * @param {import('../common/messages').LogEntry} e
  */
 function logText(view, e) {
   if (!Array.isArray(e.parts)) return e.text;

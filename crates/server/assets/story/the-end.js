@@ -6,6 +6,14 @@ import { button } from '../common/controls.js';
 import { proposeButton, openProposal } from './proposals.js';
 import { sceneById, isTemporal, objective } from './lookups.js';
 
+/**
+ * @typedef {import('./page-types').StoryContext} Ctx
+ * @typedef {import('./view-types').Scene} Scene
+ */
+
+/**
+ * @param {Ctx} ctx
+ */
 export function theEnd(ctx) {
   return h(
     'section',
@@ -20,6 +28,7 @@ export function theEnd(ctx) {
  * Publishing the story: a read-only page at a link of its own, for people who were not at the
  * table. It gives no seat and no way to act. Publishing is the table's choice (a proposal);
  * any player withdraws it at once, and nobody is told who.
+ * @param {Ctx} ctx
  */
 function shareBlock(ctx) {
   const invite = ctx.invite;
@@ -44,7 +53,7 @@ function shareBlock(ctx) {
     h(
       'div',
       { class: 'row' },
-      h('input', { id: 'share-link', type: 'text', readonly: true, value: link, testid: 'share-link', 'data-key': 'share-link', onfocus: (e) => e.target.select() }),
+      h('input', { id: 'share-link', type: 'text', readonly: true, value: link, testid: 'share-link', 'data-key': 'share-link', onfocus: (e, el) => el.select() }),
       h('a', { class: 'btn secondary', href: link, target: '_blank', rel: 'noopener', testid: 'open-shared' }, 'Open'),
     ),
     confirming
@@ -61,6 +70,7 @@ function shareBlock(ctx) {
 /**
  * The moment the Finale is decided: its outcome in large type, what it means, and a recap of
  * the scenes that led there (shown from the Finale's check to the end of the game).
+ * @param {Ctx} ctx
  */
 export function finaleMoment(ctx) {
   const { view } = ctx;
@@ -68,7 +78,8 @@ export function finaleMoment(ctx) {
   if (!finale || !finale.check) return null;
   const won = finale.check.outcome === 'success';
   const temporal = isTemporal(view);
-  const performed = (view.scenes || []).filter((s) => s.status === 'performed' && s.check && s.id !== finale.id);
+  // The scenes performed, each with its check.
+  const performed = /** @type {Array<Scene & {check: import('./view-types').Check}>} */ ((view.scenes || []).filter((s) => s.status === 'performed' && s.check && s.id !== finale.id));
   performed.sort((a, b) => (b.depth ?? 0) - (a.depth ?? 0) || a.id - b.id);
   const succeeded = performed.filter((s) => s.check.outcome === 'success').length;
   const hits = finale.check.hits;
@@ -94,6 +105,9 @@ export function finaleMoment(ctx) {
   );
 }
 
+/**
+ * @param {Ctx} ctx
+ */
 export function storySoFar(ctx) {
   const { view } = ctx;
   const performed = (view.scenes || []).filter((s) => s.status === 'performed');

@@ -287,6 +287,9 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     }
     assert!(views > 100, "the page saw the game ({views} views)");
     assert!(moves_onto_creatures > 0, "some moves led onto Creatures");
+    // What the page heard, for its types (samples.rs).
+    crate::samples::write("board", "whole-game-ann", &page);
+    crate::samples::write_http("board", server.addr, &token, &ann).await;
     server.stop().await;
 }
 

@@ -15,6 +15,7 @@ mod operations;
 mod page_imports;
 mod proposals;
 mod protocol;
+mod samples;
 mod seats;
 mod servers;
 mod storage;
