@@ -1,5 +1,7 @@
-// The table page: header, banners, players, safety, the prophecy, and the sections of each
-// phase. Renders the server's view as it is; nothing here decides what the rules allow.
+// The story game's table, rendered from the server's view: the header, a phone's views, what
+// each phase shows (its parts are in their own files: prophecy.js, cards.js, scenes.js,
+// the-end.js…), the side column and the log. Renders the view as it is; nothing here decides
+// what the rules allow.
 
 import { h } from '../common/dom.js';
 import { tagged, showOnly, tabBar, toasts, topbar, pageFooter, logPanel } from '../common/shell.js';
@@ -62,9 +64,9 @@ export function renderTable(ctx) {
 // ---------------------------------------------------------------- views on a phone
 
 /**
- * On a narrow screen (common/shell.js) the story game's views: what the table does now (the phase's
- * work: the scene being played in the story), the outline, the characters, and the table
- * itself (players, safety, log, the prophecy).
+ * On a narrow screen (common/shell.js) the story game's views: what the table does now (the
+ * phase's work: the scene being played in the story), the outline, the characters, and the
+ * table itself (players, safety, log, the prophecy).
  */
 const NOW_LABELS = { prophecy: 'Prophecy', characters: 'Characters', outline: 'Outline', story: 'Scene', ended: 'The end' };
 
