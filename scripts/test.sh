@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's one test command (README "Test"): formatting, lints, every test of every crate,
-# then the browser tests. Every step runs even when an earlier one failed, so one failure does
+# the front-end checks (tsc, ESLint, the views' types), then the browser tests. Every step runs even when an earlier one failed, so one failure does
 # not hide another; the script fails at the end if any step did. It installs what the tests
 # need when it is missing, so it works on a fresh machine.
 set -uo pipefail
@@ -28,10 +28,38 @@ needs() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >/dev/null
 }
 
+# e2e's npm packages (playwright-core, TypeScript, ESLint), installed once for the steps that
+# use them.
+e2e_installed=""
+e2e_packages() {
+  [ -n "$e2e_installed" ] && return 0
+  (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  e2e_installed=1
+}
+
+rust_tests() {
+  # The views pages receive are written again by these tests (crates/server/tests/it/samples.rs)
+  # for the front-end checks: none is left from an earlier run.
+  rm -rf "${CARGO_TARGET_DIR:-target}/view-samples"
+  # --no-fail-fast: every crate's tests run even when one crate's fail.
+  cargo test --workspace --locked --no-fail-fast
+}
+
+frontend_checks() {
+  # The pages' JavaScript type-checked (tsc, JSDoc types) and linted (ESLint), and the views'
+  # hand-written types checked against the views the Rust tests kept (e2e/package.json: check).
+  e2e_packages || return 1
+  local status=0
+  npm --prefix e2e run --silent check:types || status=1
+  npm --prefix e2e run --silent check:lint || status=1
+  npm --prefix e2e run --silent check:views || status=1
+  return $status
+}
+
 browser_tests() {
   # Debian's Chromium, driven by playwright-core (which downloads no browser).
   needs chromium chromium || return 1
-  (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  e2e_packages || return 1
   cargo build -p prophecy --locked || return 1
   PROPHECY_BIN="$PWD/target/debug/prophecy" npm --prefix e2e test
 }
@@ -55,8 +83,8 @@ postgres_ready() {
 step "PostgreSQL for the store's tests" postgres_ready
 step "formatting (cargo fmt --check)" cargo fmt --all --check
 step "lints (cargo clippy)" cargo clippy --workspace --all-targets --locked -- -D warnings
-# --no-fail-fast: every crate's tests run even when one crate's fail.
-step "Rust tests (cargo test)" cargo test --workspace --locked --no-fail-fast
+step "Rust tests (cargo test)" rust_tests
+step "front-end checks (tsc, ESLint)" frontend_checks
 step "browser tests (e2e)" browser_tests
 
 if [ ${#failed[@]} -gt 0 ]; then
@@ -65,4 +93,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   exit 1
 fi
 echo
-echo "All steps passed: PostgreSQL, formatting, lints, Rust tests, browser tests."
+echo "All steps passed: PostgreSQL, formatting, lints, Rust tests, front-end checks, browser tests."

@@ -7,7 +7,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyPatch } from '../../crates/server/assets/net.js';
+import { applyPatch } from '../../crates/server/assets/common/net.js';
 import {
   withTable, seatPlayers, rollProphecy, advance, createCharacter, cardOf, objectId, sameSeq,
   accepted, tid, consoleErrors, view, shot,

@@ -49,7 +49,7 @@ pub trait Game: Send + Sync + 'static {
     /// The name stored with each table (`tables.game`).
     const KIND: &'static str;
     /// The page (an embedded asset) that plays it.
-    const PAGE: &'static str = "table.html";
+    const PAGE: &'static str = "story/table.html";
     /// The state every event folds into.
     type State: Default + Send + Sync + 'static;
     /// What happened; stored one per log row.

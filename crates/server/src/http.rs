@@ -34,7 +34,7 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
     router
         .route(
             "/",
-            get(|headers: HeaderMap| async move { page("index.html", &headers) }),
+            get(|headers: HeaderMap| async move { page("home/index.html", &headers) }),
         )
         .route(
             "/assets/{*path}",
@@ -350,14 +350,35 @@ async fn healthz<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
     }
 }
 
-/// The rulings: where the seeds are silent or the table adds a step, in plain words. Linked
-/// from the page's rules help.
+/// The rulings (`docs/rulings.md`): where the seeds are silent or the table adds a step, in
+/// plain words, as a page of the site. Linked from the pages' rules help; made once.
 async fn rulings(headers: HeaderMap) -> Response {
+    static PAGE: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| rulings_page(include_str!("../../../docs/rulings.md")));
     assets::written(
         &headers,
-        "text/plain; charset=utf-8",
+        "text/html; charset=utf-8",
         "no-cache",
-        include_str!("../../../docs/rulings.md").to_owned(),
+        PAGE.clone(),
+    )
+}
+
+/// `markdown` (the rulings) as a page with the site's look and theme: its headings and lists
+/// as HTML, any HTML in it shown as text (as on a story's page).
+fn rulings_page(markdown: &str) -> String {
+    use pulldown_cmark::Event;
+    let parser = pulldown_cmark::Parser::new(markdown).map(|event| match event {
+        Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+        other => other,
+    });
+    let mut body = String::new();
+    pulldown_cmark::html::push_html(&mut body, parser);
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><meta name=\"color-scheme\" content=\"light dark\"><title>Rulings — Prophecy</title><link rel=\"icon\" href=\"{}\" type=\"image/svg+xml\"><script src=\"{}\"></script><link rel=\"stylesheet\" href=\"{}\"><link rel=\"stylesheet\" href=\"{}\"></head><body><main id=\"main\" class=\"center-screen rulings\"><p class=\"brand\">Prophecy</p>{body}<p class=\"small\"><a href=\"/\">Start a table</a></p><p class=\"small\"><label class=\"theme-menu\">Theme <select data-theme-select><option value=\"system\">as the device</option><option value=\"light\">light</option><option value=\"dark\">dark</option></select></label></p></main></body></html>",
+        assets::url("favicon.svg"),
+        assets::url("common/theme.js"),
+        assets::url("fonts.css"),
+        assets::url("common/base.css"),
     )
 }
 
@@ -369,7 +390,7 @@ pub(crate) fn failure(status: StatusCode, as_json: bool, message: &str) -> Respo
     let page = format!(
         "<!doctype html><html lang=\"en\"><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\"><title>Prophecy</title><link rel=\"icon\" href=\"{}\" type=\"image/svg+xml\"><link rel=\"stylesheet\" href=\"{}\"><main class=\"error-page\"><h1>Prophecy</h1><p role=\"alert\">{}</p><p><a href=\"/\">Start a new table</a></p></main></html>",
         assets::url("favicon.svg"),
-        assets::url("style.css"),
+        assets::url("common/base.css"),
         escape_html(message)
     );
     (
@@ -1145,7 +1166,7 @@ fn story_page(story: &Story, note: &str) -> String {
         escape_html(&story.title),
         assets::url("favicon.svg"),
         assets::url("fonts.css"),
-        assets::url("print.css"),
+        assets::url("common/print.css"),
     )
 }
 

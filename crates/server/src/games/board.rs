@@ -352,7 +352,7 @@ fn engine_action(action: &Value, context: &Context) -> Result<Action, Rejection>
 
 impl Game for BoardGame {
     const KIND: &'static str = "board";
-    const PAGE: &'static str = "board.html";
+    const PAGE: &'static str = "board/table.html";
     type State = Table;
     type Event = Event;
     type View = Value;

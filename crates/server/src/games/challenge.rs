@@ -47,7 +47,7 @@ fn engine_action(action: &Value, context: &Context) -> Result<Action, Rejection>
 
 impl Game for ChallengeGame {
     const KIND: &'static str = "challenge";
-    const PAGE: &'static str = "challenge.html";
+    const PAGE: &'static str = "challenge/table.html";
     type State = State;
     type Event = Event;
     type View = Value;

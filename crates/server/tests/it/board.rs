@@ -57,7 +57,7 @@ async fn a_board_table_is_made_with_bots_and_its_lobby_is_the_creators() {
     // The board page, and its content once over HTTP with caching.
     let (status, _, html) = http(server.addr, "GET", &format!("/t/{token}"), None, None).await;
     assert_eq!(status, 200);
-    assert!(html.contains(&server::assets::url("board.js")), "{html}");
+    assert!(html.contains("/assets/board/main."), "{html}");
     let (status, headers, content) =
         http(server.addr, "GET", "/games/board/content.json", None, None).await;
     assert_eq!(status, 200);
@@ -287,6 +287,9 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     }
     assert!(views > 100, "the page saw the game ({views} views)");
     assert!(moves_onto_creatures > 0, "some moves led onto Creatures");
+    // What the page heard, for its types (samples.rs).
+    crate::samples::write("board", "whole-game-ann", &page);
+    crate::samples::write_http("board", server.addr, &token, &ann).await;
     server.stop().await;
 }
 

@@ -52,10 +52,7 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     // The page of the challenge rules.
     let (status, _, html) = http(server.addr, "GET", &format!("/t/{token}"), None, None).await;
     assert_eq!(status, 200);
-    assert!(
-        html.contains(&server::assets::url("challenge.js")),
-        "{html}"
-    );
+    assert!(html.contains("/assets/challenge/main."), "{html}");
 
     bo.ok(json!({"action": "create_sheet", "sheet": sheet("Mira")}))
         .await;
@@ -208,6 +205,10 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     }
     let fresh = Page::open(server.addr, &token, &bo_cookie, 0).await;
     assert_eq!(fresh.view, bo.view);
+    // What the pages heard, for their types (samples.rs).
+    crate::samples::write("challenge", "gm-gwen", &gm);
+    crate::samples::write("challenge", "player-bo", &bo);
+    crate::samples::write_http("challenge", server.addr, &token, &bo_cookie).await;
     server.stop().await;
 }
 

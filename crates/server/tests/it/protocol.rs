@@ -657,25 +657,45 @@ async fn the_safety_tools_never_say_who_used_them() {
     server.stop().await;
 }
 
+/// The rulings are a page of the site: a title, a language, the site's sheets and theme, the
+/// Markdown's headings and lists as HTML, and the same security headers as every page.
 #[tokio::test]
 async fn the_rulings_are_served_for_the_page_to_link() {
     let db = fresh_db();
     let server = Server::start(&db).await;
     let (status, headers, body) = http(server.addr, "GET", "/rulings", None, None).await;
     assert_eq!(status, 200);
-    assert!(
-        headers.contains("content-type: text/plain; charset=utf-8"),
-        "{headers}"
-    );
-    for ruling in [
-        "# Rulings",
-        "## Agreement",
-        "X-card",
-        "## Real dice",
-        "## Temporal Mechanics",
+    for header in [
+        "content-type: text/html; charset=utf-8",
+        "content-security-policy: default-src 'self'",
+        "x-content-type-options: nosniff",
     ] {
-        assert!(body.contains(ruling), "{ruling}");
+        assert!(headers.contains(header), "{header} in {headers}");
     }
+    // The theme's script and the base sheet, by their hashed names.
+    let theme = format!(
+        "<script src=\"{}\"></script>",
+        server::assets::url("common/theme.js")
+    );
+    let base = format!(
+        "<link rel=\"stylesheet\" href=\"{}\">",
+        server::assets::url("common/base.css")
+    );
+    for part in [
+        "<html lang=\"en\">",
+        "<title>Rulings — Prophecy</title>",
+        &theme,
+        &base,
+        "<h1>Rulings</h1>",
+        "<h2>Agreement: nothing that can",
+        "<li>making a scene's check;</li>",
+        "X-card",
+        "<h2>Real dice</h2>",
+        "<h2>Temporal Mechanics</h2>",
+    ] {
+        assert!(body.contains(part), "{part}");
+    }
+    assert!(!body.contains("## "), "every heading is HTML");
     server.stop().await;
 }
 

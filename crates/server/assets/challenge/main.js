@@ -1,0 +1,112 @@
+// The table page of the Challenge rules (a GM-led d4/d6/d8 rules set): the table page every
+// game shares (common/table-page.js: joining, the socket, requests) with the Challenge rules'
+// view (table-view.js). The server is authoritative: it says who the game master is, what each
+// sheet holds, and the exact chance of every band for every improvement a player may choose.
+// The page keeps only what is being typed or chosen (drafts).
+//
+// data-testid hooks (for end-to-end tests):
+//   join:        join-form join-name join-submit join-error join-refusal removed table-gone
+//   header:      table-title gm-name invite-link copy-link show-qr qr export-md export-print
+//                export-game publish-story (the GM's) open-shared withdraw-story
+//                reconnecting-banner
+//   players:     player (data-player-id, data-gm) gm-tag hand-gm (data-player-id)
+//                confirm-hand-gm
+//   sheets:      sheet-card (data-character-id, data-owner, data-retired) aptitude
+//                (data-aptitude, data-current, data-maximum) create-sheet sheet-form sheet-owner
+//                sheet-name sheet-concept aptitude-input (data-aptitude) skill-check
+//                (data-skill) specialty-skill specialty-name add-specialty remove-specialty
+//                sheet-abilities save-sheet cancel-sheet edit-sheet retire-sheet confirm-retire
+//   GM's panel:  gm-panel challenge-character challenge-description challenge-situation
+//                challenge-aptitude challenge-skill (data-skill) allow-steps custom-bands
+//                band-from band-to band-label add-band remove-band call-challenge
+//                rest-character rest open-fight fight-description fight-cost fight-suggested
+//                record-fight
+//   challenges:  challenge (data-challenge-id, data-status) open-challenge (data-challenge-id,
+//                data-character-id, data-mine) choice-specialty spend-point choice-pool
+//                band-odds (data-from, data-to, data-p: the chosen improvement's exact chance
+//                "n/d", data-p-without, data-p-with: without and with the Aptitude point)
+//                choice-refused (data-code) roll-challenge waiting-roll cancel-challenge
+//                challenge-result (data-result, data-band) die (data-face, data-kept)
+//                custom-bands-note narration-text narration-input narrate
+//   fights:      fight
+//   messages:    refusal (a `refused` answer, role=alert, data-for=its place) request-error
+//                toast announce (the latest roll, for screen readers)
+//   log:         log log-entry (data-seq)
+// Debug hook (common/table-page.js): window.prophecy = { seq(), view(), online(), connected(), me(),
+// content(), own() }.
+
+import { openTable } from '../common/table-page.js';
+import { renderChallengeTable } from './table-view.js';
+
+/**
+ * @typedef {import('./page-types').ChallengeContext} Ctx
+ * @typedef {import('../common/page-types').Seen<import('./view-types').ChallengeView>} View
+ * @typedef {import('./view-types').Challenge} Challenge
+ * @typedef {import('./view-types').Character} Character
+ * @typedef {import('./view-types').ChoiceOdds} ChoiceOdds
+ * @typedef {import('../common/page-types').Child} Child
+ */
+
+// openTable adds the fields every game shares.
+const ui = /** @type {import('./page-types').ChallengeUi} */ ({
+  narrations: {}, // challenge id → the narration being written
+  draft: null, // the sheet being made or edited
+  call: null, // the GM's challenge being called
+  fight: null, // the GM's fight being written down
+  rest: '', // whom the GM says rested ('' for everyone)
+  choices: new Map(), // challenge id → {specialty: index or -1, spend: boolean}
+  gens: { call: 0, fight: 0, sheet: 0 }, // bumped to give a form fresh fields
+  focusNext: null, // an element id to focus after the next render
+  announce: '',
+  tab: 'challenges', // the view a phone shows (table-view.js)
+});
+
+openTable({
+  name: 'challenge',
+  content: false,
+  intro: 'You were invited to play the Challenge rules with a game master: make a character sheet, and roll when the game master calls a Challenge.',
+  ui,
+  ctx: {
+    focus: (/** @type {string} */ id) => {
+      ui.focusNext = id;
+    },
+  },
+  view: renderChallengeTable,
+  title: (ctx) => (ctx.view && ctx.view.gm === ctx.you ? 'The Challenge rules (you are the GM)' : 'The Challenge rules'),
+  logTab: 'table',
+  viewed,
+  afterRender: () => {
+    if (!ui.focusNext) return;
+    const target = document.getElementById(ui.focusNext);
+    ui.focusNext = null;
+    if (target) target.focus({ preventScroll: false });
+  },
+});
+
+/**
+ * @param {View | null} view
+ */
+function rolledIds(view) {
+  return new Set((view ? view.challenges || [] : []).filter((c) => c.status === 'rolled').map((c) => c.id));
+}
+
+/**
+ * @param {View} view
+ * @param {View | null} before
+ */
+function viewed(view, before) {
+  // Choices belong to an open challenge: forget those of challenges rolled or cancelled.
+  const open = new Set((view.challenges || []).filter((c) => c.status === 'open').map((c) => c.id));
+  for (const id of Array.from(ui.choices.keys())) if (!open.has(id)) ui.choices.delete(id);
+  // A new result is said aloud once (not the old ones found at a sync).
+  if (before) {
+    const rolled = rolledIds(before);
+    const fresh = (view.challenges || []).filter((c) => c.status === 'rolled' && !rolled.has(c.id));
+    if (fresh.length) {
+      const c = fresh[fresh.length - 1];
+      const outcome = /** @type {NonNullable<typeof c.outcome>} */ (c.outcome); // a rolled challenge has one
+      const who = (view.characters || []).find((x) => x.id === c.character);
+      ui.announce = `${who ? who.sheet.name : 'A character'} rolled ${outcome.faces.join(', ')}: ${outcome.result}, ${outcome.label}.`;
+    }
+  }
+}

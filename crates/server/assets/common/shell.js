@@ -1,0 +1,331 @@
+// The page shell every table page shares, whatever its game: the header (title, badges, the
+// invitation, the exports), the banners (the reconnecting one first), a phone's views and their
+// bar, the log, the toasts and the footer with the theme menu. A game's view builds its own
+// parts and puts them in these.
+
+import { h } from './dom.js';
+import { button } from './controls.js';
+
+/** @typedef {import('./page-types').AnyContext} Ctx */
+/** @typedef {import('./page-types').Child} Child */
+
+// ---------------------------------------------------------------- the header
+
+/**
+ * The header: `title` (the table's name) with its `meta` badges, the invitation (or what the
+ * game shows in its place: `invite`), and the exports: the Markdown, the printable page, the
+ * game file (`gameFile`: its download name and a title saying what it holds) and `publish`
+ * (the published page's links, for the games whose header has them). `compact`: a phone's
+ * header while the invitation waits in another view.
+ * @param {Ctx} ctx
+ * @param {{title: Child, meta: Child, invite?: Child, compact?: boolean, exportsLabel: string,
+ *   gameFile: {download: string, title: string}, publish?: Child}} parts
+ */
+export function topbar(ctx, { title, meta, invite = inviteBlock(ctx), compact = false, exportsLabel, gameFile, publish = null }) {
+  return h(
+    'header',
+    { class: ['topbar', compact ? 'compact' : null], 'data-key': 'topbar' },
+    h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
+    h('div', { class: 'title-block' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', { class: 'table-title', testid: 'table-title' }, title), h('p', { class: 'meta' }, meta)),
+    invite,
+    h(
+      'nav',
+      { class: 'exports', 'aria-label': exportsLabel },
+      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
+      h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
+      h('a', { href: `/t/${ctx.token}/game.jsonl`, download: gameFile.download, testid: 'export-game', title: gameFile.title }, 'Game file'),
+      publish,
+    ),
+  );
+}
+
+const INVITE_CONFIRM = {
+  renew: 'The current link will stop seating new players; everyone seated stays.',
+  close: 'Nobody new can take a seat until you open joining again (with a new link).',
+};
+
+/**
+ * The creator's controls; renewing and closing ask once, in place (nothing is undone later).
+ * @param {Ctx} ctx
+ * @param {import('./messages').Invite} invite
+ */
+function inviteControls(ctx, invite) {
+  const { ui } = ctx;
+  const asking = ui.confirm === 'invite-renew' ? 'renew' : ui.confirm === 'invite-close' ? 'close' : null;
+  if (asking) {
+    return h(
+      'div',
+      { class: 'invite-controls', role: 'group', 'aria-label': 'Confirm' },
+      h('p', { class: 'meta' }, INVITE_CONFIRM[asking]),
+      h(
+        'div',
+        { class: 'row' },
+        h('button', { type: 'button', class: 'btn danger small', testid: `confirm-${asking}-invite`, onclick: () => ctx.changeInvite(asking) }, asking === 'renew' ? 'Make a new link' : 'Close joining'),
+        h('button', { type: 'button', class: 'btn ghost small', onclick: () => { ui.confirm = null; ctx.rerender(); } }, 'Keep it'),
+      ),
+    );
+  }
+  const ask = (/** @type {string} */ what) => () => {
+    ui.confirm = `invite-${what}`;
+    ctx.rerender();
+  };
+  return h(
+    'div',
+    { class: 'row invite-controls' },
+    invite.open ? h('button', { type: 'button', class: 'btn ghost small', testid: 'renew-invite', onclick: ask('renew') }, 'New link') : null,
+    invite.open
+      ? h('button', { type: 'button', class: 'btn ghost small', testid: 'close-joining', onclick: ask('close') }, 'Close joining')
+      : h('button', { type: 'button', class: 'btn secondary small', testid: 'open-joining', onclick: () => ctx.changeInvite('open') }, 'Open joining'),
+  );
+}
+
+/**
+ * The invitation: its link (with the table's current code) and QR code for everyone seated;
+ * for the creator, a new link (the old one stops seating newcomers) and closing joining.
+ * @param {Ctx} ctx
+ */
+export function inviteBlock(ctx) {
+  const { ui } = ctx;
+  const invite = ctx.invite;
+  const creatorControls = invite && invite.creator ? inviteControls(ctx, invite) : null;
+  if (invite && !invite.open) {
+    return h(
+      'div',
+      { class: 'invite', 'data-key': 'invite' },
+      h('p', { class: 'meta', testid: 'joining-closed' }, 'Joining is closed: nobody new can take a seat.'),
+      creatorControls,
+    );
+  }
+  const url = (invite && invite.link) || '';
+  return h(
+    'div',
+    { class: 'invite', 'data-key': 'invite' },
+    h('label', { for: 'invite-link' }, 'Invite link'),
+    h(
+      'div',
+      { class: 'row' },
+      h('input', { id: 'invite-link', type: 'text', readonly: true, value: url, placeholder: invite ? '' : 'Loading…', testid: 'invite-link', 'data-key': 'invite-link', onfocus: (e, el) => el.select() }),
+      h('button', { type: 'button', class: 'btn secondary', testid: 'copy-link', disabled: !url, onclick: () => ctx.copyLink(url) }, ui.copied ? 'Copied' : 'Copy link'),
+    ),
+    h('span', { class: 'visually-hidden', role: 'status' }, ui.copied ? 'Link copied to the clipboard' : ''),
+    h(
+      'details',
+      { class: 'qr', open: ui.open.has('qr'), ontoggle: (e, el) => ctx.toggled('qr', el.open) },
+      h('summary', { testid: 'show-qr' }, 'QR code for phones'),
+      // The link in the query makes the browser fetch a new picture when the link is renewed.
+      ui.open.has('qr') && url ? h('img', { src: `/t/${ctx.token}/qr.svg?for=${encodeURIComponent(url.slice(-8))}`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
+    ),
+    creatorControls,
+  );
+}
+
+/**
+ * A board or Challenge table's published page, in its header: the link and Withdraw for
+ * everyone, Publish for whoever may (`mayPublish`: the table's creator, the game master; the
+ * server refuses anyone else).
+ * @param {Ctx} ctx
+ * @param {boolean | null} mayPublish
+ */
+export function publishLinks(ctx, mayPublish) {
+  const invite = ctx.invite;
+  if (!invite) return null;
+  if (invite.share) {
+    return [
+      h('a', { href: invite.share, target: '_blank', rel: 'noopener', testid: 'open-shared', title: 'The story’s read-only page, for anyone with its link' }, 'Published page'),
+      button('Withdraw it', () => ctx.changeShare('withdraw'), { class: 'ghost small', testid: 'withdraw-story', title: 'Take the published page down (any player may)' }),
+    ];
+  }
+  if (!mayPublish) return null;
+  return button('Publish a read-only page', () => ctx.changeShare('publish'), { class: 'ghost small', testid: 'publish-story', title: 'The story on a page of its own, at a link nobody can guess' });
+}
+
+// ---------------------------------------------------------------- banners
+
+/**
+ * While the socket is down: the page says so, above everything, in every game.
+ * @param {Ctx} ctx
+ */
+export function reconnectBanner(ctx) {
+  return ctx.connected ? null : h('div', { class: 'banner reconnecting', role: 'status', testid: 'reconnecting-banner', 'data-key': 'reconnecting' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), 'Connection lost: reconnecting…');
+}
+
+/**
+ * The banners above the table: the reconnecting one, then the game's own (`more`).
+ * @param {Ctx} ctx
+ * @param {...Child} more
+ */
+export function banners(ctx, ...more) {
+  return h('div', { class: 'banners', 'data-key': 'banners' }, reconnectBanner(ctx), more);
+}
+
+// ---------------------------------------------------------------- views on a phone
+
+// On a narrow screen the table is a few views a thumb switches between from a bar at the
+// bottom; on a wide one everything shows at once. A page tags each section with the views it
+// belongs to (`tagged`), builds its layout, and calls `showOnly` with the view chosen:
+// sections of other views get the class `off-tab`, which the stylesheet hides on a narrow
+// screen only. `tabBar` is the bar, with a mark on a view where something new waits (a
+// number: how many new log lines).
+
+/** Wide enough to show every view at once (the stylesheet's breakpoint). */
+export const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
+
+/**
+ * Marks `nodes` (a node, or a list with nulls) as belonging to the views `tabs` ("a b").
+ * @template {Child} T
+ * @param {T} nodes
+ * @param {string} tabs
+ * @returns {T}
+ */
+export function tagged(nodes, tabs) {
+  for (const n of /** @type {unknown[]} */ ([nodes]).flat(Infinity)) if (n instanceof Element) n.setAttribute('data-tabs', tabs);
+  return nodes;
+}
+
+/**
+ * Shows view `tab` of `layout` (a built tree): the others' sections are marked off.
+ * @template {Element} T
+ * @param {T} layout
+ * @param {string} tab
+ * @returns {T}
+ */
+export function showOnly(layout, tab) {
+  layout.setAttribute('data-tab', tab);
+  for (const el of layout.querySelectorAll('[data-tabs]')) {
+    if (!(el.getAttribute('data-tabs') || '').split(' ').includes(tab)) el.classList.add('off-tab');
+  }
+  return layout;
+}
+
+/**
+ * The bar of views. `tabs`: [{id, label}]; `marks`: view id → true (something new) or a number
+ * (new log lines); `onShow(id)` switches.
+ * @param {Array<{id: string, label: string}>} tabs
+ * @param {string} current
+ * @param {Record<string, boolean | number | undefined>} marks
+ * @param {(id: string) => void} onShow
+ */
+export function tabBar(tabs, current, marks, onShow) {
+  return h(
+    'nav',
+    { class: 'tabbar', 'aria-label': 'Views of the table', testid: 'tabbar', 'data-key': 'tabbar' },
+    tabs.map((t) => {
+      const mark = t.id !== current ? marks[t.id] : null;
+      const count = typeof mark === 'number' && mark > 0 ? mark : 0;
+      const attention = !!count || mark === true;
+      return h(
+        'button',
+        {
+          type: 'button',
+          class: ['tab', t.id === current ? 'current' : null],
+          'aria-pressed': String(t.id === current),
+          testid: 'tab-' + t.id,
+          'data-attention': attention ? 'true' : null,
+          'data-key': 'tab:' + t.id,
+          onclick: () => onShow(t.id),
+        },
+        h('span', { class: 'tab-label' }, t.label),
+        attention ? h('span', { class: 'tab-dot', role: 'img', 'aria-label': count ? `${count} new in the log` : 'something new' }, count ? String(Math.min(count, 99)) : '') : null,
+      );
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- the log
+
+/**
+ * The log: `entries` (the lines the page holds), newest last, each at its time; `text(e)` is a
+ * line's text (a string or nodes) and `lineClass(e)` its class.
+ * @template {import('./messages').LogEntry} E
+ * @param {Ctx} ctx
+ * @param {E[]} entries
+ * @param {(e: E) => Child} [text]
+ * @param {(e: E) => string | null} [lineClass]
+ */
+export function logPanel(ctx, entries, text = (e) => e.text, lineClass = () => null) {
+  return h(
+    'section',
+    { class: 'panel log-panel', id: 'log-panel', 'aria-labelledby': 'log-h', 'data-key': 'log-panel' },
+    h('h2', { id: 'log-h' }, 'Log'),
+    olderLines(ctx),
+    h(
+      'ol',
+      { class: 'log', id: 'log', testid: 'log', 'aria-live': 'polite', 'aria-relevant': 'additions', tabindex: 0, 'aria-label': 'What happened at the table, newest last' },
+      entries.map((e) =>
+        h(
+          'li',
+          { 'data-key': 's' + e.seq, 'data-seq': e.seq, testid: 'log-entry', class: lineClass(e) },
+          h('time', { datetime: new Date(e.at).toISOString() }, formatTime(e.at)),
+          ' ',
+          h('span', { class: 'log-text' }, text(e)),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * Above the log when the table has older lines than the page holds (a sync carries only the
+ * newest): a button that asks for the next page of them.
+ * @param {Ctx} ctx
+ */
+export function olderLines(ctx) {
+  if (!ctx.logOlder) return null;
+  return h(
+    'p',
+    { class: 'log-older', 'data-key': 'log-older' },
+    h(
+      'button',
+      { type: 'button', class: 'btn ghost small', testid: 'log-older', disabled: ctx.logAsking || !ctx.connected, onclick: () => ctx.olderLines() },
+      ctx.logAsking ? 'Bringing earlier lines…' : 'Show earlier lines',
+    ),
+  );
+}
+
+/** @param {number} ms */
+export function formatTime(ms) {
+  try {
+    return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  } catch {
+    return '';
+  }
+}
+
+// ---------------------------------------------------------------- toasts and the footer
+
+/** @param {Ctx} ctx */
+export function toasts(ctx) {
+  return h(
+    'div',
+    { class: 'toasts', 'aria-live': 'polite', 'data-key': 'toasts' },
+    ctx.ui.toasts.map((t) =>
+      h(
+        'div',
+        { class: ['toast', t.kind], role: t.kind === 'info' ? 'status' : 'alert', testid: t.kind === 'refused' ? 'refusal' : 'toast', 'data-key': 't' + t.id },
+        t.rule ? h('strong', null, t.rule + ': ') : null,
+        t.text,
+        h('button', { type: 'button', class: 'icon dismiss', 'aria-label': 'Dismiss', onclick: () => ctx.dismissToast(t.id) }),
+      ),
+    ),
+  );
+}
+
+/**
+ * The footer: the game's links and words (`parts`), then the theme menu.
+ * @param {...Child} parts
+ */
+export function pageFooter(...parts) {
+  return h('footer', { class: 'page-footer', 'data-key': 'footer' }, parts, ' · ', themeMenu());
+}
+
+/** The theme menu (common/theme.js applies and keeps the choice): the system's, light or dark. */
+export function themeMenu() {
+  const chosen = window.prophecyTheme ? window.prophecyTheme.chosen() : 'system';
+  const option = (/** @type {string} */ value, /** @type {string} */ label) => h('option', { value, selected: chosen === value }, label);
+  return h(
+    'label',
+    { class: 'theme-menu' },
+    'Theme ',
+    h('select', { 'data-theme-select': true, testid: 'theme-select', 'data-key': 'theme-select' }, option('system', 'as the device'), option('light', 'light'), option('dark', 'dark')),
+  );
+}
