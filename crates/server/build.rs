@@ -1,17 +1,19 @@
 //! Builds the pages' files (`assets/`, in any folders) into the binary, once, so that serving
 //! them costs nothing per request:
+//! - each page's module script is served with every module it imports bundled in, one file
+//!   per page (see `build/bundle.rs`);
 //! - JavaScript is minified by oxc, CSS by lightningcss; HTML and the rest stay as written;
 //! - every file but an HTML page is named by a hash of its content (`common/net.3f9a1c2b.js`),
 //!   so browsers may keep it for a year; every reference to it (JavaScript `import`s, static
 //!   and `import("…")`, HTML `src` and `href`, CSS `url()` and `@import`) is rewritten to that
 //!   name, in dependency order, so that a file's hash covers the names of what it imports;
-//! - each HTML page gets a `<link rel="modulepreload">` for every module its scripts import, at
-//!   any depth, so a browser asks for them all at once instead of one depth at a time;
 //! - each file is compressed with brotli and gzip (kept when smaller).
 //!
 //! Writes `$OUT_DIR/assets.rs`, the table of `Asset`s that `src/assets.rs` serves, whose bytes
 //! are files in `$OUT_DIR/assets/`.
 
+#[path = "build/bundle.rs"]
+mod bundle;
 #[path = "build/css.rs"]
 mod css;
 #[path = "build/graph.rs"]
@@ -23,7 +25,7 @@ mod js;
 
 use graph::{File, Kind};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -78,11 +80,20 @@ fn read_tree(dir: &Path, prefix: &str, files: &mut BTreeMap<String, File>) {
 }
 
 /// Minifies and rewrites every file, one cycle of imports (most often a single file) at a
-/// time, each after everything it refers to, so that the names it holds are final.
+/// time, each after everything it refers to, so that the names it holds are final. Modules
+/// that are served only inside a bundle are not built on their own.
 fn build_all(files: &BTreeMap<String, File>) -> Vec<Built> {
+    let served = graph::served_modules(files);
     let mut urls: BTreeMap<String, String> = BTreeMap::new();
     let mut built = Vec::new();
     for component in graph::dependency_order(files) {
+        let component: Vec<String> = component
+            .into_iter()
+            .filter(|path| files[path].kind != Kind::Module || served.contains(path))
+            .collect();
+        if component.is_empty() {
+            continue;
+        }
         let named_by_content = component.len() == 1 && !files[&component[0]].refers_to_itself();
         if !named_by_content {
             // Files that import each other cannot each be named by a hash of their final
@@ -97,7 +108,7 @@ fn build_all(files: &BTreeMap<String, File>) -> Vec<Built> {
                         .unwrap_or_else(|| format!("/assets/{target}"))
                 };
                 hasher.update(path.as_bytes());
-                hasher.update(render(files, &files[path], &unhashed));
+                hasher.update(render(files, &files[path], &unhashed, &served));
             }
             let together = hasher.finalize();
             for path in &component {
@@ -111,7 +122,7 @@ fn build_all(files: &BTreeMap<String, File>) -> Vec<Built> {
         for path in &component {
             let file = &files[path];
             let known = |target: &str| urls[target].clone();
-            let bytes = render(files, file, &known);
+            let bytes = render(files, file, &known, &served);
             let served = match file.kind {
                 Kind::Page => path.clone(),
                 _ if named_by_content => hashed_name(path, &hex(&Sha256::digest(&bytes))),
@@ -128,8 +139,14 @@ fn build_all(files: &BTreeMap<String, File>) -> Vec<Built> {
     built
 }
 
-/// `file` minified, with every reference to another file replaced by `url(target)`.
-fn render(files: &BTreeMap<String, File>, file: &File, url: &dyn Fn(&str) -> String) -> Vec<u8> {
+/// `file` minified, with every reference to another file replaced by `url(target)`; a served
+/// module (`served`) with its static imports bundled in.
+fn render(
+    files: &BTreeMap<String, File>,
+    file: &File,
+    url: &dyn Fn(&str) -> String,
+    served: &BTreeSet<String>,
+) -> Vec<u8> {
     let rewritten = |spec: &str| {
         file.refs
             .iter()
@@ -137,14 +154,13 @@ fn render(files: &BTreeMap<String, File>, file: &File, url: &dyn Fn(&str) -> Str
             .map(|r| format!("{}{}", url(&r.target), r.suffix))
     };
     match file.kind {
-        Kind::Page => {
-            let preloads: Vec<String> = graph::module_closure(files, file)
-                .iter()
-                .map(|target| url(target))
-                .collect();
-            html::render(&file.path, file.text(), &rewritten, &preloads).into_bytes()
+        Kind::Page => html::render(&file.path, file.text(), &rewritten).into_bytes(),
+        Kind::Module => {
+            assert!(served.contains(&file.path), "{}: not served", file.path);
+            let bundled = bundle::bundle(files, &file.path, url);
+            js::render(&file.path, &bundled, true, &|_| None).into_bytes()
         }
-        Kind::Module | Kind::Script => js::render(
+        Kind::Script => js::render(
             &file.path,
             file.text(),
             file.kind == Kind::Module,

@@ -123,13 +123,13 @@ test('HTML typed by players is shown as text, never as markup', { timeout: 150_0
 test('the same checks catch a page that inserts text as HTML', { timeout: 60_000 }, async () => {
   await withTable('xss-self-check', async (table) => {
     const ada = await table.open('Ada');
-    // The server sends dom.js minified, under a name with its hash (dom.3f9a1c2b.js): the
-    // names of the variables are the minifier's.
-    await ada.context.route('**/dom.*.js', async (route) => {
+    // The server sends dom.js bundled into each page's script (main.3f9a1c2b.js), minified:
+    // the names of the variables are the minifier's.
+    await ada.context.route('**/main.*.js', async (route) => {
       const response = await route.fetch();
       const source = await response.text();
       const broken = source.replace(/(\w+)\.appendChild\(document\.createTextNode\(String\((\w+)\)\)\)/, "$1.insertAdjacentHTML('beforeend', String($2))");
-      assert.notEqual(broken, source, 'dom.js changed: update this self-check');
+      assert.notEqual(broken, source, 'dom.js (in main.js) changed: update this self-check');
       await route.fulfill({ response, body: broken });
     });
     await createTable(ada, table.server, T.ada);

@@ -50,9 +50,10 @@ pub struct Ref {
     pub spec: String,
     pub target: String,
     pub suffix: String,
-    /// A static `import` (or `export … from`), or a page's `<script type="module">`: loaded
-    /// before the page runs, so preloaded. A dynamic `import()` is loaded when needed.
-    pub preload: bool,
+    /// A static `import` (or `export … from`), or a page's `<script type="module">`: needed
+    /// before the page runs, so bundled into the page's script. A dynamic `import()` is
+    /// loaded when needed, from a file of its own.
+    pub eager: bool,
 }
 
 pub struct File {
@@ -115,7 +116,7 @@ pub fn find_references(files: &mut BTreeMap<String, File>) {
             Kind::Other(_) => Vec::new(),
         };
         let mut refs = Vec::new();
-        for (spec, preload) in specs {
+        for (spec, eager) in specs {
             let Some((target, suffix)) = resolve(files, &file.path, &spec) else {
                 continue;
             };
@@ -128,7 +129,7 @@ pub fn find_references(files: &mut BTreeMap<String, File>) {
                 spec,
                 target,
                 suffix,
-                preload,
+                eager,
             });
         }
         found.insert(file.path.clone(), refs);
@@ -241,25 +242,35 @@ pub fn dependency_order(files: &BTreeMap<String, File>) -> Vec<Vec<String>> {
     walk.order
 }
 
-/// Every module a page's scripts load before it runs (its `<script type="module">`s and their
-/// static imports, at any depth), in the order first met, without the page's own scripts.
-pub fn module_closure(files: &BTreeMap<String, File>, page: &File) -> Vec<String> {
-    let entries: Vec<&str> = page
-        .refs
-        .iter()
-        .filter(|r| r.preload)
-        .map(|r| r.target.as_str())
-        .collect();
-    let mut seen: BTreeSet<&str> = entries.iter().copied().collect();
-    let mut order = Vec::new();
-    let mut queue: std::collections::VecDeque<&str> = entries.into();
-    while let Some(path) = queue.pop_front() {
-        for r in files[path].refs.iter().filter(|r| r.preload) {
-            if seen.insert(&r.target) {
-                order.push(r.target.clone());
-                queue.push_back(&r.target);
+/// The modules served as files of their own, each with what it imports statically bundled
+/// in: a page's module scripts and the targets of `import("…")`. The others are served only
+/// inside those. A module both imported statically and loaded by `import("…")` would run
+/// twice, once in each file, so the build stops on it.
+pub fn served_modules(files: &BTreeMap<String, File>) -> BTreeSet<String> {
+    let mut served = BTreeSet::new();
+    let mut imported = BTreeSet::new();
+    for file in files.values() {
+        for r in &file.refs {
+            if files[&r.target].kind != Kind::Module {
+                continue;
+            }
+            if file.kind == Kind::Page || !r.eager {
+                served.insert(r.target.clone());
+            }
+            if file.kind != Kind::Page && r.eager {
+                imported.insert(r.target.clone());
             }
         }
     }
-    order
+    for file in files.values().filter(|f| f.kind != Kind::Page) {
+        for r in file.refs.iter().filter(|r| !r.eager) {
+            assert!(
+                !imported.contains(&r.target),
+                "{}: import(\"{}\") names a module that others import statically: it would run twice",
+                file.path,
+                r.spec
+            );
+        }
+    }
+    served
 }

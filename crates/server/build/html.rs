@@ -1,6 +1,6 @@
 //! HTML pages: the files a page names (the `src` and `href` of its elements), rewritten to their
-//! new names, and a preload for every module its scripts import. The pages are small and not
-//! minified: compression takes what whitespace there is.
+//! new names. The pages are small and not minified: compression takes what whitespace there
+//! is.
 
 use std::ops::Range;
 
@@ -10,10 +10,9 @@ struct Attr {
     value: Range<usize>,
 }
 
-/// A start tag: its name (lower case), where it ends in the page, and its attributes.
+/// A start tag: its name (lower case) and its attributes.
 struct Tag {
     name: String,
-    end: usize,
     attrs: Vec<Attr>,
 }
 
@@ -64,7 +63,7 @@ fn tags(text: &str) -> Vec<Tag> {
         } else {
             end
         };
-        tags.push(Tag { name, end, attrs });
+        tags.push(Tag { name, attrs });
     }
     tags
 }
@@ -124,7 +123,7 @@ pub fn scripts(text: &str) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// Every `src` and `href` in a page, each with whether it is a module script (preloaded with
+/// Every `src` and `href` in a page, each with whether it is a module script (bundled with
 /// its imports).
 pub fn references(text: &str) -> Vec<(String, bool)> {
     let mut found = Vec::new();
@@ -141,17 +140,10 @@ pub fn references(text: &str) -> Vec<(String, bool)> {
     found
 }
 
-/// The page with its references replaced by `rewritten(spec)` where that is `Some`, and a
-/// `<link rel="modulepreload">` for each of `preloads` after its first module script.
-pub fn render(
-    path: &str,
-    text: &str,
-    rewritten: &dyn Fn(&str) -> Option<String>,
-    preloads: &[String],
-) -> String {
+/// The page with its references replaced by `rewritten(spec)` where that is `Some`.
+pub fn render(path: &str, text: &str, rewritten: &dyn Fn(&str) -> Option<String>) -> String {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
-    let tags = tags(text);
-    for tag in &tags {
+    for tag in tags(text) {
         for attr in tag
             .attrs
             .iter()
@@ -165,16 +157,6 @@ pub fn render(
                 edits.push((attr.value.clone(), url));
             }
         }
-    }
-    if let Some(script) = tags.iter().find(|t| t.is_module_script(text)) {
-        let close = text[script.end..]
-            .find("</script>")
-            .map_or(script.end, |n| script.end + n + "</script>".len());
-        let links: String = preloads
-            .iter()
-            .map(|url| format!("\n<link rel=\"modulepreload\" href=\"{url}\">"))
-            .collect();
-        edits.push((close..close, links));
     }
     edits.sort_by_key(|(range, _)| std::cmp::Reverse(range.start));
     let mut page = text.to_owned();
