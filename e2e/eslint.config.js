@@ -10,8 +10,8 @@ export default [
     languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: globals.browser },
   },
   {
-    // A classic script, loaded before the modules (see the file).
-    files: ['common/theme.js'],
+    // Classic scripts, loaded before the modules (see the files).
+    files: ['common/theme.js', 'common/early-socket.js'],
     languageOptions: { sourceType: 'script' },
   },
 ];

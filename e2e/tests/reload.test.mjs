@@ -104,3 +104,33 @@ test('a reload whose hello is refused as too fast asks again and draws the table
     assert.deepEqual(consoleErrors(ada), [], "Ada's console errors");
   });
 });
+
+test("a returning player's page opens its one socket while its script is still on its way", { timeout: 60_000 }, async () => {
+  await withTable('early-socket', async (table) => {
+    const { players } = await seatPlayers(table, [{ name: 'Ada' }, { name: 'Bo' }]);
+    const [ada] = players;
+    const last = await sameSeq(players);
+    // A fresh browser with Ada's cookie (an empty cache), whose page's module comes late.
+    const context = await table.browser.newContext({ storageState: await ada.context.storageState() });
+    try {
+      const page = await context.newPage();
+      const events = [];
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.on('websocket', () => events.push('socket'));
+      await page.route(/\/assets\/story\/main\.[0-9a-f]+\.js$/, async (route) => {
+        await new Promise((done) => setTimeout(done, 1500));
+        events.push('script');
+        await route.continue();
+      });
+      await page.goto(ada.page.url());
+      await page.waitForFunction((s) => window.prophecy && window.prophecy.seq() === s, last);
+      await page.getByTestId('layout').waitFor();
+      assert.deepEqual(events, ['socket', 'script'], 'one socket, opened before the script came');
+      assert.equal(await page.evaluate(() => window.prophecy.me().player), await ada.page.evaluate(() => window.prophecy.me().player), 'the sync said who she is');
+      assert.deepEqual(errors, []);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -8,6 +8,8 @@ declare global {
   interface Window {
     /** The theme menu's keeper (common/theme.js, a classic script). */
     prophecyTheme?: { chosen(): 'system' | 'light' | 'dark'; sync(): void };
+    /** The table's socket, opened before the page's module ran (common/early-socket.js). */
+    prophecyEarlySocket?: WebSocket;
     /** The test hooks of a table page (common/table-page.js). */
     prophecy?: Record<string, () => unknown>;
   }

@@ -30,6 +30,18 @@ const HELLO_AGAIN_MS = 1000;
  * @property {(msg: import('./messages').LogMessage | import('./messages').ErrorMessage) => void} [log]
  */
 
+/**
+ * The socket that early-socket.js opened for this page, taken once: when it is for `url` and
+ * not closing.
+ * @param {string} url
+ * @returns {WebSocket | null}
+ */
+function earlySocket(url) {
+  const ws = window.prophecyEarlySocket;
+  window.prophecyEarlySocket = undefined;
+  return ws && ws.url === url && ws.readyState <= WebSocket.OPEN ? ws : null;
+}
+
 export class Connection {
   /**
    * @param {string} token the table's token
@@ -105,9 +117,9 @@ export class Connection {
   }
 
   open() {
-    let ws;
+    let ws = earlySocket(this.url());
     try {
-      ws = new WebSocket(this.url());
+      ws ||= new WebSocket(this.url());
     } catch {
       this.retry();
       return;
@@ -116,12 +128,13 @@ export class Connection {
     // Until this socket's first sync, updates are dropped: the room may broadcast a change
     // before it has read our hello, and that sync carries everything since our last seq anyway.
     this.synced = false;
-    ws.onopen = () => {
+    const opened = () => {
       ws.send(JSON.stringify({ type: 'hello', since: this.since() }));
       this.heard = Date.now();
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.heartbeat(ws), PING_EVERY_MS);
     };
+    ws.onopen = opened;
     ws.onmessage = (e) => {
       this.heard = Date.now();
       /** @type {Message} */
@@ -144,6 +157,8 @@ export class Connection {
     ws.onerror = () => {
       // onclose follows; nothing else to do.
     };
+    // The early socket may have opened before it was taken over.
+    if (ws.readyState === WebSocket.OPEN) opened();
   }
 
   /** Gives up on the current socket now (its close may take long on a dead network). */
@@ -370,6 +385,14 @@ export function applyPatch(holder, patch) {
   } catch {
     return false;
   }
+}
+
+/**
+ * A network error for people: the server's message, or that it could not be reached.
+ * @param {unknown} e
+ */
+export function reachError(e) {
+  return e instanceof Error && e.message && e.message !== 'Failed to fetch' ? e.message : 'Could not reach the server. Try again.';
 }
 
 /**

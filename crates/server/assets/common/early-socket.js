@@ -1,0 +1,15 @@
+// A table page's socket, opened while the page's own script is still on its way: on a slow
+// network the socket's handshake is a round trip of its own, and this way it overlaps the
+// script's. The page's connection (net.js) takes the socket over and says hello on it. A
+// newcomer's link (`?join=CODE`) opens none: who they are comes first (seat.js). A classic
+// script, loaded in <head> beside the page's module.
+(function () {
+  var table = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
+  if (!table || new URLSearchParams(location.search).has('join')) return;
+  var scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  try {
+    window.prophecyEarlySocket = new WebSocket(scheme + '//' + location.host + '/t/' + table[1] + '/ws');
+  } catch {
+    // The page's connection opens its own, and says why not.
+  }
+})();
