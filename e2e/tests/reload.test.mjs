@@ -119,7 +119,7 @@ test("a returning player's page opens its one socket while its script is still o
       page.on('pageerror', (e) => errors.push(e.message));
       page.on('websocket', () => events.push('socket'));
       await page.route(/\/assets\/story\/main\.[0-9a-f]+\.js$/, async (route) => {
-        await new Promise((done) => setTimeout(done, 1500));
+        await new Promise((done) => setTimeout(done, 3000));
         events.push('script');
         await route.continue();
       });
