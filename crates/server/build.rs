@@ -58,6 +58,31 @@ fn main() {
     let built = build_all(&files);
     let compressed = compress_all(&built);
     write_table(&out, &files, &built, &compressed);
+    write_inline_hashes(&out, &built);
+}
+
+/// Writes `$OUT_DIR/inline_scripts.rs`: the content security policy's sources for the scripts
+/// written into pages (`<script>…</script>`, see `html::render`), `'sha256-…'` each.
+fn write_inline_hashes(out: &Path, built: &[Built]) {
+    use base64::Engine as _;
+    let mut sources = BTreeSet::new();
+    for page in built.iter().filter(|b| b.served.ends_with(".html")) {
+        let text = std::str::from_utf8(&page.bytes).expect("a page is UTF-8");
+        for (_, rest) in text
+            .match_indices("<script>")
+            .map(|(i, m)| ((), &text[i + m.len()..]))
+        {
+            let script = &rest[..rest.find("</script>").expect("a script's end tag")];
+            let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(script));
+            sources.insert(format!("'sha256-{hash}'"));
+        }
+    }
+    let list: Vec<String> = sources.iter().map(|s| format!("{s:?}")).collect();
+    std::fs::write(
+        out.join("inline_scripts.rs"),
+        format!("&[{}]", list.join(", ")),
+    )
+    .expect("OUT_DIR is writable");
 }
 
 /// Every file under `dir` that a page may load, by its path from `assets/` with `/` between
@@ -154,7 +179,19 @@ fn render(
             .map(|r| format!("{}{}", url(&r.target), r.suffix))
     };
     match file.kind {
-        Kind::Page => html::render(&file.path, file.text(), &rewritten).into_bytes(),
+        Kind::Page => {
+            let inline = |spec: &str| {
+                let r = file.refs.iter().find(|r| r.spec == spec);
+                let target = &files[&r.expect("a page's script is a file of ours").target];
+                assert!(
+                    target.kind == Kind::Script,
+                    "{}: {spec}: not a classic script",
+                    file.path
+                );
+                js::render(&target.path, target.text(), false, &|_| None)
+            };
+            html::render(&file.path, file.text(), &rewritten, &inline).into_bytes()
+        }
         Kind::Module => {
             assert!(served.contains(&file.path), "{}: not served", file.path);
             let bundled = bundle::bundle(files, &file.path, url);

@@ -1,6 +1,6 @@
 //! HTML pages: the files a page names (the `src` and `href` of its elements), rewritten to their
-//! new names. The pages are small and not minified: compression takes what whitespace there
-//! is.
+//! new names, and the classic scripts marked `data-inline` written into the page. The pages are
+//! small and not minified: compression takes what whitespace there is.
 
 use std::ops::Range;
 
@@ -10,10 +10,12 @@ struct Attr {
     value: Range<usize>,
 }
 
-/// A start tag: its name (lower case) and its attributes.
+/// A start tag: its name (lower case), its attributes, and where the element is in the page
+/// (from its `<` to the end of its end tag, for a script or a style; else of its start tag).
 struct Tag {
     name: String,
     attrs: Vec<Attr>,
+    element: Range<usize>,
 }
 
 impl Tag {
@@ -56,14 +58,19 @@ fn tags(text: &str) -> Vec<Tag> {
         // The text of a script or a style is not markup: go on after its end tag.
         i = if name == "script" || name == "style" {
             let close = format!("</{name}");
-            text[end..]
+            let at = text[end..]
                 .to_ascii_lowercase()
                 .find(&close)
-                .map_or(text.len(), |n| end + n)
+                .map_or(text.len(), |n| end + n);
+            text[at..].find('>').map_or(text.len(), |n| at + n + 1)
         } else {
             end
         };
-        tags.push(Tag { name, attrs });
+        tags.push(Tag {
+            name,
+            attrs,
+            element: start..i,
+        });
     }
     tags
 }
@@ -140,10 +147,34 @@ pub fn references(text: &str) -> Vec<(String, bool)> {
     found
 }
 
-/// The page with its references replaced by `rewritten(spec)` where that is `Some`.
-pub fn render(path: &str, text: &str, rewritten: &dyn Fn(&str) -> Option<String>) -> String {
+/// The page with its references replaced by `rewritten(spec)` where that is `Some`, and each
+/// `<script src="…" data-inline>` replaced by `<script>{inline(spec)}</script>`: a script the
+/// page needs before anything else, written into it to save a round trip (the content
+/// security policy allows it by its hash).
+pub fn render(
+    path: &str,
+    text: &str,
+    rewritten: &dyn Fn(&str) -> Option<String>,
+    inline: &dyn Fn(&str) -> String,
+) -> String {
     let mut edits: Vec<(Range<usize>, String)> = Vec::new();
     for tag in tags(text) {
+        if tag.name == "script" && tag.attrs.iter().any(|a| a.name == "data-inline") {
+            let spec = tag.attr(text, "src");
+            let spec =
+                spec.unwrap_or_else(|| panic!("{path}: data-inline on a script with no src"));
+            assert!(
+                !tag.is_module_script(text),
+                "{path}: {spec}: only a classic script is inlined"
+            );
+            let script = inline(spec);
+            assert!(
+                !script.contains("</script"),
+                "{path}: {spec} holds </script"
+            );
+            edits.push((tag.element.clone(), format!("<script>{script}</script>")));
+            continue;
+        }
         for attr in tag
             .attrs
             .iter()

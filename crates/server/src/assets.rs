@@ -31,6 +31,9 @@ pub struct Asset {
 /// Every file of `assets/` that a page may load, by `served`; written by build.rs.
 pub static ASSETS: &[Asset] = include!(concat!(env!("OUT_DIR"), "/assets.rs"));
 
+/// The scripts build.rs wrote into pages, as content security policy sources (`'sha256-…'`).
+pub static INLINE_SCRIPTS: &[&str] = include!(concat!(env!("OUT_DIR"), "/inline_scripts.rs"));
+
 /// For a year, and never asked again: a new content has a new name.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 

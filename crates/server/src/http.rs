@@ -21,7 +21,18 @@ use tokio::sync::oneshot;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/// Every document's content security policy: scripts from this site only, and those that
+/// build.rs wrote into pages, by their hashes.
+static CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+    let scripts: Vec<&str> = std::iter::once("'self'")
+        .chain(assets::INLINE_SCRIPTS.iter().copied())
+        .collect();
+    let policy = format!(
+        "default-src 'self'; script-src {}; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        scripts.join(" ")
+    );
+    HeaderValue::from_str(&policy).expect("a policy is a header value")
+});
 
 /// The whole HTTP surface; `/metrics` too unless it has an address of its own.
 pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
@@ -100,10 +111,7 @@ async fn document_headers(
     let mut response = next.run(request).await;
     if response.extensions().get::<assets::Subresource>().is_none() {
         let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CSP),
-        );
+        headers.insert(header::CONTENT_SECURITY_POLICY, CSP.clone());
         headers.insert(
             header::REFERRER_POLICY,
             HeaderValue::from_static("no-referrer"),
