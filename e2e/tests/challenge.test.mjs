@@ -161,12 +161,15 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
 
     // 1. Mira forces the gate (average, Physicality, Might): she spends a point of Physicality.
     const c1 = await callChallenge(gm, { character: mira.id, description: 'Force the gate before the guards come', situation: 'average', aptitude: 'physicality', skills: ['might'] });
-    // A second challenge for the same character is refused, right by the GM's button.
+    // The form has moved on to Tam; a second challenge for Mira is refused, right by the GM's
+    // button, naming the open one.
+    assert.equal(await gm.page.getByTestId('challenge-character').inputValue(), String(tam.id));
+    await gm.page.getByTestId('challenge-character').selectOption(String(mira.id));
     await gm.page.getByTestId('challenge-description').fill('Hold the gate too');
     await gm.page.getByTestId('call-challenge').click();
     const refusal = gm.page.locator(`${tid('refusal')}[data-for="call"]`);
     await refusal.waitFor();
-    assert.match(await refusal.textContent(), /Mira|challenge/i);
+    assert.match(await refusal.textContent(), /“Force the gate before the guards come”/);
     await gm.page.getByTestId('challenge-description').fill('');
 
     const panel = ada.page.locator(tid('open-challenge', { 'challenge-id': c1, mine: 'true' }));
@@ -295,6 +298,48 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     assert.deepEqual(consoleErrors(bo, { network: true }), []);
   });
 });
+
+/** Whether `locator`'s element is inside its page's viewport, whole. */
+function inViewport(locator) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  });
+}
+
+for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
+  test(`a GM's next call is for the next character without an open challenge (${size})`, { timeout: 2 * 60_000 }, async () => {
+    await withTable(`challenge-next-${size}`, async (table) => {
+      const gm = await table.open('Gina', { viewport });
+      await createChallengeTable(gm, table.server, 'Gina');
+      const sheet = { concept: 'A traveller', aptitudes: { knowledge: 1, awareness: 1, charisma: 1, physicality: 2 }, skills: ['might'] };
+      const made = [];
+      for (const name of ['Ash', 'Bea', 'Cyd']) made.push(await makeSheet(gm, { ...sheet, name }));
+      const panel = gm.page.getByTestId('gm-panel');
+      await reveal(gm, panel.getByTestId('challenge-character'));
+      const character = panel.getByTestId('challenge-character');
+      const option = (c) => character.locator(`option[value="${c.id}"]`);
+      // Called for Bea: the form moves on to Cyd, then round to Ash; Bea is marked.
+      await callChallenge(gm, { character: made[1].id, description: 'Cross the ice', situation: 'average', aptitude: 'physicality', skills: [] });
+      assert.equal(await character.inputValue(), String(made[2].id), 'the form is for Cyd');
+      assert.match(await option(made[1]).textContent(), /Bea .*: a challenge is open$/);
+      assert.doesNotMatch(await option(made[2]).textContent(), /open/);
+      await callChallenge(gm, { character: made[2].id, description: 'Light the beacon', situation: 'average', aptitude: 'physicality', skills: [] });
+      assert.equal(await character.inputValue(), String(made[0].id), 'the form is for Ash');
+      // Bea again: refused beside the button, in view, naming her open challenge, not an id.
+      await character.selectOption(String(made[1].id));
+      await panel.getByTestId('challenge-description').fill('Cross it again');
+      await panel.getByTestId('call-challenge').click();
+      const refusal = gm.page.locator(`${tid('refusal')}[data-for="call"]`);
+      await refusal.waitFor();
+      assert.match(await refusal.textContent(), /This character already has an open Challenge, “Cross the ice”: it is rolled, or the GM cancels it, first\./);
+      assert.doesNotMatch(await refusal.textContent(), /challenge \d/);
+      assert.ok(await inViewport(refusal), 'the refusal is in view');
+      await shot(gm, `challenge-next-refused-${size}`);
+      assert.deepEqual(consoleErrors(gm), []);
+    });
+  });
+}
 
 test('the GM hands the seat to a player, who then sees the GM’s panel', { timeout: 2 * 60_000 }, async () => {
   await withTable('challenge-hand', async (table) => {

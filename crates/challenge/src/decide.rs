@@ -64,9 +64,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
         Action::EditSheet { character, sheet } => {
             let c = editable(state, by, character)?;
             // The sheet a Challenge was called on is the one it is rolled with.
-            if let Some(open) = state.open_challenge_of(character) {
-                return Err(Refusal::ChallengeOpen { challenge: open.id });
-            }
+            no_open_challenge(state, character)?;
             check_sheet(&sheet)?;
             // Points spent stay spent, even past a lowered maximum: only rest gives them back
             // (lowering a maximum to 0 and raising it again must not).
@@ -79,9 +77,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
         }
         Action::RetireSheet { character } => {
             editable(state, by, character)?;
-            if let Some(open) = state.open_challenge_of(character) {
-                return Err(Refusal::ChallengeOpen { challenge: open.id });
-            }
+            no_open_challenge(state, character)?;
             Ok(vec![Event::SheetRetired { character, by }])
         }
         Action::CallChallenge {
@@ -95,9 +91,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
         } => {
             only_gm("call_challenge")?;
             live(state, character)?;
-            if let Some(open) = state.open_challenge_of(character) {
-                return Err(Refusal::ChallengeOpen { challenge: open.id });
-            }
+            no_open_challenge(state, character)?;
             check_text("description", &description, DESCRIPTION_LEN, true)?;
             let mut seen = BTreeSet::new();
             if let Some(&skill) = skills.iter().find(|&&s| !seen.insert(s)) {
@@ -379,4 +373,15 @@ fn check_bands(bands: &[BandRange]) -> Result<(), Refusal> {
         return Err(Refusal::BandTable);
     }
     Ok(())
+}
+
+/// Refuses while `character` has an open Challenge, naming it by what is at stake.
+fn no_open_challenge(state: &State, character: CharacterId) -> Result<(), Refusal> {
+    match state.open_challenge_of(character) {
+        Some(open) => Err(Refusal::ChallengeOpen {
+            challenge: open.id,
+            description: open.description.clone(),
+        }),
+        None => Ok(()),
+    }
 }

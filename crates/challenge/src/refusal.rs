@@ -107,6 +107,8 @@ pub enum Refusal {
     ChallengeOpen {
         /// Which.
         challenge: ChallengeId,
+        /// What is at stake in it, as the GM wrote it: the page names it so.
+        description: String,
     },
     /// The GM's special rule allows from 2 to so many steps.
     AllowSteps {
@@ -316,9 +318,9 @@ impl fmt::Display for Refusal {
             TooManySpecialties { skill, most } => {
                 write!(f, "At most {most} Specialties under {skill}.")
             }
-            ChallengeOpen { challenge } => write!(
+            ChallengeOpen { description, .. } => write!(
                 f,
-                "This character already has an open Challenge ({challenge}): it is rolled, or the GM cancels it, first."
+                "This character already has an open Challenge, “{description}”: it is rolled, or the GM cancels it, first."
             ),
             AllowSteps { asked, most } => write!(
                 f,

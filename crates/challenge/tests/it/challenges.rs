@@ -304,7 +304,7 @@ fn steps_are_capped_at_two_unless_a_special_rule_allows_more() {
         &t.refuse(GM, too_many.clone()),
         "challenge_open",
         "Rolling To Resolve a Challenge",
-        "This character already has an open Challenge (challenge 2): it is rolled, or the GM cancels it, first.",
+        "This character already has an open Challenge, “Cross the flooded ford”: it is rolled, or the GM cancels it, first.",
     );
     t.act(
         GM,
@@ -452,11 +452,17 @@ fn one_open_challenge_per_character_and_the_gm_may_cancel_it() {
     let c = t.call(MIRA, Situation::Average, Aptitude::Awareness, &[]);
     assert_eq!(
         t.refuse(GM, call(MIRA, Situation::Average, Aptitude::Charisma, &[])),
-        Refusal::ChallengeOpen { challenge: c }
+        Refusal::ChallengeOpen {
+            challenge: c,
+            description: "Cross the flooded ford".to_owned()
+        }
     );
     assert_eq!(
         t.refuse(ADA, Action::RetireSheet { character: MIRA }),
-        Refusal::ChallengeOpen { challenge: c }
+        Refusal::ChallengeOpen {
+            challenge: c,
+            description: "Cross the flooded ford".to_owned()
+        }
     );
     check_refusal(
         &t.refuse(ADA, Action::CancelChallenge { challenge: c }),

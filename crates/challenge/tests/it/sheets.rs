@@ -257,7 +257,7 @@ fn a_sheet_with_an_open_challenge_is_not_edited() {
             &t.refuse(by, edit(sheet.clone())),
             "challenge_open",
             "Rolling To Resolve a Challenge",
-            "This character already has an open Challenge (challenge 0): it is rolled, or the GM cancels it, first.",
+            "This character already has an open Challenge, “Cross the flooded ford”: it is rolled, or the GM cancels it, first.",
         );
     }
     t.act(GM, Action::CancelChallenge { challenge: id });

@@ -327,9 +327,8 @@ function rulesSection() {
  * @param {import('./page-types').Call | null} prev
  */
 function newCall(view, prev) {
-  const live = (view.characters || []).filter((c) => !c.retired);
   return {
-    character: prev && live.some((c) => String(c.id) === prev.character) ? prev.character : live.length ? String(live[0].id) : '',
+    character: nextCharacter(view, prev ? prev.character : ''),
     description: '',
     situation: prev ? prev.situation : 'average',
     aptitude: prev ? prev.aptitude : 'physicality',
@@ -338,6 +337,22 @@ function newCall(view, prev) {
     custom: false,
     bands: SEED_BANDS.map((b, i) => ({ ...b, key: i })),
   };
+}
+
+/**
+ * Whom the next challenge is for, after one called for `after` (its id, or '' for none): the
+ * next live character in order without an open challenge, so a call for each in turn needs no
+ * change of the form; `after` itself when every other has one.
+ * @param {import('./view-types').ChallengeView} view
+ * @param {string} after
+ */
+function nextCharacter(view, after) {
+  const live = (view.characters || []).filter((c) => !c.retired);
+  const at = live.findIndex((c) => String(c.id) === after);
+  const turn = [...live.slice(at + 1), ...live.slice(0, at + 1)];
+  const free = turn.find((c) => c.open_challenge === null && String(c.id) !== after);
+  if (free) return String(free.id);
+  return at >= 0 ? after : live.length ? String(live[0].id) : '';
 }
 
 /**
@@ -440,7 +455,7 @@ function callForm(ctx) {
           select(
             'call-character',
             'character',
-            live.map((x) => ({ value: String(x.id), label: `${x.sheet.name} (${x.owner === ctx.you ? 'yours' : playerName(view, x.owner)})` })),
+            live.map((x) => ({ value: String(x.id), label: `${x.sheet.name} (${x.owner === ctx.you ? 'yours' : playerName(view, x.owner)})${x.open_challenge === null ? '' : ': a challenge is open'}` })),
             c.character,
             { testid: 'challenge-character', 'data-field': 'character' },
           ),
