@@ -87,6 +87,7 @@ export function requests(page) {
     render();
     // The button was disabled while pending, which drops focus: give it back to the place.
     if (!hadFocus || document.activeElement === document.body) refocus(page.root, key, msg.type === 'done');
+    if (msg.type !== 'done') showMessage(page.root, key);
   }
 
   /** @param {number[]} list */
@@ -139,6 +140,23 @@ function refocus(root, key, done) {
     if (button instanceof HTMLButtonElement && !button.disabled) target = button;
   }
   if (target) target.focus({ preventScroll: true });
+}
+
+/**
+ * The refusal or error at the place `key` brought into view by the least scroll that shows it
+ * whole (the page's scroll padding keeps it clear of the banners and a phone's bar of views):
+ * the player acted there a moment ago, and the message may have come below the fold. Not while
+ * they type in another form.
+ * @param {Element} root
+ * @param {string} key
+ */
+function showMessage(root, key) {
+  const el = root.querySelector(`.message[data-for="${CSS.escape(key)}"]`);
+  if (!el) return;
+  const form = el.closest('form');
+  const active = document.activeElement;
+  if (active && active.matches('input, textarea, select') && !(form && form.contains(active))) return;
+  el.scrollIntoView({ block: 'nearest' });
 }
 
 /**
