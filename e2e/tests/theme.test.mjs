@@ -60,3 +60,25 @@ test('a player chooses the dark or light theme over the device’s, and it holds
     assert.deepEqual(consoleErrors(ada), [], 'console errors');
   });
 });
+
+for (const [size, viewport] of [['phone', { width: 375, height: 812 }], ['laptop', { width: 1280, height: 800 }]]) {
+  test(`the theme menu is as wide as its words, beside them (${size})`, { timeout: 60_000 }, async () => {
+    await withTable(`theme-width-${size}`, async (table) => {
+      const ada = await table.open('Ada', { viewport });
+      const besideItsWord = async (where) => {
+        const select = ada.page.getByTestId('theme-select');
+        await select.scrollIntoViewIfNeeded();
+        const box = await select.boundingBox();
+        const label = await ada.page.locator('.theme-menu').boundingBox();
+        assert.ok(box.width <= 200, `${where}: the menu is ${box.width} px wide`);
+        assert.ok(box.x > label.x + 20, `${where}: the menu is not beside the word "Theme"`);
+      };
+      await ada.page.goto(`${table.server.url}/`);
+      await besideItsWord('the home page');
+      await createTable(ada, table.server, 'Ada');
+      await besideItsWord('the table');
+      assert.deepEqual(consoleErrors(ada), []);
+    });
+  });
+}
+
