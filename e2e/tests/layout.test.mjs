@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   withTable, gameToStory, startScene, proposePair, narrate, finishScene, makeCheck, panel, sameSeq,
-  aspectId, tid, consoleErrors, shot, showTab,
+  aspectId, tid, consoleErrors, shot, showTab, reveal,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -102,6 +102,12 @@ test('a phone switches between views; a started scene comes into view; a finishe
     await proposePair(bo, character, environment, 'She reads the flooded shelves by touch.');
     await makeCheck(bo);
     await panel(bo).getByTestId('check-result').waitFor();
+    // "Finish scene" stands apart from the narration's button above it, on both pages.
+    for (const p of [ada, bo]) {
+      const finish = await (await reveal(p, panel(p).getByTestId('finish-scene'))).boundingBox();
+      const record = await panel(p).getByTestId('narrate').boundingBox();
+      assert.ok(finish.y - (record.y + record.height) >= 8, `${p.name}: ${finish.y - (record.y + record.height)} px between "Record narration" and "Finish scene"`);
+    }
     // Ada starts writing a narration on her laptop; Bo records his first. Ada's draft stays,
     // with his narration above it and a word about what happened.
     const draft = 'Ash slipped the chart into her sleeve.';
