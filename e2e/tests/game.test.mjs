@@ -326,6 +326,17 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     const me = await stranger.page.evaluate(async (t) => (await fetch(`/t/${t}/me`)).json(), tableToken);
     assert.equal(me.player, null, 'reading the story seats nobody');
     await shot(stranger, 'shared-story');
+    // Set in the site's serif (served with the page), not a system fallback, on both sizes.
+    for (const viewport of [{ width: 1280, height: 800 }, PHONE]) {
+      await stranger.page.setViewportSize(viewport);
+      const font = await stranger.page.evaluate(async () => {
+        await document.fonts.ready;
+        const loaded = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/"/g, ''));
+        return { family: getComputedStyle(document.querySelector('main.story p')).fontFamily, loaded };
+      });
+      assert.match(font.family, /^"Source Serif 4"/, `the story's text is set in ${font.family}`);
+      assert.ok(font.loaded.includes('Source Serif 4'), `fonts loaded: ${font.loaded.join(', ')}`);
+    }
     await bo.page.getByTestId('withdraw-story').click();
     await accepted(bo, 'withdraw the page', () => bo.page.getByTestId('confirm-withdraw-story').click());
     for (const p of players) await p.page.getByTestId('publish-story').waitFor();
