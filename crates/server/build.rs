@@ -7,6 +7,8 @@
 //!   so browsers may keep it for a year; every reference to it (JavaScript `import`s, static
 //!   and `import("…")`, HTML `src` and `href`, CSS `url()` and `@import`) is rewritten to that
 //!   name, in dependency order, so that a file's hash covers the names of what it imports;
+//! - a classic script marked `data-inline` is written into its page, and its hash listed in
+//!   `$OUT_DIR/inline_scripts.rs` for the content security policy;
 //! - each file is compressed with brotli and gzip (kept when smaller).
 //!
 //! Writes `$OUT_DIR/assets.rs`, the table of `Asset`s that `src/assets.rs` serves, whose bytes

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
-  withTable, createTable, inviteLink, gameToStory, startScene, proposePair, makeCheck, accepted,
+  createGameTable, withTable, createTable, inviteLink, gameToStory, startScene, proposePair, makeCheck, accepted,
   aspectId, panel, sameSeq, tid, view, reveal, consoleErrors,
 } from './table.mjs';
 
@@ -143,11 +143,7 @@ test('the board game in play: nothing at WCAG 2.2 AA', { timeout: 90_000 }, asyn
   await withTable('a11y-board', async (table) => {
     const found = new Map();
     const ada = await table.open('Ada');
-    await ada.page.goto(`${table.server.url}/`);
-    await ada.page.getByTestId('create-name').fill('Ada');
-    await ada.page.getByTestId('game-board').check();
-    await ada.page.getByTestId('bots').selectOption('1');
-    await ada.page.getByTestId('create-table').click();
+    await createGameTable(ada, table.server, 'Ada', 'board', { bots: 1 });
     await ada.page.getByTestId('lobby').waitFor();
     await inviteLink(ada);
     await audit(ada, 'the board game’s lobby', found);
@@ -169,10 +165,7 @@ test('the Challenge rules in play: nothing at WCAG 2.2 AA', { timeout: 90_000 },
   await withTable('a11y-challenge', async (table) => {
     const found = new Map();
     const gm = await table.open('Gina');
-    await gm.page.goto(`${table.server.url}/`);
-    await gm.page.getByTestId('create-name').fill('Gina');
-    await gm.page.getByTestId('game-challenge').check();
-    await gm.page.getByTestId('create-table').click();
+    await createGameTable(gm, table.server, 'Gina', 'challenge');
     await gm.page.getByTestId('gm-panel').waitFor();
     const link = await inviteLink(gm);
     const ada = await table.open('Ada');

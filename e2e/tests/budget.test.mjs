@@ -9,7 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTable, seatPlayers, rollProphecy, advance, WAIT } from './table.mjs';
+import { withTable, seatPlayers, rollProphecy, advance, createGameTable, WAIT } from './table.mjs';
 
 const KB = 1000;
 const FIRST_LOAD = 120 * KB;
@@ -92,11 +92,7 @@ const GAMES = {
   // Ada and a bot, the game started and her turn come.
   async board(table) {
     const ada = await table.open('Ada');
-    await ada.page.goto(`${table.server.url}/`);
-    await ada.page.getByTestId('create-name').fill('Ada');
-    await ada.page.getByTestId('game-board').check();
-    await ada.page.getByTestId('bots').selectOption('1');
-    await ada.page.getByTestId('create-table').click();
+    await createGameTable(ada, table.server, 'Ada', 'board', { bots: 1 });
     await ada.page.getByTestId('start-game').click();
     await ada.page.waitForFunction(() => {
       const v = window.prophecy.view();
@@ -107,10 +103,7 @@ const GAMES = {
   // A game master and a player who joined.
   async challenge(table) {
     const gm = await table.open('Ada');
-    await gm.page.goto(`${table.server.url}/`);
-    await gm.page.getByTestId('create-name').fill('Ada');
-    await gm.page.getByTestId('game-challenge').check();
-    await gm.page.getByTestId('create-table').click();
+    await createGameTable(gm, table.server, 'Ada', 'challenge');
     await gm.page.getByTestId('gm-name').waitFor();
     await gm.page.waitForFunction(() => /\?join=[0-9a-f]{32}$/.test(document.querySelector('[data-testid="invite-link"]')?.value ?? ''));
     const link = await gm.page.getByTestId('invite-link').inputValue();

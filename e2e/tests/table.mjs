@@ -88,6 +88,19 @@ export async function createTable(p, server, name, ruleset = '1.0') {
   return inviteLink(p);
 }
 
+/**
+ * Creates a table of the board game or the Challenge rules (`game`) on the home page as
+ * `name`, with `bots` bots at a board table; resolves once the table's address is open.
+ */
+export async function createGameTable(p, server, name, game, { bots } = {}) {
+  await p.page.goto(`${server.url}/`);
+  await p.page.getByTestId('create-name').fill(name);
+  await p.page.getByTestId(`game-${game}`).check();
+  if (bots !== undefined) await p.page.getByTestId('bots').selectOption(String(bots));
+  await p.page.getByTestId('create-table').click();
+  await p.page.waitForURL(/\/t\/[0-9a-f]{32}$/);
+}
+
 /** The invitation link the page shows (it carries the table's invitation code). */
 export async function inviteLink(p) {
   await p.page.waitForFunction(() => /\?join=[0-9a-f]{32}$/.test(document.querySelector('[data-testid="invite-link"]')?.value ?? ''));

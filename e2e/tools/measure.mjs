@@ -45,7 +45,7 @@ if (!Number.isInteger(RUNS) || RUNS < 1) usage(`--runs: a whole number of runs, 
 // After PROPHECY_BIN is set: the harness reads it when loaded.
 const { BIN, Server, launchBrowser, player } = await import('../tests/harness.mjs');
 if (!existsSync(BIN)) usage(`there is no prophecy binary at ${BIN} (build it, or give --bin PATH)`);
-const { createTable, rollProphecy, advance, createCharacter } = await import('../tests/table.mjs');
+const { createTable, createGameTable, rollProphecy, advance, createCharacter } = await import('../tests/table.mjs');
 
 /**
  * Chrome DevTools' "Slow 4G" preset (devtools-frontend, front_end/core/sdk/NetworkManager.ts,
@@ -68,11 +68,7 @@ async function storyTable(p, server) {
 }
 
 async function boardTable(p, server) {
-  await p.page.goto(`${server.url}/`);
-  await p.page.getByTestId('create-name').fill('Ada');
-  await p.page.getByTestId('game-board').check();
-  await p.page.getByTestId('bots').selectOption('2');
-  await p.page.getByTestId('create-table').click();
+  await createGameTable(p, server, 'Ada', 'board', { bots: 2 });
   await p.page.getByTestId('start-game').click();
   // The bots play until it is her turn; then the table waits for her and does not change.
   await p.page.waitForFunction(() => {
@@ -82,10 +78,7 @@ async function boardTable(p, server) {
 }
 
 async function challengeTable(p, server) {
-  await p.page.goto(`${server.url}/`);
-  await p.page.getByTestId('create-name').fill('Ada');
-  await p.page.getByTestId('game-challenge').check();
-  await p.page.getByTestId('create-table').click();
+  await createGameTable(p, server, 'Ada', 'challenge');
   await p.page.getByTestId('gm-name').waitFor();
 }
 

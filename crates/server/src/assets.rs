@@ -96,14 +96,19 @@ pub fn written(
         ([(header::CONTENT_TYPE, content_type)], body).into_response()
     };
     let h = response.headers_mut();
+    revalidated(h, cache_control, &etag);
+    response
+}
+
+/// A response's `Cache-Control` and its `ETag` (quoted), for `304`s on the next visit.
+fn revalidated(h: &mut HeaderMap, cache_control: &'static str, etag: &str) {
     h.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(cache_control),
     );
-    if let Ok(etag) = HeaderValue::from_str(&etag) {
+    if let Ok(etag) = HeaderValue::from_str(etag) {
         h.insert(header::ETAG, etag);
     }
-    response
 }
 
 /// The encodings of a file, best first.
@@ -195,13 +200,7 @@ fn respond(asset: &Asset, headers: &HeaderMap, cache_control: &'static str) -> R
         response
     };
     let h = response.headers_mut();
-    h.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(cache_control),
-    );
-    if let Ok(etag) = HeaderValue::from_str(&etag) {
-        h.insert(header::ETAG, etag);
-    }
+    revalidated(h, cache_control, &etag);
     if asset.brotli.is_some() || asset.gzip.is_some() {
         h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     }
