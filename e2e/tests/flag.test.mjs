@@ -40,6 +40,12 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
     await startScene(ada, precursor);
     await proposePair(bo, await aspectId(bo, 'Archivist'), await aspectId(bo, 'Flooded stacks'), 'He reads the shelf marks');
     await sameSeq(players);
+    // The log names the pair by its two aspects, as they read now, on every page (Cy's a phone).
+    for (const p of players) {
+      const line = (await logLine(p, 'proposed a pair')).first();
+      assert.match(await line.textContent(), /Bo proposed a pair for .+: Archivist with Flooded stacks\.$/);
+      assert.deepEqual((await line.locator('q').allTextContents()).slice(1), ['Archivist', 'Flooded stacks'], 'quoted');
+    }
 
     // Ada flags an aspect of Bo's character.
     const ash = await objectId(ada, 'Ash');
@@ -74,6 +80,8 @@ test('a flagged text is hidden and pauses play until replaced, in any phase', { 
       await cardOf(cy, ash).getByTestId('save-aspect').click();
     });
     await assertResumed(players, 'Librarian', (p) => cardOf(p, ash));
+    // The log reads the replaced text where it named the flagged one.
+    for (const p of players) await logLine(p, 'Librarian with Flooded stacks');
 
     // The prophecy, long after it was settled: Cy flags it and replaces it.
     const prophecy = await ada.page.getByTestId('prophecy-text').textContent();

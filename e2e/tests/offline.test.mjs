@@ -64,8 +64,10 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     await reveal(cy, cardOf(cy, await cardOf(cy, archive).getAttribute('data-object-id')).getByText('Flooded stacks'));
     await reveal(cy, cy.page.locator(tid('object-card', { kind: 'character' })).filter({ hasText: 'Wren' }).getByText('Smuggler'));
     assert.deepEqual(await cy.page.getByTestId('line').locator('.line-text').allTextContents(), ['no harm to animals']);
-    assert.equal(await cy.page.getByText('Smuggler', { exact: true }).count(), 1, 'shown once');
+    assert.equal(await cy.page.locator('#main').getByText('Smuggler', { exact: true }).count(), 1, 'shown once');
     assert.equal(await cy.page.getByTestId('log-entry').filter({ hasText: 'gained an aspect' }).count(), 3, 'each missed aspect logged once');
+    // Each line names the aspect: the log reads what was missed, not "gained an aspect" thrice.
+    assert.equal(await cy.page.getByTestId('log-entry').filter({ hasText: 'Wren gained an aspect: Smuggler.' }).count(), 1);
 
     // And Cy plays on.
     await addLine(cy, 'drowning');

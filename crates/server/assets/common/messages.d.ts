@@ -10,9 +10,16 @@ export interface LogEntry {
   /** The acting player, or `null` for the anonymous safety tools and the table itself. */
   by: number | null;
   text: string;
-  /** The line in pieces where it names a scene (the story game). */
-  parts?: Array<string | { scene: number; text: string }>;
+  /** The line in pieces where it names what players wrote (the story game): each thing by
+   * id, with the words that stand in for its text when it is flagged or gone. */
+  parts?: Array<string | LogRef>;
 }
+
+/** A scene, object or aspect a log line names. */
+export type LogRef =
+  | { scene: number; text: string }
+  | { object: number; text: string }
+  | { aspect: number; text: string };
 
 /** One operation of a JSON Patch (RFC 6902), as the server sends them. */
 export interface PatchOp {

@@ -7,7 +7,7 @@ import { h } from '../common/dom.js';
 import { tagged, showOnly, tabBar, toasts, topbar, pageFooter, logPanel } from '../common/shell.js';
 import { rulesHelp } from '../common/rules-help.js';
 import { STORY_HELP, TEMPORAL_HELP } from './phase-help.js';
-import { sceneById, playerById, isTemporal, phaseId } from './lookups.js';
+import { sceneById, objectById, aspectById, playerById, isTemporal, phaseId } from './lookups.js';
 import { charactersSection, objectsSection } from './cards.js';
 import { outlineSection, scenePanel, flashbackSection, longTermSection } from './scenes.js';
 import { proposeButton } from './proposals.js';
@@ -329,8 +329,9 @@ function logSection(ctx) {
 }
 
 /**
- * A log line as it reads now: a scene it names shows by its objective as the view has it
- * (quoted), so a later flag hides it in the log too; a flagged or removed scene by its level.
+ * A log line as it reads now: a scene, object or aspect it names shows by its current text as
+ * the view has it (a scene's objective and an aspect quoted), so a later flag hides it in the
+ * log too; a flagged or removed one by the words the server gave (its level, its kind).
  * @param {View} view
  * @param {import('../common/messages').LogEntry} e
  */
@@ -338,9 +339,19 @@ function logText(view, e) {
   if (!Array.isArray(e.parts)) return e.text;
   return e.parts.map((p) => {
     if (typeof p === 'string') return p;
-    const scene = p && p.scene !== undefined ? sceneById(view, p.scene) : null;
-    const shown = scene && !scene.objective_flagged && scene.objective;
-    return shown ? h('q', { class: 'log-ref', 'data-scene-id': p.scene }, shown) : (p && p.text) || 'a scene';
+    if ('scene' in p) {
+      const scene = sceneById(view, p.scene);
+      const shown = scene && !scene.objective_flagged && scene.objective;
+      return shown ? h('q', { class: 'log-ref', 'data-scene-id': p.scene }, shown) : p.text;
+    }
+    if ('aspect' in p) {
+      const found = aspectById(view, p.aspect);
+      const shown = found && !found.aspect.flagged && found.aspect.text;
+      return shown ? h('q', { class: 'log-ref' }, shown) : p.text;
+    }
+    const object = objectById(view, p.object);
+    const shown = object && !object.name_flagged && object.name;
+    return shown ? h('strong', { class: 'log-ref' }, shown) : p.text;
   });
 }
 

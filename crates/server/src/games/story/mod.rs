@@ -9,10 +9,11 @@ use serde_json::{Value, json};
 use std::sync::LazyLock;
 use story::command::{Action, Command};
 use story::content::Library;
-use story::ids::{ObjectId, PlayerId, ProposalId, SceneId, Timestamp};
-use story::model::{Motion, ObjectKind, Phase, ProphecySource, Timed};
+use story::ids::{PlayerId, ProposalId, Timestamp};
+use story::model::{Motion, Phase, ProphecySource};
 use story::{Event, Refusal, Ruleset, State, StoredEvent};
 
+mod log;
 mod view;
 
 pub use view::StoryView;
@@ -206,11 +207,11 @@ impl Game for StoryGame {
     }
 
     fn describe(before: &State, event: &Event) -> String {
-        plain_line(&describe(before, event))
+        log::plain_line(&log::describe(before, event))
     }
 
     fn describe_parts(before: &State, event: &Event) -> Option<Vec<Value>> {
-        line_parts(&describe(before, event))
+        log::line_parts(&log::describe(before, event))
     }
 
     /// The worlds and modules a table may draw its prophecy from: the same at every table and
@@ -339,317 +340,6 @@ impl Game for StoryGame {
     }
 }
 
-/// What a motion asks, as a verb phrase naming the phase or the player it is about.
-fn motion_words(state: &State, motion: Motion) -> String {
-    match motion {
-        Motion::Advance { to } => format!("move on to {}", to.name_in(state.ruleset)),
-        Motion::ChooseModerator { player: Some(p) } => {
-            format!("make {} the moderator", player_name(state, p))
-        }
-        other => other.to_string(),
-    }
-}
-
-fn player_name(state: &State, player: PlayerId) -> String {
-    state
-        .players
-        .get(&player)
-        .map_or_else(|| format!("Player {}", player.0), |p| p.name.clone())
-}
-
-// Log lines name players, kinds and levels but never quote text players typed: any such text
-// may be flagged later, and a flagged text must disappear everywhere, the log included.
-
-/// A kind of object with its article: "a place", "an NPC" (the article goes by the sound).
-fn a_kind(kind: ObjectKind) -> String {
-    match kind {
-        ObjectKind::Npc => "an NPC".to_owned(),
-        kind => format!("a {}", kind.label()),
-    }
-}
-
-fn object_name(state: &State, object: ObjectId) -> String {
-    match state.objects.get(&object).map(|o| o.kind) {
-        Some(ObjectKind::Character { player: Some(p) }) => {
-            format!("{}\u{2019}s character", player_name(state, p))
-        }
-        Some(kind) => a_kind(kind),
-        None => "an object".to_owned(),
-    }
-}
-
-/// A scene named in a log line: by its level and difficulty ("the primary scene (3)") in the
-/// text, marked `\0SCENE\0NAME\0` so that the page can show its objective instead, as it reads
-/// now (a flag hides it there too). NUL never occurs in names, the only player text in a line.
-fn objective(state: &State, scene: SceneId) -> String {
-    match state.scenes.get(&scene) {
-        Some(s) => format!(
-            "\0{}\0the {} ({})\0",
-            scene.0,
-            state.level(scene).to_lowercase(),
-            s.difficulty
-        ),
-        None => "a scene".to_owned(),
-    }
-}
-
-/// A scene named at the start of a sentence ("The primary scene (3) began").
-fn objective_first(state: &State, scene: SceneId) -> String {
-    let named = objective(state, scene);
-    match named
-        .strip_prefix('\0')
-        .and_then(|rest| rest.split_once('\0'))
-    {
-        Some((id, name)) => format!("\0{id}\0{}", capitalized(name)),
-        None => capitalized(&named),
-    }
-}
-
-/// A marked line as plain text: each scene by its level.
-fn plain_line(line: &str) -> String {
-    let mut out = String::with_capacity(line.len());
-    for (i, part) in line.split('\0').enumerate() {
-        // Parts alternate: text, scene id, its name, text, …
-        if i % 3 != 1 {
-            out.push_str(part);
-        }
-    }
-    out
-}
-
-/// A marked line as the page's parts: text, and `{"scene": id, "text": name}` for each scene.
-fn line_parts(line: &str) -> Option<Vec<Value>> {
-    if !line.contains('\0') {
-        return None;
-    }
-    let pieces: Vec<&str> = line.split('\0').collect();
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < pieces.len() {
-        if !pieces[i].is_empty() {
-            parts.push(json!(pieces[i]));
-        }
-        if let (Some(id), Some(name)) = (pieces.get(i + 1), pieces.get(i + 2)) {
-            parts.push(json!({"scene": id.parse::<u32>().unwrap_or(0), "text": name}));
-        }
-        i += 3;
-    }
-    Some(parts)
-}
-
-/// Temporal Mechanics has no prophecy: a world's or module's text is the warning sent back.
-fn prophecy_word(state: &State) -> &'static str {
-    if state.ruleset.is_temporal() {
-        "warning"
-    } else {
-        "prophecy"
-    }
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
-}
-
-fn describe(before: &State, event: &Event) -> String {
-    let s = before;
-    match event {
-        Event::GameOpened { ruleset } => format!("The table opened under {ruleset}."),
-        Event::PlayerJoined { name, .. } => format!("{name} joined the table."),
-        Event::PlayerRemoved { player } => format!("{} left the table.", player_name(s, *player)),
-        Event::ModeratorChosen { player: Some(p) } => {
-            format!("{} is the moderator.", player_name(s, *p))
-        }
-        Event::ModeratorChosen { player: None } => "The table has no moderator now.".into(),
-        Event::LineAdded { .. } => "A line was drawn.".into(),
-        Event::LineRemoved { .. } => "A line was lifted.".into(),
-        Event::Flagged { .. } => "A text was flagged; play pauses until it is replaced.".into(),
-        Event::TablePaused { .. } => "Someone used the X-card: play pauses. Leave out what was just said or shown; no one explains why.".into(),
-        Event::TableResumed => "Play resumes.".into(),
-        Event::ProposalMade { motion, by, .. } => {
-            let what = match motion {
-                Motion::MakeCheck { scene, .. } => format!("make the check of {}", objective(s, *scene)),
-                other => motion_words(s, *other),
-            };
-            format!("{} proposes to {what}; it carries when everyone agrees.", player_name(s, *by))
-        }
-        Event::ProposalAgreed { by, .. } => format!("{} agrees.", player_name(s, *by)),
-        Event::ProposalStopped { by, .. } => {
-            format!("{} said not yet: the proposal is dropped.", player_name(s, *by))
-        }
-        Event::ProposalCarried { .. } => "Everyone agreed.".into(),
-        Event::DiceChosen { physical: true } => {
-            "From now on the table rolls real dice and types in the faces.".into()
-        }
-        Event::DiceChosen { physical: false } => "From now on the server rolls the dice.".into(),
-        Event::StoryPublished => {
-            "The story is published as a read-only page: its link is with the story.".into()
-        }
-        Event::StoryWithdrawn => "The story's read-only page was withdrawn.".into(),
-        Event::TimerStarted { timed: Timed::Flashback, .. } => format!(
-            "The flashback begins: {} minutes on the timer.",
-            s.ruleset.scene_minutes()
-        ),
-        Event::TimerStarted { .. } => format!(
-            "The climactic scene is played: the flashforward begins, {} minutes on the timer.",
-            s.ruleset.scene_minutes()
-        ),
-        Event::TimerStopped { .. } => "The timer stops.".into(),
-        Event::TimerCounting { .. } => "The timer runs again.".into(),
-        Event::TimerHeld => "The timer is held.".into(),
-        Event::TimerReleased => "The timer is let go.".into(),
-        Event::TimerExtended { minutes } => format!(
-            "The scene gets {minutes} more {}.",
-            if *minutes == 1 { "minute" } else { "minutes" }
-        ),
-        Event::TimerReset { .. } => "The timer starts again from the beginning.".into(),
-        Event::QuestionAsked { .. } => "The moderator asks the players a question.".into(),
-        Event::SceneCancelled { scene } => format!(
-            "{} was set aside before its check; it can be started again.",
-            objective_first(s, *scene)
-        ),
-        Event::PairAccepted { by, .. } => format!("{} accepts a pair.", player_name(s, *by)),
-        Event::PairObjected { by, .. } => format!(
-            "{} objects to a pair: it does not count until that is settled.",
-            player_name(s, *by)
-        ),
-        Event::DiceCalledFor { scene } => format!(
-            "The table agreed to the check of {}: roll {} real dice and type in the faces.",
-            objective(s, *scene),
-            s.pool(*scene).len()
-        ),
-        Event::ProphecyReceived {
-            source: ProphecySource::Catastrophe { world, roll, .. },
-            ..
-        } => {
-            format!(
-                "The dice gave {roll} on the catastrophe table of {world}: the {} is received.",
-                prophecy_word(s)
-            )
-        }
-        Event::ProphecyReceived {
-            source: ProphecySource::Module { title },
-            ..
-        } => {
-            format!("The {} of {title} is received.", prophecy_word(s))
-        }
-        Event::ProphecyReceived { .. } => format!("The players wrote the {}.", prophecy_word(s)),
-        Event::ProphecyEdited { .. } => format!("The {} was changed.", prophecy_word(s)),
-        Event::PhaseBegan { phase: Phase::Outline } if s.phase == Phase::Story => {
-            "Back to the outline: scenes can be sketched and changed again.".into()
-        }
-        Event::PhaseBegan { phase } => format!("{} begins.", phase.name_in(s.ruleset)),
-        Event::CharacterCreated { player, .. } => {
-            format!("{} created a character.", player_name(s, *player))
-        }
-        Event::ObjectCreated { kind, .. } => {
-            format!("{} entered the story.", capitalized(&a_kind(*kind)))
-        }
-        Event::ObjectRenamed { object, .. } => {
-            format!("{} was renamed.", capitalized(&object_name(s, *object)))
-        }
-        Event::ObjectRemoved { object } => {
-            format!("{} left the story.", capitalized(&object_name(s, *object)))
-        }
-        Event::AspectAttached { object, .. } => {
-            format!("{} gained an aspect.", capitalized(&object_name(s, *object)))
-        }
-        Event::AspectEdited { aspect, .. } => {
-            let object = s
-                .aspects
-                .get(aspect)
-                .map(|a| object_name(s, a.object))
-                .unwrap_or_default();
-            format!("An aspect of {object} changed.")
-        }
-        Event::AspectRemoved { aspect } => {
-            let object = s
-                .aspects
-                .get(aspect)
-                .map(|a| object_name(s, a.object))
-                .unwrap_or_default();
-            format!("An aspect of {object} was removed.")
-        }
-        Event::FlashbackNarrated { .. } => "The flashback was told.".into(),
-        Event::SceneSketched { parent: None, .. } if s.ruleset.is_temporal() => {
-            "The climactic scene was sketched.".into()
-        }
-        Event::SceneSketched { parent: None, .. } => "The Finale was sketched.".into(),
-        Event::SceneSketched {
-            parent: Some(p),
-            difficulty,
-            ..
-        } if s.ruleset.is_temporal() => format!(
-            "A scene upstream of {} was sketched (difficulty {difficulty}).",
-            objective(s, *p)
-        ),
-        Event::SceneSketched {
-            parent: Some(p),
-            difficulty,
-            ..
-        } => format!(
-            "A precursor of {} was sketched (difficulty {difficulty}).",
-            objective(s, *p)
-        ),
-        Event::ObjectiveEdited { scene, .. } => {
-            format!("The objective of {} changed.", objective(s, *scene))
-        }
-        Event::SceneRemoved { scene } => {
-            format!("{} was removed from the outline.", objective_first(s, *scene))
-        }
-        Event::SettingChanged { scene, .. } => {
-            format!("The setting of {} changed.", objective(s, *scene))
-        }
-        Event::ObjectPlaced { scene, object } => format!(
-            "{} is in {}.",
-            capitalized(&object_name(s, *object)),
-            objective(s, *scene)
-        ),
-        Event::ObjectWithdrawn { scene, object } => format!(
-            "{} left {}.",
-            capitalized(&object_name(s, *object)),
-            objective(s, *scene)
-        ),
-        Event::SceneStarted { scene, .. } => {
-            format!("{} began; the timer runs.", objective_first(s, *scene))
-        }
-        Event::PairProposed { by, .. } => format!(
-            "{} proposed a pair of matching aspects.",
-            player_name(s, *by)
-        ),
-        Event::PairWithdrawn { .. } => "A pair was withdrawn.".into(),
-        Event::JustificationEdited { .. } => "A pair's justification changed.".into(),
-        Event::CheckMade { scene, check } => {
-            let dice = check.roll.dice.len();
-            let hits = check.roll.hits();
-            format!(
-                "The check of {}: {dice} {}{} rolled, {hits} {} against {}: {}.",
-                objective(s, *scene),
-                if check.physical { "real " } else { "" },
-                if dice == 1 { "die" } else { "dice" },
-                if hits == 1 { "hit" } else { "hits" },
-                check.difficulty,
-                check.outcome
-            )
-        }
-        Event::Narrated { scene, .. } => format!(
-            "The players told what happened in {}.",
-            objective(s, *scene)
-        ),
-        Event::SceneFinished { scene } => {
-            format!("{} is performed.", objective_first(s, *scene))
-        }
-        Event::LongTermEffectsNarrated { .. } if s.ruleset.is_temporal() => {
-            "The flashforward was told.".into()
-        }
-        Event::LongTermEffectsNarrated { .. } => "The Finale's long-term effects were told.".into(),
-        Event::GameEnded => "The story is told.".into(),
-    }
-}
-
 /// The table's name: its module's title, else its world's, else whose table it is.
 fn title(state: &State, creator: u32) -> String {
     match state.prophecy.as_ref().map(|p| &p.source) {
@@ -658,36 +348,10 @@ fn title(state: &State, creator: u32) -> String {
             format!("A timeline of {world}")
         }
         Some(ProphecySource::Catastrophe { world, .. }) => format!("A prophecy of {world}"),
-        _ => format!("{}\u{2019}s table", player_name(state, PlayerId(creator))),
-    }
-}
-
-#[cfg(test)]
-mod log_lines {
-    use super::*;
-
-    #[test]
-    fn a_marked_line_reads_plain_or_in_parts() {
-        let line = "The check of \u{0}12\u{0}the primary scene (3)\u{0}: 2 dice rolled.";
-        assert_eq!(
-            plain_line(line),
-            "The check of the primary scene (3): 2 dice rolled."
-        );
-        assert_eq!(
-            line_parts(line).unwrap(),
-            vec![
-                json!("The check of "),
-                json!({"scene": 12, "text": "the primary scene (3)"}),
-                json!(": 2 dice rolled."),
-            ]
-        );
-        let first = "\u{0}7\u{0}The Finale (4)\u{0} began; the timer runs.";
-        assert_eq!(plain_line(first), "The Finale (4) began; the timer runs.");
-        assert_eq!(
-            line_parts(first).unwrap()[0],
-            json!({"scene": 7, "text": "The Finale (4)"})
-        );
-        assert_eq!(line_parts("Ada joined the table."), None);
+        _ => format!(
+            "{}\u{2019}s table",
+            log::player_name(state, PlayerId(creator))
+        ),
     }
 }
 

@@ -747,7 +747,7 @@ fn proposal_view(
         Motion::ChooseDice { physical } => (None, Some(physical)),
         _ => (None, None),
     };
-    let label = super::motion_words(s, p.motion);
+    let label = super::log::motion_words(s, p.motion);
     ProposalView {
         id: p.id.0,
         motion,
