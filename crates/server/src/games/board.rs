@@ -31,7 +31,7 @@ pub const MAX_BOTS: u64 = 4;
 /// Bots' player numbers start here, so they never meet the table's seat numbers.
 const FIRST_BOT: u32 = 1_000_001;
 /// Names bots take, in order (with "(bot)" after them).
-const BOT_NAMES: [&str; 5] = ["Ash", "Bramble", "Corin", "Dell", "Emlyn"];
+const BOT_NAMES: [&str; 5] = ["Juniper", "Kestrel", "Lark", "Wick", "Fenn"];
 /// Most Item combinations whose odds the view lists for one battle.
 const MAX_ITEM_CHOICES: usize = 64;
 
@@ -231,11 +231,15 @@ fn bot_seat(table: &Table) -> Result<Vec<Event>, Rejection> {
             ),
         ));
     }
-    let taken = |name: &str| table.seats.iter().any(|s| s.name == name);
+    // Not a seated player's name either: "Lark (bot)" beside a player called Lark reads as one.
+    let taken = |name: &str| {
+        (table.seats.iter()).any(|s| s.name.trim_end_matches(" (bot)").eq_ignore_ascii_case(name))
+    };
     let name = BOT_NAMES
         .iter()
+        .filter(|n| !taken(n))
         .map(|n| format!("{n} (bot)"))
-        .find(|n| !taken(n))
+        .next()
         .unwrap_or_else(|| "Bot".to_owned());
     let player = table
         .seats
@@ -625,9 +629,15 @@ fn chance_name(content: &Content, card: ChanceId) -> String {
 }
 
 /// A guild's name as the board names its space.
-fn guild_name(content: &Content, guild: Guild) -> String {
-    let at = content.board.guild(guild);
-    space_name(content, SpaceId::of(at))
+/// A guild as its Certificate names it: "the Fortress".
+fn guild_name(guild: Guild) -> &'static str {
+    match guild {
+        Guild::Fortress => "the Fortress",
+        Guild::ThievesGuild => "the Thieves\u{2019} Guild",
+        Guild::MagicTower => "the Magic Tower",
+        Guild::ForestCamp => "the Forest Camp",
+        Guild::Monastery => "the Monastery",
+    }
 }
 
 fn deck_name(deck: DeckKind) -> &'static str {
@@ -708,10 +718,44 @@ fn ranking_words(table: &Table, ranking: &Ranking) -> String {
     places.join(", ")
 }
 
+/// A battle's rolls as totals, each with its dice: "9 against 8 (dice 6 and 6)". The values
+/// are the battle's as it was about to be fought; the dice alone if they cannot be known.
+fn rolls_words(
+    game: &BoardState,
+    player: PlayerId,
+    kind: BattleKind,
+    items: &[ItemId],
+    rolls: &[(u8, u8)],
+) -> String {
+    let values = match board::encounter::battle(game, player, kind, items) {
+        Ok(b) => Some((b.yours, b.first_roll_bonus, b.theirs)),
+        // The Battle of Strength after a Battle of Wills won: the first battle's second stage.
+        Err(_) if kind == BattleKind::Strength => {
+            board::encounter::battle(game, player, BattleKind::Wills, items)
+                .ok()
+                .and_then(|b| b.then)
+                .map(|t| (t.yours, t.first_roll_bonus, t.theirs))
+        }
+        Err(_) => None,
+    };
+    let each: Vec<String> = (rolls.iter().enumerate())
+        .map(|(i, (mine, theirs))| match values {
+            Some((yours, first, against)) => {
+                let bonus = if i == 0 { first } else { 0 };
+                format!(
+                    "{} against {} (dice {mine} and {theirs})",
+                    i32::from(*mine) + yours + bonus,
+                    i32::from(*theirs) + against
+                )
+            }
+            None => format!("dice {mine} against {theirs}"),
+        })
+        .collect();
+    each.join(", then ")
+}
+
 /// One line for the log, from the table before the event. Names only what the event reveals.
 fn describe(before: &Table, event: &Event) -> String {
-    let content = &before.game.content;
-    let name = |p: PlayerId| before.name(p);
     match event {
         Event::Seated { name, bot, .. } => {
             if *bot {
@@ -738,325 +782,355 @@ fn describe(before: &Table, event: &Event) -> String {
             "{} left the table: a bot plays their adventurer from now on.",
             before.name(PlayerId(*player))
         ),
-        Event::Game { event } => match event {
-            BoardEvent::GameSetUp(set_up) => {
-                let board::SetUp {
-                    seats,
-                    rolls,
-                    first_player,
-                    ..
-                } = &**set_up;
-                let dealt: Vec<String> = seats
-                    .iter()
-                    .map(|s| {
-                        let character = content
-                            .characters
-                            .get(s.character.index())
-                            .map_or("?", |c| c.name.as_str());
-                        format!("{} plays {character}", s.name)
-                    })
-                    .collect();
-                let rolled = if rolls.len() > 1 { " after a tie" } else { "" };
-                format!(
-                    "The game begins: {}. {} rolls highest{rolled} and begins.",
-                    list(&dealt),
-                    name(*first_player)
-                )
-            }
-            BoardEvent::DeckReshuffled { deck, .. } => {
-                format!(
-                    "The {} discards are shuffled into a new deck.",
-                    deck_name(*deck)
-                )
-            }
-            BoardEvent::ChanceDrawn { player, card } => format!(
-                "{} draws the Chance card {}.",
-                name(*player),
-                chance_name(content, *card)
-            ),
-            BoardEvent::AdventuresPlaced { placed } => {
-                let cards: Vec<String> = placed
-                    .iter()
-                    .map(|(space, card)| {
-                        format!(
-                            "{} on {}",
-                            adventure_name(content, *card),
-                            space_name(content, *space)
-                        )
-                    })
-                    .collect();
-                if cards.is_empty() {
-                    "No space of that terrain is empty: no Adventure card is placed.".into()
-                } else {
-                    format!("Adventure cards are placed: {}.", list(&cards))
-                }
-            }
-            BoardEvent::ItemsDiscarded { space, items } => format!(
-                "The {} Items lying in {} are discarded.",
-                items.len(),
-                space_name(content, *space)
-            ),
-            BoardEvent::ItemsLaidOut { space, items, .. } => {
-                let names: Vec<String> = items.iter().map(|i| item_name(content, *i)).collect();
-                format!(
-                    "New Items for sale in {}: {}.",
-                    space_name(content, *space),
-                    list(&names)
-                )
-            }
-            BoardEvent::AdventurersRefreshed { refreshed } => {
-                let each: Vec<String> = refreshed
-                    .iter()
-                    .map(|r| {
-                        let mut got = Vec::new();
-                        if r.healed > 0 {
-                            got.push(plural(r.healed, "Health", "Health"));
-                        }
-                        if r.recharged > 0 {
-                            got.push(plural(r.recharged, "Magic", "Magic"));
-                        }
-                        if r.gold.0 > 0 {
-                            got.push(plural(r.gold.0, "Gold", "Gold"));
-                        }
-                        format!("{} gets {}", name(r.player), list(&got))
-                    })
-                    .collect();
-                if each.is_empty() {
-                    "Nobody gets anything.".into()
-                } else {
-                    format!("{}.", list(&each))
-                }
-            }
-            BoardEvent::ExtraTurnGranted { player } => {
-                format!("{} will take an extra turn.", name(*player))
-            }
-            BoardEvent::Moved {
-                player,
-                how,
-                to,
-                paid,
-            } => {
-                let cost = if paid.0 > 0 {
-                    format!(" for {}", plural(paid.0, "Gold", "Gold"))
-                } else {
-                    String::new()
-                };
-                format!(
-                    "{} {} {}{cost}.",
-                    name(*player),
-                    move_words(*how),
-                    space_name(content, *to)
-                )
-            }
-            BoardEvent::CertificateBought {
-                player,
-                guild,
-                experience,
-                gold,
-            } => format!(
-                "{} buys the Certificate of {} for {}{}.",
-                name(*player),
-                guild_name(content, *guild),
-                plural(experience.0, "Experience", "Experience"),
-                if gold.0 > 0 {
-                    format!(" and {}", plural(gold.0, "Gold", "Gold"))
-                } else {
-                    String::new()
-                }
-            ),
-            BoardEvent::Recovered {
-                player,
-                healed,
-                recharged,
-                paid,
-                ..
-            } => {
-                let mut got = Vec::new();
-                if *healed > 0 {
-                    got.push(format!("heals {}", plural(*healed, "Health", "Health")));
-                }
-                if *recharged > 0 {
-                    got.push(format!(
-                        "recharges {}",
-                        plural(*recharged, "Magic", "Magic")
-                    ));
-                }
-                let cost = if paid.0 > 0 {
-                    format!(" for {}", plural(paid.0, "Gold", "Gold"))
-                } else {
-                    String::new()
-                };
-                format!("{} {}{cost}.", name(*player), list(&got))
-            }
-            BoardEvent::Traded {
-                player,
-                health,
-                magic,
-                gold,
-                experience,
-                ..
-            } => {
-                let mut gave = Vec::new();
-                if *health > 0 {
-                    gave.push(plural(*health, "Health", "Health"));
-                }
-                if *magic > 0 {
-                    gave.push(plural(*magic, "Magic", "Magic"));
-                }
-                let mut got = Vec::new();
-                if gold.0 > 0 {
-                    got.push(plural(gold.0, "Gold", "Gold"));
-                }
-                if experience.0 > 0 {
-                    got.push(plural(experience.0, "Experience", "Experience"));
-                }
-                format!(
-                    "{} gives {} for {} instead of moving.",
-                    name(*player),
-                    list(&gave),
-                    list(&got)
-                )
-            }
-            BoardEvent::ItemBought {
-                player, item, paid, ..
-            } => format!(
-                "{} buys {} for {}.",
-                name(*player),
-                item_name(content, *item),
-                plural(paid.0, "Gold", "Gold")
-            ),
-            BoardEvent::ItemSold { player, item, gold } => format!(
-                "{} sells {} for {}.",
-                name(*player),
-                item_name(content, *item),
-                plural(gold.0, "Gold", "Gold")
-            ),
-            BoardEvent::ItemRepaired { player, item, paid } => format!(
-                "{} has {} repaired for {}.",
-                name(*player),
-                item_name(content, *item),
-                plural(paid.0, "Gold", "Gold")
-            ),
-            BoardEvent::GameWon { winner, ranking } => format!(
-                "{} wins the game! Ranking: {}.",
-                name(*winner),
-                ranking_words(before, ranking)
-            ),
-            BoardEvent::BattleFought {
-                player,
-                card,
-                kind,
-                magic_paid,
-                rolls,
-                outcome,
-                items,
-                ..
-            } => {
-                let battle = match kind {
-                    BattleKind::Strength => "a Battle of Strength",
-                    BattleKind::Wills => "a Battle of Wills",
-                };
-                let paid = if *magic_paid > 0 {
-                    format!(" (for {})", plural(*magic_paid, "Magic", "Magic"))
-                } else {
-                    String::new()
-                };
-                let with = if items.is_empty() {
-                    String::new()
-                } else {
-                    let names: Vec<String> = items.iter().map(|i| item_name(content, *i)).collect();
-                    format!(" with {}", list(&names))
-                };
-                let dice: Vec<String> = rolls
-                    .iter()
-                    .map(|(mine, theirs)| format!("{mine} against {theirs}"))
-                    .collect();
-                let result = match outcome {
-                    dice::opposed::BattleOutcome::Win => "wins",
-                    dice::opposed::BattleOutcome::Draw => "draws",
-                    dice::opposed::BattleOutcome::Loss => "loses",
-                };
-                format!(
-                    "{} fights {} {battle}{paid}{with}: rolls {}; she {result}.",
-                    name(*player),
-                    adventure_name(content, *card),
-                    dice.join(", ")
-                )
-            }
-            BoardEvent::ItemDamaged { player, item } => format!(
-                "{}'s {} is damaged.",
-                name(*player),
-                item_name(content, *item)
-            ),
-            BoardEvent::CreatureDefeated {
-                player,
-                card,
-                experience,
-                ..
-            } => format!(
-                "{} defeats {} and gains {}.",
-                name(*player),
-                adventure_name(content, *card),
-                plural(experience.0, "Experience", "Experience")
-            ),
-            BoardEvent::OpportunityUsed { player, card, .. } => {
-                format!("{} uses {}.", name(*player), adventure_name(content, *card))
-            }
-            BoardEvent::EffectApplied {
-                player,
-                effect,
-                applied,
-            } => format!("{} {}.", name(*player), effect_words(*effect, *applied)),
-            BoardEvent::ItemDrawn { player, item, deck } => format!(
-                "{} draws {} from the {} deck.",
-                name(*player),
-                item_name(content, *item),
-                deck_name(*deck)
-            ),
-            BoardEvent::ItemLost { player, item } => {
-                format!("{} loses {}.", name(*player), item_name(content, *item))
-            }
-            BoardEvent::AdventurerDied { player } => {
-                format!(
-                    "{}'s adventurer dies: she is out of the game.",
-                    name(*player)
-                )
-            }
-            BoardEvent::GameEndedWithoutWinner { ranking } => format!(
-                "Every adventurer is dead: the game ends without a winner. Ranking: {}.",
-                ranking_words(before, ranking)
-            ),
-            BoardEvent::TurnMissed { player } => format!("{} misses a turn.", name(*player)),
-            BoardEvent::TurnEnded { next, extra, .. } => {
-                if *extra {
-                    format!("{} takes the extra turn.", name(*next))
-                } else {
-                    format!("It is {}'s turn.", name(*next))
-                }
-            }
-            BoardEvent::CreatureRose { card, to, .. } => format!(
-                "{} rises again on {}.",
-                adventure_name(content, *card),
-                space_name(content, *to)
-            ),
-            BoardEvent::CreaturePassed { player, card, paid } => format!(
-                "{} pays {} to pass {} without a fight.",
-                name(*player),
-                plural(paid.0, "Gold", "Gold"),
-                adventure_name(content, *card)
-            ),
-            BoardEvent::CreatureLetGo { player, card, .. } => format!(
-                "{} lets {} go: it is discarded, for nothing.",
-                name(*player),
-                adventure_name(content, *card)
-            ),
-            BoardEvent::MovedOneSpace { player, to, .. } => format!(
-                "{} is moved one space, to {}.",
-                name(*player),
-                space_name(content, *to)
-            ),
-        },
+        Event::Game { event } => turn_line(before, event)
+            .or_else(|| action_line(before, event))
+            .or_else(|| encounter_line(before, event))
+            .unwrap_or_else(|| "Something happened.".to_owned()),
     }
+}
+
+/// The game's own turns: set-up, Chance cards, the market, whose turn it is, the end.
+fn turn_line(before: &Table, event: &BoardEvent) -> Option<String> {
+    let content = &before.game.content;
+    let name = |p: PlayerId| before.name(p);
+    Some(match event {
+        BoardEvent::GameSetUp(set_up) => {
+            let board::SetUp {
+                seats,
+                rolls,
+                first_player,
+                ..
+            } = &**set_up;
+            let dealt: Vec<String> = seats
+                .iter()
+                .map(|s| {
+                    let character = content
+                        .characters
+                        .get(s.character.index())
+                        .map_or("?", |c| c.name.as_str());
+                    format!("{} plays {character}", s.name)
+                })
+                .collect();
+            let rolled = if rolls.len() > 1 { " after a tie" } else { "" };
+            format!(
+                "The game begins: {}. {} rolls highest{rolled} and begins.",
+                list(&dealt),
+                name(*first_player)
+            )
+        }
+        BoardEvent::DeckReshuffled { deck, .. } => {
+            format!(
+                "The {} discards are shuffled into a new deck.",
+                deck_name(*deck)
+            )
+        }
+        BoardEvent::ChanceDrawn { player, card } => format!(
+            "{} draws the Chance card {}.",
+            name(*player),
+            chance_name(content, *card)
+        ),
+        BoardEvent::AdventuresPlaced { placed } => {
+            let cards: Vec<String> = placed
+                .iter()
+                .map(|(space, card)| {
+                    format!(
+                        "{} on {}",
+                        adventure_name(content, *card),
+                        space_name(content, *space)
+                    )
+                })
+                .collect();
+            if cards.is_empty() {
+                "No space of that terrain is empty: no Adventure card is placed.".into()
+            } else {
+                format!("Adventure cards are placed: {}.", list(&cards))
+            }
+        }
+        BoardEvent::ItemsDiscarded { space, items } => {
+            let names: Vec<String> = items.iter().map(|i| item_name(content, *i)).collect();
+            format!(
+                "{} lying in {} {} discarded.",
+                list(&names),
+                space_name(content, *space),
+                if names.len() == 1 { "is" } else { "are" }
+            )
+        }
+        BoardEvent::ItemsLaidOut { space, items, .. } => {
+            let names: Vec<String> = items.iter().map(|i| item_name(content, *i)).collect();
+            format!(
+                "New Items for sale in {}: {}.",
+                space_name(content, *space),
+                list(&names)
+            )
+        }
+        BoardEvent::AdventurersRefreshed { refreshed } => {
+            let each: Vec<String> = refreshed
+                .iter()
+                .map(|r| {
+                    let mut got = Vec::new();
+                    if r.healed > 0 {
+                        got.push(plural(r.healed, "Health", "Health"));
+                    }
+                    if r.recharged > 0 {
+                        got.push(plural(r.recharged, "Magic", "Magic"));
+                    }
+                    if r.gold.0 > 0 {
+                        got.push(plural(r.gold.0, "Gold", "Gold"));
+                    }
+                    format!("{} gets {}", name(r.player), list(&got))
+                })
+                .collect();
+            if each.is_empty() {
+                "Nobody gets anything.".into()
+            } else {
+                format!("{}.", list(&each))
+            }
+        }
+        BoardEvent::ExtraTurnGranted { player } => {
+            format!("{} will take an extra turn.", name(*player))
+        }
+        BoardEvent::GameWon { winner, ranking } => format!(
+            "{} wins the game! Ranking: {}.",
+            name(*winner),
+            ranking_words(before, ranking)
+        ),
+        BoardEvent::GameEndedWithoutWinner { ranking } => format!(
+            "Every adventurer is dead: the game ends without a winner. Ranking: {}.",
+            ranking_words(before, ranking)
+        ),
+        BoardEvent::TurnMissed { player } => format!("{} misses a turn.", name(*player)),
+        BoardEvent::TurnEnded { next, extra, .. } => {
+            if *extra {
+                format!("{} takes the extra turn.", name(*next))
+            } else {
+                format!("It is {}'s turn.", name(*next))
+            }
+        }
+        BoardEvent::AdventurerDied { player } => {
+            format!(
+                "{}'s adventurer dies: she is out of the game.",
+                name(*player)
+            )
+        }
+        _ => return None,
+    })
+}
+
+/// What an adventurer does on her turn but fight: moving, buying, selling, resting.
+fn action_line(before: &Table, event: &BoardEvent) -> Option<String> {
+    let content = &before.game.content;
+    let name = |p: PlayerId| before.name(p);
+    Some(match event {
+        BoardEvent::Moved {
+            player,
+            how,
+            to,
+            paid,
+        } => {
+            let cost = if paid.0 > 0 {
+                format!(" for {}", plural(paid.0, "Gold", "Gold"))
+            } else {
+                String::new()
+            };
+            format!(
+                "{} {} {}{cost}.",
+                name(*player),
+                move_words(*how),
+                space_name(content, *to)
+            )
+        }
+        BoardEvent::CertificateBought {
+            player,
+            guild,
+            experience,
+            gold,
+        } => format!(
+            "{} buys the Certificate of {} ({}) for {}{}.",
+            name(*player),
+            guild_name(*guild),
+            space_name(content, SpaceId::of(content.board.guild(*guild))),
+            plural(experience.0, "Experience", "Experience"),
+            if gold.0 > 0 {
+                format!(" and {}", plural(gold.0, "Gold", "Gold"))
+            } else {
+                String::new()
+            }
+        ),
+        BoardEvent::Recovered {
+            player,
+            healed,
+            recharged,
+            paid,
+            ..
+        } => {
+            let mut got = Vec::new();
+            if *healed > 0 {
+                got.push(format!("heals {}", plural(*healed, "Health", "Health")));
+            }
+            if *recharged > 0 {
+                got.push(format!(
+                    "recharges {}",
+                    plural(*recharged, "Magic", "Magic")
+                ));
+            }
+            let cost = if paid.0 > 0 {
+                format!(" for {}", plural(paid.0, "Gold", "Gold"))
+            } else {
+                String::new()
+            };
+            format!("{} {}{cost}.", name(*player), list(&got))
+        }
+        BoardEvent::Traded {
+            player,
+            health,
+            magic,
+            gold,
+            experience,
+            ..
+        } => {
+            let mut gave = Vec::new();
+            if *health > 0 {
+                gave.push(plural(*health, "Health", "Health"));
+            }
+            if *magic > 0 {
+                gave.push(plural(*magic, "Magic", "Magic"));
+            }
+            let mut got = Vec::new();
+            if gold.0 > 0 {
+                got.push(plural(gold.0, "Gold", "Gold"));
+            }
+            if experience.0 > 0 {
+                got.push(plural(experience.0, "Experience", "Experience"));
+            }
+            format!(
+                "{} gives {} for {} instead of moving.",
+                name(*player),
+                list(&gave),
+                list(&got)
+            )
+        }
+        BoardEvent::ItemBought {
+            player, item, paid, ..
+        } => format!(
+            "{} buys {} for {}.",
+            name(*player),
+            item_name(content, *item),
+            plural(paid.0, "Gold", "Gold")
+        ),
+        BoardEvent::ItemSold { player, item, gold } => format!(
+            "{} sells {} for {}.",
+            name(*player),
+            item_name(content, *item),
+            plural(gold.0, "Gold", "Gold")
+        ),
+        BoardEvent::ItemRepaired { player, item, paid } => format!(
+            "{} has {} repaired for {}.",
+            name(*player),
+            item_name(content, *item),
+            plural(paid.0, "Gold", "Gold")
+        ),
+        BoardEvent::MovedOneSpace { player, to, .. } => format!(
+            "{} is moved one space, to {}.",
+            name(*player),
+            space_name(content, *to)
+        ),
+        _ => return None,
+    })
+}
+
+/// Encounters: battles and their dice, Creatures, Opportunities and what they give or take.
+fn encounter_line(before: &Table, event: &BoardEvent) -> Option<String> {
+    let content = &before.game.content;
+    let name = |p: PlayerId| before.name(p);
+    Some(match event {
+        BoardEvent::BattleFought {
+            player,
+            card,
+            kind,
+            magic_paid,
+            rolls,
+            outcome,
+            items,
+            ..
+        } => {
+            let battle = match kind {
+                BattleKind::Strength => "a Battle of Strength",
+                BattleKind::Wills => "a Battle of Wills",
+            };
+            let paid = if *magic_paid > 0 {
+                format!(" (for {})", plural(*magic_paid, "Magic", "Magic"))
+            } else {
+                String::new()
+            };
+            let with = if items.is_empty() {
+                String::new()
+            } else {
+                let names: Vec<String> = items.iter().map(|i| item_name(content, *i)).collect();
+                format!(" with {}", list(&names))
+            };
+            let result = match outcome {
+                dice::opposed::BattleOutcome::Win => "won",
+                dice::opposed::BattleOutcome::Draw => "a draw",
+                dice::opposed::BattleOutcome::Loss => "lost",
+            };
+            format!(
+                "{} fights {} in {battle}{paid}{with}: {}; {result}.",
+                name(*player),
+                adventure_name(content, *card),
+                rolls_words(&before.game, *player, *kind, items, rolls)
+            )
+        }
+        BoardEvent::ItemDamaged { player, item } => format!(
+            "{}'s {} is damaged.",
+            name(*player),
+            item_name(content, *item)
+        ),
+        BoardEvent::CreatureDefeated {
+            player,
+            card,
+            experience,
+            ..
+        } => format!(
+            "{} defeats {} and gains {}.",
+            name(*player),
+            adventure_name(content, *card),
+            plural(experience.0, "Experience", "Experience")
+        ),
+        BoardEvent::OpportunityUsed { player, card, .. } => {
+            format!("{} uses {}.", name(*player), adventure_name(content, *card))
+        }
+        BoardEvent::EffectApplied {
+            player,
+            effect,
+            applied,
+        } => format!("{} {}.", name(*player), effect_words(*effect, *applied)),
+        BoardEvent::ItemDrawn { player, item, deck } => format!(
+            "{} draws {} from the {} deck.",
+            name(*player),
+            item_name(content, *item),
+            deck_name(*deck)
+        ),
+        BoardEvent::ItemLost { player, item } => {
+            format!("{} loses {}.", name(*player), item_name(content, *item))
+        }
+        BoardEvent::CreatureRose { card, to, .. } => format!(
+            "{} rises again on {}.",
+            adventure_name(content, *card),
+            space_name(content, *to)
+        ),
+        BoardEvent::CreaturePassed { player, card, paid } => format!(
+            "{} pays {} to pass {} without a fight.",
+            name(*player),
+            plural(paid.0, "Gold", "Gold"),
+            adventure_name(content, *card)
+        ),
+        BoardEvent::CreatureLetGo { player, card, .. } => format!(
+            "{} lets {} go: it is discarded, for nothing.",
+            name(*player),
+            adventure_name(content, *card)
+        ),
+        _ => return None,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1472,7 +1546,7 @@ fn content_json() -> Value {
             "magic_gate": s.magic_gate,
             "guild": match s.kind { SpaceKind::Guild(g) => serde_json::to_value(g).unwrap_or(Value::Null), _ => Value::Null },
         })).collect::<Vec<Value>>(),
-        "guilds": Guild::ALL.iter().map(|g| json!({"guild": g, "name": guild_name(content, *g)})).collect::<Vec<Value>>(),
+        "guilds": Guild::ALL.iter().map(|g| json!({"guild": g, "name": guild_name(*g)})).collect::<Vec<Value>>(),
         "characters": content.characters.iter().enumerate().map(|(i, c)| json!({
             "id": i, "name": c.name, "strength": c.strength, "willpower": c.willpower, "guilds": c.guilds,
         })).collect::<Vec<Value>>(),
@@ -1563,7 +1637,7 @@ fn markdown(table: &Table) -> (String, String) {
             let certificates: Vec<String> = a
                 .certificates
                 .iter()
-                .map(|c| escaped(&guild_name(content, c.0)))
+                .map(|c| escaped(guild_name(c.0)))
                 .collect();
             let items: Vec<String> = a
                 .items

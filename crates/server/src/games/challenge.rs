@@ -190,15 +190,42 @@ fn pool_words(pool: Pool, sides: u8) -> String {
     }
 }
 
-fn skills_words(skills: &[Skill]) -> String {
+/// "Physicality, Skill Might": the aptitude, then the Skills that apply, each by its name
+/// alone when it belongs to that aptitude.
+fn aptitude_and_skills(aptitude: Aptitude, skills: &[Skill]) -> String {
     if skills.is_empty() {
-        return "no Skill".to_owned();
+        return format!("{aptitude}, no Skill");
     }
-    skills
-        .iter()
-        .map(|s| s.to_string())
-        .collect::<Vec<_>>()
-        .join(" or ")
+    let names: Vec<String> = (skills.iter())
+        .map(|s| {
+            if s.aptitude() == aptitude {
+                s.name().to_owned()
+            } else {
+                s.to_string()
+            }
+        })
+        .collect();
+    let word = if skills.len() == 1 { "Skill" } else { "Skills" };
+    format!("{aptitude}, {word} {}", names.join(" or "))
+}
+
+/// A band's label inside a sentence ("a failure, with a further consequence").
+fn label_words(label: &str) -> String {
+    let mut chars = label.chars();
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// What a fight cost, as a clause after the fight: "at no cost", "at a cost: …".
+fn cost_words(cost: &str) -> String {
+    let cost = cost.trim().trim_end_matches('.');
+    if cost.is_empty() {
+        "at no cost".to_owned()
+    } else {
+        format!("at a cost: {cost}")
+    }
 }
 
 fn points_words(points: &challenge::sheet::AptitudePoints) -> String {
@@ -267,11 +294,11 @@ fn describe(before: &State, event: &Event) -> String {
                 extra.push_str(" Its own band table applies.");
             }
             format!(
-                "{} calls a challenge for {}: “{description}”, {}, {aptitude} with {}.{extra}",
+                "{} calls a challenge for {}: “{description}”, {}, {}.{extra}",
                 name(*by),
                 character_name(before, *character),
                 situation_words(*situation),
-                skills_words(skills)
+                aptitude_and_skills(*aptitude, skills)
             )
         }
         Event::ChallengeCancelled { challenge, by } => format!(
@@ -305,11 +332,12 @@ fn describe(before: &State, event: &Event) -> String {
                 format!(" with {}", with.join(" and "))
             };
             format!(
-                "{} rolls {}{with}: {} → {}: {label}.",
+                "{} rolls {}{with}: {} → {}, {}.",
                 character_name(before, *character),
                 pool_words(*pool, roll.situation.sides()),
                 faces.join(", "),
-                roll.result
+                roll.result,
+                label_words(label)
             )
         }
         Event::PointSpent {
@@ -353,17 +381,13 @@ fn describe(before: &State, event: &Event) -> String {
             cost,
             suggested_by,
         } => {
-            let cost = if cost.trim().is_empty() {
-                "nothing".to_owned()
-            } else {
-                cost.clone()
-            };
             let suggested = suggested_by
-                .map(|p| format!(" (suggested by {})", name(p)))
+                .map(|p| format!(" suggested by {}", name(p)))
                 .unwrap_or_default();
             format!(
-                "A fight, won by the player characters: “{description}”. It cost {cost}{suggested}. Written down by {}.",
-                name(*by)
+                "{} writes down a fight{suggested}: “{description}”, won by the player characters {}.",
+                name(*by),
+                cost_words(cost)
             )
         }
         Event::Narrated {
@@ -621,16 +645,15 @@ fn markdown_challenges(state: &State, out: &mut String) {
             ""
         };
         out.push_str(&format!(
-            "- {}: “{}” ({}, {} with {}{with}): {}, {} → **{}**, {}{table}.",
+            "- {}: “{}” ({}, {}{with}): {}, {} → **{}**, {}{table}.",
             escaped(&character_name(state, ch.character)),
             escaped(&ch.description),
             situation_words(ch.situation),
-            ch.aptitude,
-            skills_words(&ch.skills),
+            aptitude_and_skills(ch.aptitude, &ch.skills),
             pool_words(o.pool, ch.situation.sides()),
             faces.join(", "),
             o.roll.result,
-            escaped(&o.label)
+            escaped(&label_words(&o.label))
         ));
         if let Some((_, text)) = &ch.narration {
             out.push_str(&format!(" {}", escaped(text)));
@@ -647,13 +670,9 @@ fn markdown_fights(state: &State, out: &mut String) {
     out.push_str("## Fights\n\n");
     for f in &state.fights {
         out.push_str(&format!(
-            "- “{}”, won; it cost {}.\n",
+            "- “{}”, won {}.\n",
             escaped(&f.description),
-            if f.cost.trim().is_empty() {
-                "nothing".to_owned()
-            } else {
-                escaped(&f.cost)
-            }
+            escaped(&cost_words(&f.cost))
         ));
     }
 }

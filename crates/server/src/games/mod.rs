@@ -6,6 +6,9 @@ pub mod board;
 pub mod challenge;
 pub mod story;
 
+#[cfg(test)]
+mod log_lines;
+
 use crate::game::{Game, Rejection};
 use crate::room::{self, LoadError, RoomHandle, RoomSettings};
 use serde_json::Value;
