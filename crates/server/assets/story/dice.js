@@ -40,36 +40,35 @@ export function waves(dice) {
   return w;
 }
 
+/** The whole reveal, however many dice and waves of explosions: the result shows by then. */
+export const REVEAL_MS = 1200;
+
 /**
- * When each die lands and when the result shows, in ms from the start. Dice of a wave are
- * thrown together, tumble, then land one after the other; the next wave is thrown after.
+ * When each die lands and when the result shows, in ms from the start. The waves share the
+ * reveal's time: the dice of a wave are thrown together, tumble, then land one after the
+ * other within the first two thirds of the wave's share; the next wave is thrown after.
  * @param {Die[]} dice
  */
 export function timeline(dice) {
   const w = waves(dice);
-  const n = dice.length;
-  const step = Math.max(110, Math.min(320, 2600 / Math.max(n, 1)));
-  const tumble = 650;
   /** @type {number[]} */
   const land = [];
   /** @type {number[]} */
   const throwAt = [];
-  let t = 250;
-  const maxWave = n ? Math.max(...w) : -1;
-  for (let wave = 0; wave <= maxWave; wave++) {
-    const start = t;
-    let k = 0;
-    dice.forEach((d, i) => {
-      if (w[i] === wave) {
-        throwAt[i] = start;
-        land[i] = start + tumble + k * step;
-        k++;
-        t = land[i];
-      }
+  if (!dice.length) return { throwAt, land, result: 400 };
+  const start = 100;
+  const count = Math.max(...w) + 1;
+  const share = (REVEAL_MS - 150 - start) / count;
+  for (let wave = 0; wave < count; wave++) {
+    const at = start + wave * share;
+    const inWave = dice.map((_, i) => i).filter((i) => w[i] === wave);
+    const step = inWave.length > 1 ? (share * 0.3) / (inWave.length - 1) : 0;
+    inWave.forEach((i, k) => {
+      throwAt[i] = at;
+      land[i] = at + share * 0.4 + k * step;
     });
-    t += 450;
   }
-  return { throwAt, land, result: (n ? t : 400) + 150 };
+  return { throwAt, land, result: REVEAL_MS };
 }
 
 /**
@@ -209,7 +208,7 @@ export function rollView(view, scene, anim, onSkip) {
   const success = check.outcome === 'success';
   return h(
     'div',
-    { class: ['roll', running ? 'running' : 'settled', check.physical ? 'physical' : null], testid: 'roll', 'data-scene-id': scene.id, 'data-physical': String(!!check.physical), 'data-key': 'roll' + scene.id },
+    { class: ['roll', running ? 'running' : 'settled', check.physical ? 'physical' : null], testid: 'roll', 'data-scene-id': scene.id, 'data-physical': String(!!check.physical), 'data-reveal-ms': anim ? String(Math.round(anim.times.result)) : null, 'data-key': 'roll' + scene.id },
     check.physical && dice.length ? h('p', { class: 'small muted roll-source', testid: 'roll-source' }, 'Rolled with real dice at the table; the faces were typed in.') : null,
     dice.length ? groups : h('p', { class: 'muted' }, 'No dice were rolled: the players accepted an empty pool.'),
     running
