@@ -8,7 +8,7 @@ import {
   createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
   finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
   objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT, shot, showTab,
-  logLine,
+  logLine, reveal,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 800 };
@@ -90,6 +90,15 @@ test('three players play a short game from the prophecy to the end', { timeout: 
 
     // Receive the prophecy: everyone sees the same d66 and the same catastrophe.
     const worlds = await ada.page.getByTestId('world-select').locator('option').evaluateAll((os) => os.map((o) => o.value));
+    // A 1.0 table offers only Prophecy's worlds and modules, not Temporal Mechanics', on both sizes.
+    const content = await ada.page.evaluate(() => fetch('/games/story/content.json').then((r) => r.json()));
+    const own = (/** @type {Array<{slug: string, temporal: boolean}>} */ list) => list.filter((x) => !x.temporal).map((x) => x.slug);
+    assert.ok(content.worlds.some((w) => w.temporal), 'the library has Temporal worlds to leave out');
+    for (const p of [ada, cy]) {
+      const options = async (id) => (await reveal(p, p.page.getByTestId(id))).locator('option').evaluateAll((os) => os.map((o) => o.value));
+      assert.deepEqual(await options('world-select'), own(content.worlds), `${p.name}'s worlds`);
+      assert.deepEqual(await options('module-select'), own(content.modules), `${p.name}'s modules`);
+    }
     await rollProphecy(ada, worlds[1]);
     await sameSeq(players);
     const d66 = await Promise.all(players.map((p) => p.page.getByTestId('d66-roll').evaluate((d) => [d.dataset.tens, d.dataset.units].map(Number))));

@@ -110,8 +110,8 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     // An NPC, in the log with the right article; the place's lines start with a capital.
     await createObject(ada, 'Warden Ilse', 'npc');
     for (const p of players) {
-      await logLine(p, 'An NPC entered the story.');
-      await logLine(p, 'A place entered the story.');
+      await logLine(p, 'An NPC entered the story: Warden Ilse.');
+      await logLine(p, 'A place entered the story: The Timing Vault.');
     }
     await assertTemporalWords(players, 'the story tree');
     await shot(bo, 'phone-temporal-tree');

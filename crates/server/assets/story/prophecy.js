@@ -105,19 +105,19 @@ function prophecyCard(ctx, p) {
 function prophecyChoices(ctx, have) {
   const { view, ui } = ctx;
   const temporal = view.ruleset && view.ruleset.temporal;
+  // Only this ruleset's: Temporal Mechanics' worlds tell a catastrophe that already happened.
   /**
    * @template {{temporal: boolean}} T
    * @param {T[]} list
    */
-  const sortFor = (list) => [...list].sort((a, b) => (temporal ? Number(b.temporal) - Number(a.temporal) : Number(a.temporal) - Number(b.temporal)));
-  const worlds = sortFor((ctx.content && ctx.content.worlds) || []);
-  const modules = sortFor((ctx.content && ctx.content.modules) || []);
+  const ours = (list) => list.filter((x) => Boolean(x.temporal) === Boolean(temporal));
+  const worlds = ours((ctx.content && ctx.content.worlds) || []);
+  const modules = ours((ctx.content && ctx.content.modules) || []);
   const world = worlds.find((w) => w.slug === ui.world) || worlds[0];
   const mod = modules.find((m) => m.slug === ui.module) || modules[0];
   const rollKey = 'roll-d66';
   const modKey = 'pick-module';
   const writeKey = 'write-prophecy';
-  const tmLabel = (/** @type {{temporal: boolean}} */ x) => (x.temporal ? ' — Temporal Mechanics' : '');
   const word = temporal ? 'warning' : 'prophecy';
   return h(
     'div',
@@ -133,7 +133,7 @@ function prophecyChoices(ctx, have) {
         h('h3', null, 'Roll on a world’s table'),
         worlds.length
           ? [
-              labelled('world-select', 'World', select('world-select', 'world', worlds.map((w) => ({ value: w.slug, label: `${w.name} (${w.genre})${tmLabel(w)}` })), world && world.slug, {
+              labelled('world-select', 'World', select('world-select', 'world', worlds.map((w) => ({ value: w.slug, label: `${w.name} (${w.genre})` })), world && world.slug, {
                 testid: 'world-select',
                 onchange: (e, el) => {
                   ui.world = el.value;
@@ -146,7 +146,7 @@ function prophecyChoices(ctx, have) {
                 'details',
                 { class: 'all-worlds', open: ui.open.has('all-worlds'), 'data-open-key': 'all-worlds', ontoggle: (e, el) => ctx.toggled('all-worlds', el.open) },
                 h('summary', null, 'All worlds'),
-                h('dl', null, worlds.map((w) => [h('dt', { 'data-key': 't' + w.slug }, `${w.name} (${w.genre})${tmLabel(w)}`), h('dd', { 'data-key': 'd' + w.slug }, w.summary)])),
+                h('dl', null, worlds.map((w) => [h('dt', { 'data-key': 't' + w.slug }, `${w.name} (${w.genre})`), h('dd', { 'data-key': 'd' + w.slug }, w.summary)])),
               ),
             ]
           : h('p', { class: 'muted' }, ctx.content ? 'No worlds.' : 'Loading the worlds…'),
@@ -158,7 +158,7 @@ function prophecyChoices(ctx, have) {
         h('h3', null, temporal ? 'Pick a scenario' : 'Pick a module'),
         modules.length
           ? [
-              labelled('module-select', temporal ? 'Scenario' : 'Module', select('module-select', 'module', modules.map((m) => ({ value: m.slug, label: `${m.title}${tmLabel(m)}` })), mod && mod.slug, {
+              labelled('module-select', temporal ? 'Scenario' : 'Module', select('module-select', 'module', modules.map((m) => ({ value: m.slug, label: `${m.title}` })), mod && mod.slug, {
                 testid: 'module-select',
                 onchange: (e, el) => {
                   ui.module = el.value;

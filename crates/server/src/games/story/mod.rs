@@ -139,19 +139,25 @@ impl Game for StoryGame {
             Some(_) => Action::deserialize(action).map(Request::Engine),
         };
         let action = match request.map_err(|_| malformed(action))? {
-            Request::RollCatastrophe { world } => Action::RollCatastrophe {
-                world: LIBRARY
+            Request::RollCatastrophe { world } => {
+                let world = LIBRARY
                     .world(&world)
-                    .cloned()
-                    .ok_or_else(|| Rejection::Malformed(format!("no world '{world}'")))?,
-                seed: Seed(context.seed),
-            },
-            Request::PickModule { module } => Action::PickModule {
-                module: LIBRARY
+                    .ok_or_else(|| Rejection::Malformed(format!("no world '{world}'")))?;
+                same_ruleset(state, world.temporal, &world.name)?;
+                Action::RollCatastrophe {
+                    world: world.clone(),
+                    seed: Seed(context.seed),
+                }
+            }
+            Request::PickModule { module } => {
+                let module = LIBRARY
                     .module(&module)
-                    .cloned()
-                    .ok_or_else(|| Rejection::Malformed(format!("no module '{module}'")))?,
-            },
+                    .ok_or_else(|| Rejection::Malformed(format!("no module '{module}'")))?;
+                same_ruleset(state, module.temporal, &module.title)?;
+                Action::PickModule {
+                    module: module.clone(),
+                }
+            }
             Request::Propose { motion } => Action::Propose {
                 motion,
                 seed: Seed(context.seed),
@@ -340,6 +346,24 @@ impl Game for StoryGame {
     }
 }
 
+/// A world or module is written for Temporal Mechanics or for Prophecy: a table draws only
+/// from its own ruleset's (a Temporal catastrophe has already happened; a prophecy's has not).
+fn same_ruleset(state: &State, temporal: bool, name: &str) -> Result<(), Rejection> {
+    if temporal == state.ruleset.is_temporal() {
+        return Ok(());
+    }
+    let (written_for, here) = if temporal {
+        ("Temporal Mechanics", "Prophecy")
+    } else {
+        ("Prophecy", "Temporal Mechanics")
+    };
+    Err(Rejection::Refused {
+        code: "other_ruleset".into(),
+        rule: "The prophecy".into(),
+        message: format!("{name} is written for {written_for}; this table plays {here}."),
+    })
+}
+
 /// The table's name: its module's title, else its world's, else whose table it is.
 fn title(state: &State, creator: u32) -> String {
     match state.prophecy.as_ref().map(|p| &p.source) {
@@ -352,6 +376,57 @@ fn title(state: &State, creator: u32) -> String {
             "{}\u{2019}s table",
             log::player_name(state, PlayerId(creator))
         ),
+    }
+}
+
+#[cfg(test)]
+mod rulesets {
+    use super::*;
+
+    /// A 1.0 table cannot draw a Temporal Mechanics world or scenario, nor the reverse.
+    #[test]
+    fn a_table_draws_only_from_its_own_ruleset_s_library() {
+        let context = Context { now: 0, seed: 1 };
+        for (ruleset, temporal) in [("1.0", false), ("temporal", true)] {
+            let mut state = State::default();
+            let opening = StoryGame::open(&json!({ "ruleset": ruleset })).unwrap();
+            for event in &opening {
+                state = story::evolve(state, event);
+            }
+            let joined = StoryGame::join(&state, 1, "Ada").unwrap();
+            for event in &joined {
+                state = story::evolve(state, event);
+            }
+            let other = LIBRARY
+                .worlds
+                .iter()
+                .find(|w| w.temporal != temporal)
+                .unwrap();
+            let own = LIBRARY
+                .worlds
+                .iter()
+                .find(|w| w.temporal == temporal)
+                .unwrap();
+            let roll = |slug: &str| json!({"action": "roll_catastrophe", "world": slug});
+            match StoryGame::act(&state, 1, &roll(&other.slug), &context) {
+                Err(Rejection::Refused { code, message, .. }) => {
+                    assert_eq!(code, "other_ruleset");
+                    assert!(message.starts_with(&other.name), "{message}");
+                }
+                other => panic!("{ruleset}: {other:?}"),
+            }
+            assert!(StoryGame::act(&state, 1, &roll(&own.slug), &context).is_ok());
+            let module = LIBRARY
+                .modules
+                .iter()
+                .find(|m| m.temporal != temporal)
+                .unwrap();
+            let pick = json!({"action": "pick_module", "module": module.slug});
+            assert!(matches!(
+                StoryGame::act(&state, 1, &pick, &context),
+                Err(Rejection::Refused { .. })
+            ));
+        }
     }
 }
 
