@@ -193,6 +193,12 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     await shot(ada, 'challenge-laptop-odds', { fullPage: true });
     await panel.screenshot({ path: `${ARTIFACTS}/challenge-odds-panel.png` });
     // The GM's refusal is cleared by the next success… of the GM's own page.
+    // Ada's laptop reloads: the ticked point is still ticked, the odds still those with it.
+    await ada.page.reload();
+    await panel.waitFor();
+    await ada.page.waitForFunction(() => window.prophecy.connected());
+    assert.equal(await panel.getByTestId('spend-point').isChecked(), true, 'the point is still ticked');
+    assert.deepEqual((await odds(ada, c1)).map((b) => b.p), after.map((b) => b.p));
     const r1 = await roll(ada, c1);
     assert.equal(r1.dice.length, 2);
     assert.equal(r1.dice.filter(([, kept]) => kept).length, 1);
@@ -238,11 +244,11 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     await hpanel.getByTestId('choice-specialty').selectOption('0');
     await bo.page.waitForFunction((id) => document.querySelector(`[data-testid="open-challenge"][data-challenge-id="${id}"] [data-testid="band-odds"][data-from="7"]`)?.dataset.p === '1/4', c3);
 
-    // Bo's phone reloads in the middle: the challenge is still there, the choice is made again.
+    // Bo's phone reloads in the middle: the challenge is still there, and so is his choice.
     await bo.page.reload();
     await hpanel.waitFor();
     await bo.page.waitForFunction(() => window.prophecy.connected());
-    await hpanel.getByTestId('choice-specialty').selectOption('0');
+    assert.equal(await hpanel.getByTestId('choice-specialty').inputValue(), '0', 'the Specialty is still chosen');
     const spec = await odds(bo, c3);
     assert.deepEqual(spec.map((b) => b.p), ['1/8', '1/8', '1/4', '1/4', '1/4']);
     const r3 = await roll(bo, c3);

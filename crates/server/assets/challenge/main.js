@@ -47,6 +47,10 @@ import { renderChallengeTable } from './table-view.js';
  * @typedef {import('../common/page-types').Child} Child
  */
 
+// A player's choices for an open roll outlive a reload of the page (a phone's, say), in this tab.
+const CHOICES_KEY = 'challenge-choices:' + location.pathname;
+let savedJson = '';
+
 // openTable adds the fields every game shares.
 const ui = /** @type {import('./page-types').ChallengeUi} */ ({
   narrations: {}, // challenge id → the narration being written
@@ -54,7 +58,7 @@ const ui = /** @type {import('./page-types').ChallengeUi} */ ({
   call: null, // the GM's challenge being called
   fight: null, // the GM's fight being written down
   rest: '', // whom the GM says rested ('' for everyone)
-  choices: new Map(), // challenge id → {specialty: index or -1, spend: boolean}
+  choices: new Map(savedChoices()), // challenge id → {specialty: index or -1, spend: boolean}
   gens: { call: 0, fight: 0, sheet: 0 }, // bumped to give a form fresh fields
   focusNext: null, // an element id to focus after the next render
   announce: '',
@@ -76,12 +80,37 @@ openTable({
   logTab: 'table',
   viewed,
   afterRender: () => {
+    saveChoices();
     if (!ui.focusNext) return;
     const target = document.getElementById(ui.focusNext);
     ui.focusNext = null;
     if (target) target.focus({ preventScroll: false });
   },
 });
+
+/** @returns {Array<[number, {specialty: number, spend: boolean}]>} */
+function savedChoices() {
+  try {
+    savedJson = sessionStorage.getItem(CHOICES_KEY) || '';
+    const list = JSON.parse(savedJson || '[]');
+    return Array.isArray(list)
+      ? list.filter((e) => Array.isArray(e) && Number.isInteger(e[0]) && e[1] && Number.isInteger(e[1].specialty) && typeof e[1].spend === 'boolean')
+      : [];
+  } catch {
+    return []; // no storage (a private window) or a damaged entry: start afresh
+  }
+}
+
+function saveChoices() {
+  const json = JSON.stringify(Array.from(ui.choices));
+  if (json === savedJson) return;
+  savedJson = json;
+  try {
+    sessionStorage.setItem(CHOICES_KEY, json);
+  } catch {
+    // No storage: the choices last as long as the page.
+  }
+}
 
 /**
  * @param {View | null} view
