@@ -343,6 +343,26 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
       assert.ok(await inViewport(refusal), 'the refusal is in view');
       await shot(gm, `challenge-next-refused-${size}`);
       assert.deepEqual(consoleErrors(gm), []);
+
+      // A new player lands on Challenges with a pointer to make a character first, in view.
+      const bo = await table.open('Bo', { viewport });
+      await join(bo, await gm.page.getByTestId('invite-link').inputValue(), 'Bo');
+      const first = bo.page.getByTestId('make-character-first');
+      await first.waitFor();
+      assert.ok(await inViewport(first), 'the pointer is in view');
+      assert.equal(await gm.page.getByTestId('make-character-first').count(), 0, 'not for the GM');
+      await first.getByTestId('start-sheet').click();
+      const name = bo.page.getByTestId('sheet-name');
+      await bo.page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'sheet-name');
+      assert.ok(await inViewport(name), 'the sheet form is in view, its name focused');
+      await shot(bo, `challenge-first-sheet-${size}`);
+      await name.fill('Dov');
+      const form = bo.page.getByTestId('sheet-form');
+      await form.getByTestId('sheet-concept').fill('A smith');
+      for (const [a, n] of Object.entries(sheet.aptitudes)) await form.locator(tid('aptitude-input', { aptitude: a })).fill(String(n));
+      await accepted(bo, 'make Dov', () => form.getByTestId('save-sheet').click());
+      await showTab(bo, 'challenges');
+      assert.equal(await bo.page.getByTestId('make-character-first').count(), 0, 'gone once Bo has a character');
     });
   });
 }

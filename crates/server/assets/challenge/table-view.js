@@ -707,9 +707,38 @@ function challengesSection(ctx) {
     'section',
     { class: 'panel challenges', 'aria-labelledby': 'challenges-h', 'data-key': 'challenges' },
     h('h2', { id: 'challenges-h' }, 'Challenges'),
+    firstStep(ctx),
     !all.length ? h('p', { class: 'muted' }, view.gm === ctx.you ? 'Call a challenge when failing is as interesting as succeeding.' : 'When the game master calls a challenge for your character, you choose how to improve the roll here and roll.') : null,
     open.map((c) => openChallenge(ctx, c)),
     done.length ? h('ol', { class: 'challenge-list', 'aria-label': 'Challenges rolled, newest first' }, done.map((c) => pastChallenge(ctx, c))) : null,
+  );
+}
+
+/**
+ * A player without a character is pointed to making one: challenges are called for characters.
+ * @param {Ctx} ctx
+ */
+function firstStep(ctx) {
+  const { view, ui } = ctx;
+  const mine = (view.characters || []).some((c) => c.owner === ctx.you && !c.retired);
+  if (view.gm === ctx.you || mine || ui.draft) return null;
+  return h(
+    'div',
+    { class: 'first-step', testid: 'make-character-first', 'data-key': 'first-step' },
+    h('p', null, h('strong', null, 'First, make your character.'), ' The game master calls challenges for characters: yours needs a sheet, with its Aptitudes and Skills.'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'btn primary',
+        testid: 'start-sheet',
+        onclick: () => {
+          ctx.showTab('sheets');
+          openDraft(ctx, emptyDraft(ctx));
+        },
+      },
+      'Make your character',
+    ),
   );
 }
 
