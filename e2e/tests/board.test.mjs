@@ -22,8 +22,8 @@ async function withBoardTable(name, run) {
   // its open pipes keep node (and the whole test run) waiting forever.
   let browser;
   const players = [];
-  const open = async (playerName, viewport) => {
-    const p = await player(browser, { viewport });
+  const open = async (playerName, viewport, options = {}) => {
+    const p = await player(browser, { viewport, ...options });
     p.name = playerName;
     p.page.setDefaultTimeout(WAIT);
     players.push(p);
@@ -197,6 +197,45 @@ async function playStep(p, stats) {
   throw new Error(`nothing to do at step ${v.turn.step}: ${JSON.stringify(o)}`);
 }
 
+/** Whether the element is, or within 3 s comes (a smooth scroll), wholly inside the viewport. */
+async function comesIntoView(p, locator) {
+  const el = await locator.elementHandle();
+  const inside = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  };
+  return p.page.waitForFunction(inside, el, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Notes, in the page, the animation of every Chance card the moment it turns fresh (drawn just
+ * now): `window.__freshAnims`, read after the page reloads too (it is installed again).
+ */
+async function watchFresh(p) {
+  const install = () => {
+    window.__freshAnims = window.__freshAnims || [];
+    const note = (el) => window.__freshAnims.push(getComputedStyle(el).animationName);
+    new MutationObserver((changes) => {
+      for (const c of changes) {
+        if (c.type === 'attributes') {
+          const el = c.target;
+          if (el instanceof HTMLElement && el.matches('[data-testid="last-chance"].fresh') && !(c.oldValue || '').includes('fresh')) note(el);
+        } else {
+          for (const n of c.addedNodes) {
+            if (!(n instanceof HTMLElement)) continue;
+            const found = n.matches('[data-testid="last-chance"].fresh') ? [n] : n.querySelectorAll('[data-testid="last-chance"].fresh');
+            found.forEach(note);
+          }
+        }
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+  };
+  await p.page.evaluate(install);
+}
+
 /** Waits until it is this page's turn with something to do, or the game is over. */
 async function myTurnOrEnd(p, timeout) {
   await p.page.waitForFunction(
@@ -287,7 +326,8 @@ function pieces(p) {
 
 test('two people play a few turns, one page reloads, and both pages agree', { timeout: 5 * 60_000 }, async () => {
   await withBoardTable('pair', async ({ server, open }) => {
-    const ada = await open('Ada', LAPTOP);
+    // Ada's laptop shows motion; Bo's phone asks for reduced motion (the default here).
+    const ada = await open('Ada', LAPTOP, { reducedMotion: 'no-preference' });
     const link = await createBoardTable(ada, server, 'Ada', 0);
     // With one seat the game cannot start.
     assert.ok(await ada.page.getByTestId('start-game').isDisabled());
@@ -304,9 +344,15 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     await click(ada, ada.page.getByTestId('start-game'), 'starting the game');
     await glance(bo, bo.page.getByTestId('board'));
     const people = [ada, bo];
+    for (const p of people) await watchFresh(p);
+    // Your own adventurer comes first in the list, whatever the seat order.
+    for (const p of people) {
+      const you = (await view(p)).you;
+      assert.equal(await p.page.getByTestId('adventurer-card').first().getAttribute('data-player-id'), String(you), `${p.name}'s own card first`);
+    }
     let reloaded = false;
     let shotTaken = false;
-    const stats = { odds: [], certificates: 0, opportunities: 0, itemTried: true, recovered: false };
+    const stats = { odds: [], certificates: 0, opportunities: 0, itemTried: true, recovered: false, seen: {} };
     for (;;) {
       await sameSeq(people);
       const v = await view(ada);
@@ -318,6 +364,14 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
       assert.equal(await other.page.locator(`${tid('draw-chance')}, ${tid('end-turn')}, ${tid('move')}`).count(), 0);
       await myTurnOrEnd(who, WAIT);
       const did = await playStep(who, stats);
+      // What the step brought comes into view where the player looks, with no scrolling.
+      if (did === 'draw' || did === 'fight') {
+        const card = who.page.getByTestId(did === 'draw' ? 'last-chance' : 'last-battle');
+        await card.waitFor();
+        assert.ok(await comesIntoView(who, card), `${who.name}: the ${did === 'draw' ? 'drawn card' : 'battle'} is out of view`);
+        if (did === 'draw') assert.equal(await card.getAttribute('data-card'), String((await view(who)).last_chance.card));
+        stats.seen[who.name] = (stats.seen[who.name] || 0) + 1;
+      }
       if (!shotTaken && did === 'draw' && who === ada) {
         await ada.page.locator(tid('move')).first().waitFor();
         // The rules of this step, one tap away.
@@ -332,9 +386,15 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
         await bo.page.reload();
         await glance(bo, bo.page.getByTestId('board'));
         await bo.page.waitForFunction(() => window.prophecy && window.prophecy.connected());
+        await watchFresh(bo);
       }
     }
     assert.ok(reloaded, 'the phone page reloaded mid-game');
+    assert.ok(stats.seen.Ada > 0 && stats.seen.Bo > 0, `each drew a card in view: ${JSON.stringify(stats.seen)}`);
+    // The cards turned over on the laptop; under reduced motion they did not move.
+    const anims = await Promise.all(people.map((p) => p.page.evaluate(() => window.__freshAnims)));
+    assert.ok(anims[0].includes('card-turn'), `Ada's cards: ${anims[0]}`);
+    assert.ok(anims[1].length > 0 && anims[1].every((a) => a === 'none'), `Bo's cards: ${anims[1]}`);
     await sameSeq(people);
     // Both pages show the same log and the same board.
     const [logA, logB] = await Promise.all(people.map(logOf));
@@ -360,7 +420,9 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
           };
         }),
       );
-    assert.deepEqual(await cards(bo), await cards(ada));
+    // The same cards (each page lists its own first).
+    const byPlayer = (list) => list.sort((a, b) => Number(a.player) - Number(b.player));
+    assert.deepEqual(byPlayer(await cards(bo)), byPlayer(await cards(ada)));
     // The board from the keyboard: the focused space moves with the arrow keys, and Enter
     // shows what lies there.
     const stop = ada.page.locator(`${tid('space')}[tabindex="0"]`);

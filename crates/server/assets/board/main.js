@@ -40,6 +40,7 @@ import { renderBoardTable } from './table-view.js';
  * @typedef {import('../common/page-types').Seen<import('./view-types').BoardView>} View
  */
 
+const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: true };
 /** @type {{matches: boolean, addEventListener?: MediaQueryList['addEventListener']}} */
 const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { matches: false };
 
@@ -51,6 +52,7 @@ const ui = /** @type {import('./page-types').BoardUi} */ ({
   // The player's choices a card asks for (the direction of a one-space move, the Item lost).
   choice: { clockwise: true, lose_item: null },
   tab: 'turn', // the view a phone shows (table-view.js: boardTabs)
+  fresh: { chance: false, battle: false }, // a card drawn, a battle fought just now (table-view.js)
 });
 
 const page = openTable({
@@ -86,11 +88,36 @@ function titleOf(ctx) {
   return v.turn ? `The board game: turn ${v.turn.number}` : 'The board game';
 }
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let freshTimer;
+/** After the next render, bring what the player's own action brought into view. */
+let revealFresh = false;
+
 /**
- * The battle's choices belong to one battle: forget them when another begins.
+ * The battle's choices belong to one battle: forget them when another begins. A Chance card
+ * or battle that changed since the last view is fresh for a moment: it turns over, its dice
+ * roll (not at a page's first view: nothing happened then).
  * @param {View} view
+ * @param {View | null} before
  */
-function viewed(view) {
+function viewed(view, before) {
+  if (before) {
+    const chance = JSON.stringify(view.last_chance) !== JSON.stringify(before.last_chance) && !!view.last_chance;
+    const battle = JSON.stringify(view.last_battle) !== JSON.stringify(before.last_battle) && !!view.last_battle;
+    if (chance || battle) {
+      ui.fresh = { chance, battle };
+      // The player's own draw or fight: its result shows where the button was, or the page
+      // brings it into view (the battle's odds and button were taller than its result).
+      const by = battle ? view.last_battle?.player : view.last_chance?.player;
+      if (by === view.you) revealFresh = true;
+      clearTimeout(freshTimer);
+      // Then plain again, so that the next card turns over too.
+      freshTimer = setTimeout(() => {
+        ui.fresh = { chance: false, battle: false };
+        page.render();
+      }, 1500);
+    }
+  }
   const t = view.turn;
   const battleKey = t && t.step === 'battle' ? `${t.number}:${t.player}:${JSON.stringify(view.last_battle)}` : null;
   if (battleKey !== ui.battle.key) ui.battle = { key: battleKey, kind: null, items: new Set() };
@@ -119,6 +146,12 @@ function beforeRender() {
  * @param {unknown} inTurn
  */
 function afterRender(inTurn) {
+  if (revealFresh) {
+    revealFresh = false;
+    const typing = document.activeElement && document.activeElement.matches('input[type="text"], textarea');
+    const just = page.root.querySelector('[data-testid="just-now"]');
+    if (just && !typing) just.scrollIntoView({ block: 'nearest', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+  }
   if (inTurn && (!document.activeElement || document.activeElement === document.body)) {
     const next = page.root.querySelector('[data-testid="turn"] button:not([disabled]), [data-testid="turn"] [tabindex="-1"]');
     if (next instanceof HTMLElement) next.focus({ preventScroll: true });

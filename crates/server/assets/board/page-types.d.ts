@@ -14,6 +14,8 @@ export interface BoardUi extends SharedUi {
   /** The player's choices a card asks for (the direction of a one-space move, the Item lost). */
   choice: { clockwise: boolean; lose_item: number | null };
   tab: string;
+  /** Whether the last Chance card and battle arrived just now (they turn over, roll). */
+  fresh: { chance: boolean; battle: boolean };
 }
 
 export interface BoardContext extends TableContext<BoardView, BoardContent, BoardOwn, BoardUi> {

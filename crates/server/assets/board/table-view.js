@@ -52,7 +52,7 @@ export function renderBoardTable(ctx) {
     h(
       'main',
       { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
-      over ? tagged(theEnd(ctx), 'turn') : null,
+      over ? tagged([theEnd(ctx), lastCards(ctx)], 'turn') : null,
       lobby ? lobbySection(ctx) : null,
       !lobby && !over ? tagged(turnSection(ctx), 'turn') : null,
       // Choosing a move, the map (where each move takes you) is part of the turn.
@@ -63,7 +63,6 @@ export function renderBoardTable(ctx) {
       'aside',
       { class: 'side-col', 'aria-label': 'The adventurers and the table', 'data-key': 'side' },
       !lobby ? tagged(adventurersSection(ctx), 'adventurers') : null,
-      !lobby ? tagged(lastCards(ctx), 'turn') : null,
       !lobby ? tagged(decksSection(ctx), 'adventurers') : null,
       tagged(logSection(ctx), 'log'),
     ),
@@ -232,6 +231,8 @@ function turnSection(ctx) {
       t.extra ? h('span', { class: 'tag' }, 'extra turn') : null,
     ),
     h('p', { class: 'turn-status', role: 'status', 'aria-live': 'polite' }, mine ? yourStepText(t.step) : null),
+    // What just happened shows where the player's eyes are: where the Draw or Fight button was.
+    lastCards(ctx),
     rulesHelp(ctx, 'step-' + (BOARD_HELP[t.step] ? t.step : 'moved'), 'How this step works', BOARD_HELP[t.step] || BOARD_HELP.moved),
     mine
       ? turnOptions(ctx, o, t)
@@ -676,7 +677,15 @@ function oddsBlock(b) {
       'aria-live': 'polite',
       'aria-atomic': 'true',
     },
-    h('p', { class: 'small' }, `You: ${b.yours}${bonus} + your die, against ${b.theirs} + its die.`, b.lives > 1 ? ` Three lives: you must win ${b.lives} rolls in a row.` : '', b.magic ? ` Costs ${plural(b.magic, 'Magic')} before the first roll.` : ''),
+    h(
+      'p',
+      { class: 'small', testid: 'battle-values' },
+      b.then ? 'First a Battle of Wills: ' : '',
+      `You: ${b.yours}${bonus} + your die, against ${b.theirs} + its die.`,
+      b.then ? ` If you win it, a Battle of Strength: ${b.then.yours}${b.then.first_roll_bonus ? ` (+${b.then.first_roll_bonus} on the first roll)` : ''} + your die, against ${b.then.theirs} + its die. The chances below are of winning both.` : '',
+      b.lives > 1 ? ` Three lives: you must win ${b.lives} rolls in a row${b.then ? ' in each battle' : ''}.` : '',
+      b.magic ? ` Costs ${plural(b.magic, 'Magic')} before the first roll.` : '',
+    ),
     h(
       'dl',
       { class: 'odds-grid' },
@@ -718,7 +727,8 @@ function cubes(kind, label, right, left, testid) {
  */
 function adventurersSection(ctx) {
   const { view } = ctx;
-  const list = view.adventurers || [];
+  // Your own adventurer first: the Gold, Health and Items you play with, above the fold.
+  const list = [...(view.adventurers || [])].sort((a, b) => Number(b.player === ctx.you) - Number(a.player === ctx.you));
   return h(
     'section',
     { class: 'panel adventurers', 'aria-labelledby': 'adv-h', 'data-key': 'adventurers' },
@@ -835,8 +845,8 @@ function lastCards(ctx) {
   if (!lc && !lb) return null;
   return h(
     'section',
-    { class: 'panel last-cards', 'aria-labelledby': 'last-h', 'data-key': 'last' },
-    h('h2', { id: 'last-h' }, 'Just now'),
+    { class: 'last-cards', testid: 'just-now', 'aria-labelledby': 'last-h', 'data-key': 'last' },
+    h('h3', { id: 'last-h' }, 'Just now'),
     lc ? lastChance(ctx, lc) : null,
     lb ? lastBattle(ctx, lb) : null,
   );
@@ -850,7 +860,7 @@ function lastChance(ctx, lc) {
   const card = (ctx.content.chance || [])[lc.card] || { name: `Card ${lc.card}` };
   return h(
     'div',
-    { class: 'chance-card', testid: 'last-chance', 'data-card': lc.card, 'data-key': 'chance' },
+    { class: ['chance-card', ctx.ui.fresh.chance ? 'fresh' : null], testid: 'last-chance', 'data-card': lc.card, 'data-key': 'chance' },
     h('p', { class: 'card-kicker' }, `Chance card drawn by ${nameOf(ctx.view, lc.player)}`),
     h('p', { class: 'card-name' }, card.name),
     h('p', { class: 'small' }, chanceText(card.kind)),
@@ -872,7 +882,7 @@ function lastBattle(ctx, lb) {
   const items = (lb.items || []).map((i) => itemOf(ctx, i).name);
   return h(
     'div',
-    { class: ['battle-card', lb.outcome], testid: 'last-battle', 'data-outcome': lb.outcome, 'data-kind': lb.kind, 'data-key': 'battle' },
+    { class: ['battle-card', lb.outcome, ctx.ui.fresh.battle ? 'fresh' : null], testid: 'last-battle', 'data-outcome': lb.outcome, 'data-kind': lb.kind, 'data-key': 'battle' },
     h('p', { class: 'card-kicker' }, `${who} against ${card.name}: ${lb.kind === 'wills' ? 'a Battle of Wills' : 'a Battle of Strength'}`, lb.magic_paid ? ` (paid ${plural(lb.magic_paid, 'Magic')})` : ''),
     items.length ? h('p', { class: 'small' }, `With ${items.join(', ')}.`) : null,
     h(

@@ -33,6 +33,9 @@ export interface Battle {
   theirs: number;
   magic: number;
   lives: number;
+  /** A Battle of Wills won is followed by this Battle of Strength (`wills_then_strength`). */
+  then: { yours: number; first_roll_bonus: number; theirs: number } | null;
+  /** Of the whole fight: both battles when there are two. */
   odds: Odds;
 }
 

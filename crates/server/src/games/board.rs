@@ -1276,6 +1276,12 @@ fn battle_choices(game: &BoardState, player: PlayerId) -> Vec<(BattleOdds, Value
                 "theirs": battle.theirs,
                 "magic": battle.magic_cost,
                 "lives": battle.lives,
+                // The Battle of Strength fought after this Battle of Wills, if it is won.
+                "then": battle.then.map(|t| json!({
+                    "yours": t.yours,
+                    "first_roll_bonus": t.first_roll_bonus,
+                    "theirs": t.theirs,
+                })),
                 "odds": odds_json(&odds),
             });
             out.push((odds, value));
@@ -1667,4 +1673,41 @@ fn markdown(table: &Table) -> (String, String) {
         }
     }
     (title, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against a Creature that asks for a Battle of Wills and then one of Strength, the battle
+    /// offered names both: its own values and the second battle's (the odds are of both).
+    #[test]
+    fn a_two_stage_battle_offers_both_battles_values() {
+        let mut table = Table::default();
+        let context = Context { now: 0, seed: 3 };
+        let joined = BoardGame::join(&table, 1, "Ada").unwrap();
+        table = joined.iter().fold(table, BoardGame::evolve);
+        for action in ["add_bot", "start"] {
+            let events = BoardGame::act(&table, 1, &json!({ "action": action }), &context);
+            table = events.unwrap().iter().fold(table, BoardGame::evolve);
+        }
+        let content = Arc::clone(&table.game.content);
+        let priest = (content.adventures.iter())
+            .position(|c| c.name() == "Drowned Priest")
+            .map(AdventureId::of)
+            .unwrap();
+        let player = PlayerId(1);
+        let at = table.game.adventurer(player).unwrap().space;
+        table.game.spaces[at.index()].adventure = Some(priest);
+        let battles: Vec<Value> = (battle_choices(&table.game, player).into_iter())
+            .map(|(_, b)| b)
+            .filter(|b| b["items"].as_array().is_some_and(Vec::is_empty))
+            .collect();
+        assert_eq!(battles.len(), 1, "{battles:?}");
+        let wills = &battles[0];
+        assert_eq!(wills["kind"], "wills");
+        assert_eq!(wills["theirs"], 5);
+        assert_eq!(wills["then"]["theirs"], 3, "{wills}");
+        assert!(wills["then"]["yours"].as_i64().unwrap() > 0);
+    }
 }
