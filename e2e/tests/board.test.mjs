@@ -112,7 +112,8 @@ function chooseMove(v, c, me) {
       }
     }
     if (me.health.left > 0 && (space.kind === 'monastery' || space.kind === 'village')) s += 3;
-    if (space.kind === 'city' || space.kind === 'village') s += 1;
+    // A market draws an adventurer with Gold and few Items: the test reads its shop's buttons.
+    if (space.kind === 'city' || space.kind === 'village') s += me.items.length === 0 && me.gold >= 3 ? 8 : 1;
     return s;
   };
   return moves.reduce((best, m) => (score(m) > score(best) ? m : best), moves[0]);
@@ -182,6 +183,26 @@ async function playStep(p, stats) {
     await click(p, turn.getByTestId('use-opportunity'), 'using the Opportunity');
     stats.opportunities++;
     return 'opportunity';
+  }
+  // A shop's buttons say what each Item does, not only its name and price.
+  const shop = turn.locator(`${tid('buy-item')}, ${tid('sell-item')}`);
+  for (const button of await shop.all()) {
+    const item = c.items[Number(await button.getAttribute('data-item-id'))];
+    const effect = await button.getByTestId('item-effect').textContent();
+    assert.ok(effect.toLowerCase().startsWith(item.slot), `${item.name}: "${effect}"`);
+    if (item.strength_bonus) assert.ok(effect.includes(`+${item.strength_bonus} Strength`), `${item.name}: "${effect}"`);
+    stats.shops = (stats.shops || 0) + 1;
+  }
+  if (stats.shots && !stats.shopShot && (await shop.count()) > 0) {
+    stats.shopShot = true;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await turn.screenshot({ path: join(ARTIFACTS, `${stats.shots}-shop.png`) });
+  }
+  const buy = turn.locator(`${tid('buy-item')}:not([disabled])`).first();
+  if (!stats.bought && (await buy.count()) > 0) {
+    stats.bought = true;
+    await click(p, buy, 'buying an Item');
+    return 'buy';
   }
   const recover = turn.getByTestId('recover');
   if (!stats.recovered && (me.health.left > 0 || me.magic.left > 0) && (await recover.count()) > 0) {
@@ -311,7 +332,7 @@ test('one person plays a whole game against two bots on a phone, to a result and
     assert.equal(await ada.page.getByTestId('end-turn').count(), 0);
     await shot(ada, 'board-phone-end', { fullPage: true });
     assert.deepEqual(consoleErrors(ada), []);
-    console.log(`solo game: ${v.phase}, ${stats.steps} steps, ${stats.odds.length} battles, ${stats.certificates} Certificates bought, ${stats.opportunities} Opportunities used`);
+    console.log(`solo game: ${v.phase}, ${stats.steps} steps, ${stats.odds.length} battles, ${stats.certificates} Certificates bought, ${stats.opportunities} Opportunities used, ${stats.shops || 0} shop buttons read`);
   });
 });
 

@@ -335,11 +335,11 @@ function turnOptions(ctx, o, t) {
   }
   for (const b of o.buy || []) {
     const item = itemOf(ctx, b.item);
-    here.push(actBtn(ctx, 'buy', `Buy ${item.name} (${plural(b.cost, 'Gold')})`, { action: 'buy_item', item: b.item }, { testid: 'buy-item', 'data-item-id': b.item, disabled: !b.allowed, title: b.allowed ? itemText(item) : 'You cannot buy it now (not enough Gold?)', 'data-key-extra': ':' + b.item }));
+    here.push(actBtn(ctx, 'buy', [`Buy ${item.name} (${plural(b.cost, 'Gold')})`, itemEffect(item)], { action: 'buy_item', item: b.item }, { testid: 'buy-item', 'data-item-id': b.item, disabled: !b.allowed, title: b.allowed ? itemText(item) : 'You cannot buy it now (not enough Gold?)', 'data-key-extra': ':' + b.item }));
   }
   for (const s of o.sell || []) {
     const item = itemOf(ctx, s.item);
-    here.push(actBtn(ctx, 'sell', `Sell ${item.name} (${plural(s.price, 'Gold')})`, { action: 'sell_item', item: s.item }, { testid: 'sell-item', 'data-item-id': s.item, 'data-key-extra': ':' + s.item }));
+    here.push(actBtn(ctx, 'sell', [`Sell ${item.name} (${plural(s.price, 'Gold')})`, itemEffect(item)], { action: 'sell_item', item: s.item }, { testid: 'sell-item', 'data-item-id': s.item, 'data-key-extra': ':' + s.item }));
   }
   for (const id of o.repair || []) {
     const item = itemOf(ctx, id);
@@ -363,6 +363,15 @@ function turnOptions(ctx, o, t) {
   }
   if (!parts.length) parts.push(h('p', { class: 'muted' }, 'Nothing to do right now.'));
   return h('div', { class: 'options', 'data-key': 'options' }, parts);
+}
+
+/**
+ * What an Item does, on its shop button's second line: "Weapon: +1 Strength".
+ * @param {import('./view-types').Item} item
+ */
+function itemEffect(item) {
+  const bonus = bonusText(item);
+  return h('span', { class: 'btn-detail', testid: 'item-effect' }, `${cap(item.slot)}${bonus ? `: ${bonus}` : ''}`);
 }
 
 /**
