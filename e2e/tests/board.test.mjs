@@ -384,7 +384,18 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
       await other.page.locator(tid('turn', { mine: 'false', 'player-id': v.turn.player })).waitFor();
       assert.equal(await other.page.locator(`${tid('draw-chance')}, ${tid('end-turn')}, ${tid('move')}`).count(), 0);
       await myTurnOrEnd(who, WAIT);
+      // The turn came round: the turn's panel says what the other did since this player's
+      // last action, in view, until the player acts.
+      if (v.turn.step === 'draw_chance' && stats.lastPlayer !== undefined && stats.lastPlayer !== v.turn.player) {
+        const away = who.page.locator(`${tid('turn')} ${tid('while-away')}`);
+        assert.ok(await comesIntoView(who, away), `${who.name}: "While you were away" is out of view`);
+        const lines = await away.getByTestId('away-line').allTextContents();
+        assert.ok(lines.some((l) => l.startsWith(`${other.name} `)), `${who.name} reads ${JSON.stringify(lines)}`);
+        stats.away = (stats.away || 0) + 1;
+      }
+      stats.lastPlayer = v.turn.player;
       const did = await playStep(who, stats);
+      if (did === 'draw') assert.equal(await who.page.getByTestId('while-away').count(), 0, 'gone once the player acts');
       // What the step brought comes into view where the player looks, with no scrolling.
       if (did === 'draw' || did === 'fight') {
         const card = who.page.getByTestId(did === 'draw' ? 'last-chance' : 'last-battle');
@@ -412,6 +423,7 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     }
     assert.ok(reloaded, 'the phone page reloaded mid-game');
     assert.ok(stats.seen.Ada > 0 && stats.seen.Bo > 0, `each drew a card in view: ${JSON.stringify(stats.seen)}`);
+    assert.ok(stats.away >= 2, `"While you were away" read at ${stats.away} turns`);
     // The cards turned over on the laptop; under reduced motion they did not move.
     const anims = await Promise.all(people.map((p) => p.page.evaluate(() => window.__freshAnims)));
     assert.ok(anims[0].includes('card-turn'), `Ada's cards: ${anims[0]}`);

@@ -92,6 +92,8 @@ function titleOf(ctx) {
 let freshTimer;
 /** After the next render, bring what the player's own action brought into view. */
 let revealFresh = false;
+/** After the next render, bring the turn's panel into view: the player's turn came round. */
+let revealTurn = false;
 
 /**
  * The battle's choices belong to one battle: forget them when another begins. A Chance card
@@ -101,6 +103,12 @@ let revealFresh = false;
  * @param {View | null} before
  */
 function viewed(view, before) {
+  // The player's turn came round: what the others did since their last action, and the turn's
+  // panel brought into sight (it is someone else's turn until now: nothing of theirs is moved).
+  if (before && view.turn && view.turn.player === view.you && (!before.turn || before.turn.player !== view.you)) {
+    page.showAway();
+    revealTurn = true;
+  }
   if (before) {
     const chance = JSON.stringify(view.last_chance) !== JSON.stringify(before.last_chance) && !!view.last_chance;
     const battle = JSON.stringify(view.last_battle) !== JSON.stringify(before.last_battle) && !!view.last_battle;
@@ -146,11 +154,21 @@ function beforeRender() {
  * @param {unknown} inTurn
  */
 function afterRender(inTurn) {
+  const typing = document.activeElement && document.activeElement.matches('input[type="text"], textarea');
+  const behavior = reducedMotion.matches ? 'auto' : 'smooth';
+  if (revealTurn) {
+    revealTurn = false;
+    const turn = page.root.querySelector('[data-testid="turn"]');
+    // Only where it shows (a phone on another view keeps it; its tab is marked).
+    const top = turn instanceof HTMLElement ? turn.getBoundingClientRect().top : 0;
+    if (turn instanceof HTMLElement && turn.offsetParent !== null && !typing && (top < 0 || top > innerHeight * 0.3)) {
+      turn.scrollIntoView({ block: 'start', behavior });
+    }
+  }
   if (revealFresh) {
     revealFresh = false;
-    const typing = document.activeElement && document.activeElement.matches('input[type="text"], textarea');
     const just = page.root.querySelector('[data-testid="just-now"]');
-    if (just && !typing) just.scrollIntoView({ block: 'nearest', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+    if (just && !typing) just.scrollIntoView({ block: 'nearest', behavior });
   }
   if (inTurn && (!document.activeElement || document.activeElement === document.body)) {
     const next = page.root.querySelector('[data-testid="turn"] button:not([disabled]), [data-testid="turn"] [tabindex="-1"]');

@@ -4,6 +4,7 @@
 // last Chance card and battle, the decks, the end and the log.
 
 import { h } from '../common/dom.js';
+import { awayCard } from '../common/away.js';
 import {
   tagged, showOnly, tabBar, inviteBlock, publishLinks, toasts, topbar, banners, pageFooter,
   logPanel,
@@ -231,7 +232,9 @@ function turnSection(ctx) {
       t.extra ? h('span', { class: 'tag' }, 'extra turn') : null,
     ),
     h('p', { class: 'turn-status', role: 'status', 'aria-live': 'polite' }, mine ? yourStepText(t.step) : null),
-    // What just happened shows where the player's eyes are: where the Draw or Fight button was.
+    // What just happened shows where the player's eyes are: where the Draw or Fight button was;
+    // and what the others did since the player's last action.
+    awayCard(ctx),
     lastCards(ctx),
     rulesHelp(ctx, 'step-' + (BOARD_HELP[t.step] ? t.step : 'moved'), 'How this step works', BOARD_HELP[t.step] || BOARD_HELP.moved),
     mine

@@ -4,6 +4,7 @@
 // the server's to say: the page shows the choices and refusals the view carries.
 
 import { h } from '../common/dom.js';
+import { awayCard } from '../common/away.js';
 import {
   tagged, showOnly, tabBar, publishLinks, toasts, topbar, banners, pageFooter, logPanel,
 } from '../common/shell.js';
@@ -196,6 +197,7 @@ export function renderChallengeTable(ctx) {
         h(
           'main',
           { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
+          tagged(awayCard(ctx), CHALLENGE_TABS.map((t) => t.id).join(' ')),
           tagged([gm ? gmPanel(ctx) : null, challengesSection(ctx)], 'challenges'),
           tagged(sheetsSection(ctx), 'sheets'),
           tagged(fightsSection(ctx), 'table'),

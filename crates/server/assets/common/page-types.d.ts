@@ -128,6 +128,10 @@ export interface SharedUi {
   seenLogSeq: number;
   /** The view a phone shows. */
   tab?: string;
+  /** "While you were away" (common/away.js): what others did after `from` shows. */
+  away: { from: number } | null;
+  /** The last log entry when the page was hidden, while it is. */
+  hiddenSeq: number | null;
 }
 
 /** The context every render function receives (common/table-page.js `context`). */
@@ -157,6 +161,7 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   olderLines(): void;
   toggled(key: string, open: boolean): void;
   dismissToast(id: number): void;
+  dismissAway(): void;
   showTab(tab: string): void;
 }
 
@@ -191,6 +196,9 @@ export interface TablePage<View, Content, Own, Ui extends SharedUi, Ctx extends 
   render(): void;
   act(key: string, action: Action, opts?: ActOptions): void;
   toast(kind: string, text: string, rule?: string): void;
+  /** Opens "While you were away", as when the player's turn comes round (shown at the next
+   * render). */
+  showAway(): void;
 }
 
 /** The context as the shared parts (common/shell.js, common/controls.js) use it, in any game. */

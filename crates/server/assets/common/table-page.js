@@ -10,6 +10,7 @@ import { loadContent } from './net.js';
 import { seat, token } from './seat.js';
 import { requests, applyLog } from './requests.js';
 import { wide } from './shell.js';
+import { lastOwnSeq, othersSince } from './away.js';
 
 /**
  * The page of any game, as the parts below use it: they read only what every game shares.
@@ -66,6 +67,7 @@ export function openTable(gameOf) {
     ui: /** @type {SharedUi} */ (withDefaults(game.ui || {}, sharedUi())),
   });
   page.render = () => render(page);
+  page.showAway = () => showAway(page);
   const sent = requests({ ui: page.ui, root, render: page.render, send: (action) => page.seat.act(action) });
   page.act = sent.act;
   page.toast = sent.toast;
@@ -93,6 +95,7 @@ export function openTable(gameOf) {
     own: () => state.own,
   };
   delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle', 'focus']);
+  watchVisibility(page);
   page.seat.boot();
   // The game's static content: fetched once, never in a view.
   if (game.content) {
@@ -155,7 +158,43 @@ function sharedUi() {
     copied: false,
     toasts: [],
     seenLogSeq: 0, // the last log entry shown to the player
+    away: null, // {from: seq}: "While you were away" shows what others did after `from`
+    hiddenSeq: null, // the last log entry when the page was hidden
   };
+}
+
+/**
+ * Opens "While you were away" (common/away.js) when others did something since this player's
+ * last action.
+ * @param {Page} page
+ */
+function showAway(page) {
+  const { state, ui } = page;
+  const you = state.me ? state.me.player : null;
+  const from = lastOwnSeq(state.log, you);
+  if (othersSince(state.log, you, from).length) ui.away = { from };
+}
+
+/**
+ * A page hidden (another tab, a phone put away) notes where the log was; shown again, it opens
+ * "While you were away" if others acted meanwhile.
+ * @param {Page} page
+ */
+function watchVisibility(page) {
+  const { state, ui } = page;
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') {
+      if (ui.hiddenSeq === null) ui.hiddenSeq = state.lastLogSeq;
+      return;
+    }
+    const hidden = ui.hiddenSeq;
+    ui.hiddenSeq = null;
+    const you = state.me ? state.me.player : null;
+    if (hidden !== null && state.screen === 'table' && othersSince(state.log, you, hidden).length) {
+      showAway(page);
+      page.render();
+    }
+  });
 }
 
 /**
@@ -215,6 +254,10 @@ function context(page, sent) {
       if (was !== open) page.render();
     },
     dismissToast: (id) => sent.dismissToast(id),
+    dismissAway: () => {
+      ui.away = null;
+      page.render();
+    },
     /** A phone switches to view `tab`, from its top. */
     showTab: (tab) => {
       ui.tab = tab;
@@ -330,6 +373,8 @@ function onSync(page, msg) {
   applyLog(state, msg.log);
   // Arriving at the table, nothing in the log is "new" yet.
   if (!ui.seenLogSeq) ui.seenLogSeq = state.lastLogSeq || 0;
+  // Arriving (a reload, a phone reopened, a reconnection): what the others did meanwhile.
+  if (!ui.away) showAway(page);
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   const arriving = state.screen !== 'table';
@@ -350,6 +395,9 @@ function onUpdate(page, msg) {
   setView(page, msg.view, state.me && state.me.player);
   const firstNew = (msg.log || []).reduce((m, e) => (e.seq > state.lastLogSeq ? Math.min(m, e.seq) : m), Infinity);
   applyLog(state, msg.log);
+  // The player's own action closes "While you were away": they are back.
+  const you = state.me ? state.me.player : null;
+  if ((msg.log || []).some((e) => e.by === you && you !== null)) page.ui.away = null;
   state.seq = msg.seq;
   if (game.updated) game.updated(msg, before, firstNew);
   render(page);

@@ -6,6 +6,7 @@
 import { h } from '../common/dom.js';
 import { tagged, showOnly, tabBar, toasts, topbar, pageFooter, logPanel } from '../common/shell.js';
 import { rulesHelp } from '../common/rules-help.js';
+import { awayCard } from '../common/away.js';
 import { STORY_HELP, TEMPORAL_HELP } from './phase-help.js';
 import { sceneById, objectById, aspectById, playerById, isTemporal, phaseId } from './lookups.js';
 import { charactersSection, objectsSection } from './cards.js';
@@ -50,7 +51,14 @@ export function renderTable(ctx) {
       h(
         'div',
         { class: 'layout', 'data-key': 'layout', testid: 'layout' },
-        h('main', { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' }, tagged([warnings(view), questionCard(ctx), moderatorPanel(ctx)], 'now'), phaseContent(ctx, phase)),
+        h(
+          'main',
+          { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
+          // Above every view a phone may show: it is what the player looks for first.
+          tagged(awayCard(ctx, (e) => logText(view, e)), tabsOf(view).map((t) => t.id).join(' ')),
+          tagged([warnings(view), questionCard(ctx), moderatorPanel(ctx)], 'now'),
+          phaseContent(ctx, phase),
+        ),
         h('aside', { class: 'side-col', 'aria-label': 'The table', 'data-key': 'side' }, tagged([playersSection(ctx), safetySection(ctx), logSection(ctx)], 'table')),
       ),
       tab,
