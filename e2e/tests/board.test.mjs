@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Server, launchBrowser, player } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { WAIT, ARTIFACTS, tid, shot, seq, view, logOf, sameSeq, consoleErrors, glance } from './table.mjs';
+import { WAIT, ARTIFACTS, tid, shot, seq, view, logOf, sameSeq, consoleErrors, glance, comesIntoView } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -216,19 +216,6 @@ async function playStep(p, stats) {
     return 'end';
   }
   throw new Error(`nothing to do at step ${v.turn.step}: ${JSON.stringify(o)}`);
-}
-
-/** Whether the element is, or within 3 s comes (a smooth scroll), wholly inside the viewport. */
-async function comesIntoView(p, locator) {
-  const el = await locator.elementHandle();
-  const inside = (e) => {
-    const r = e.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  };
-  return p.page.waitForFunction(inside, el, { timeout: 3000 }).then(
-    () => true,
-    () => false,
-  );
 }
 
 /**

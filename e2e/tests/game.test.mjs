@@ -8,7 +8,7 @@ import {
   createObject, attachAspect, cardOf, setSetting, placeObject, startScene, proposePair, narrate,
   finishScene, panel, shownRoll, exactOdds, percent, sameSeq, logOf, contiguous, aspectId,
   objectId, myCard, tid, consoleErrors, accepted, makeCheck, endGame, CHARS, WAIT, shot, showTab,
-  logLine, reveal,
+  logLine, reveal, comesIntoView,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 800 };
@@ -250,6 +250,8 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     await watchRolls(players);
     await makeCheck(ada);
     for (const p of players) await panel(p).getByTestId('check-result').waitFor({ timeout: WAIT });
+    // The Finale's outcome comes into view on every page, Bo's once his dice have landed.
+    for (const p of players) assert.ok(await comesIntoView(p, p.page.getByTestId('finale-moment')), `${p.name}: the Finale's outcome is out of view`);
     assert.equal(await sawRolling(bo), true);
     assert.equal(await sawRolling(ada), false);
     const last = await assertSameRoll(players, finale, 2 + reward, 4);
@@ -259,6 +261,8 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     }
     await narrate(cy, 'The bell rang once more, and was still.');
     await finishScene(bo, finale);
+    // Then the long-term effects' form, where the table goes next, comes into view.
+    for (const p of players) assert.ok(await comesIntoView(p, p.page.getByTestId('long-term-effects')), `${p.name}: the long-term effects are out of view`);
 
     // The end: long-term effects, end the game; everyone sees the same outcome and log.
     const outcomeText = last.outcome === 'success' ? 'The Finale succeeded' : 'The Finale failed';

@@ -182,6 +182,20 @@ export async function reveal(p, locator) {
  * Waits for the log's line holding `text` to be on screen (on a phone, in the Table view, and
  * then back to the view the player was on, as a player glancing at the log does). Returns it.
  */
+/** Whether the element is, or within 3 s comes (a smooth scroll), wholly inside the viewport. */
+export async function comesIntoView(p, locator) {
+  await locator.waitFor();
+  const el = await locator.elementHandle();
+  const inside = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  };
+  return p.page.waitForFunction(inside, el, { timeout: 3000 }).then(
+    () => true,
+    () => false,
+  );
+}
+
 export async function logLine(p, text) {
   return glance(p, p.page.getByTestId('log-entry').filter({ hasText: text }));
 }

@@ -10,6 +10,7 @@ import {
   withTable, createTable, joinTable, seated, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, placeObject, startScene, proposePair, makeCheck, narrate,
   finishScene, endGame, panel, sameSeq, accepted, aspectId, tid, consoleErrors, view, shot, CHARS, logLine,
+  comesIntoView,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -67,6 +68,9 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     await assertPhase(players, 'outline', 'Setup: the Flashback and the Story Tree', 'Setup');
     await assertTimer(players, 'flashback');
     for (const p of players) {
+      // The Setup begins: its first form is in view on the laptop (which was scrolled to the
+      // characters it made) and on the phone.
+      assert.ok(await comesIntoView(p, p.page.getByTestId('flashback')), `${p.name}: the Setup's form is out of view`);
       await p.page.locator(tid('timer', { timed: 'flashback' })).filter({ hasText: /Flashback: (10:00|9:\d\d) left/ }).waitFor();
       await p.page.getByTestId('flashback-first').waitFor();
       assert.equal(await p.page.getByTestId('sketch-finale').count(), 0);
@@ -138,6 +142,8 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     await assertPhase(players, 'story', 'Confrontation: the Story Scenes', 'Resolution');
     await assertTimer(players, 'flashforward');
     for (const p of players) {
+      // The flashforward begins: its form comes into view.
+      assert.ok(await comesIntoView(p, p.page.getByTestId('long-term-effects')), `${p.name}: the flashforward is out of view`);
       await p.page.locator('#long-term-effects-h').filter({ hasText: 'Resolution: the flashforward' }).waitFor();
       await p.page.getByTestId('finale-outcome').filter({ hasText: 'The climactic scene' }).waitFor();
     }

@@ -107,7 +107,7 @@ const ui = /** @type {import('./page-types').StoryUi} */ ({
   drafts: new Map(), // form key → text typed and not saved (narrations)
   tab: 'now', // the view a phone shows (table-view.js: tabsOf)
   attention: new Set(), // views with something new since the player last looked
-  scrollTo: null, // after the next render: 'scene' (the scene being played) or 'top'
+  scrollTo: null, // after the next render: 'scene' (the scene being played), 'top', 'finale' or 'long-term'
 });
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -242,6 +242,12 @@ function afterRender(focusPath) {
   if (ui.scrollTo === 'top') {
     ui.scrollTo = null;
     window.scrollTo({ top: 0, behavior: 'auto' });
+  } else if ((ui.scrollTo === 'finale' || ui.scrollTo === 'long-term') && !ui.anim) {
+    // What the table just reached (the Finale's outcome once its dice landed, the form that
+    // follows it) comes into sight: where it is drawn, it was above or below the reader.
+    const el = root.querySelector(ui.scrollTo === 'finale' ? '[data-testid="finale-moment"]' : '[data-testid="long-term-section"]');
+    ui.scrollTo = null;
+    if (el) el.scrollIntoView({ block: 'start', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
   } else if (ui.scrollTo === 'scene') {
     // The panel comes with the update, which may follow the answer: wait for it.
     const panel = root.querySelector('[data-testid="scene-panel"]');
@@ -307,10 +313,22 @@ function updated(msg, prev, firstNew) {
   // A refusal answered the table as it was: once the table has changed (after a moment to
   // read it), it may no longer hold, and an old one must not stay beside a control that works.
   for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused' && Date.now() - m.at > 2000) ui.msgs.delete(key);
-  // Answers about the last phase no longer apply, and a phone goes to the new phase's work.
+  const typing = document.activeElement instanceof HTMLElement && document.activeElement.matches('input[type="text"], textarea');
+  const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
+  const finaleBefore = prev && finale ? sceneById(prev, finale.id) : null;
+  if (finale && !typing) {
+    // The Finale's outcome, then what follows it (the long-term effects, the flashforward).
+    if (finale.check && !(finaleBefore && finaleBefore.check)) ui.scrollTo = 'finale';
+    const timed = (/** @type {View | null} */ v) => !!(v && v.timer && v.timer.timed === 'flashforward');
+    const performed = finale.status === 'performed' && !(finaleBefore && finaleBefore.status === 'performed');
+    if (performed || (timed(view) && !timed(prev))) ui.scrollTo = 'long-term';
+  }
+  // Answers about the last phase no longer apply, and a phone goes to the new phase's work, a
+  // laptop to its top (the page that was there is gone).
   if (prev && prev.phase && view.phase && prev.phase.id !== view.phase.id) {
     ui.msgs.clear();
     if (ui.tab !== 'now') page.ctx.showTab('now');
+    else if (!typing) ui.scrollTo = 'top';
   } else if (prev && prev.in_progress !== view.in_progress && ui.tab !== 'now') {
     // A scene began or ended while this player looked elsewhere.
     ui.attention.add('now');

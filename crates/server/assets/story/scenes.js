@@ -985,7 +985,7 @@ export function longTermSection(ctx) {
   const timed = timer && timer.timed === 'flashforward';
   return h(
     'div',
-    { 'data-key': 'lte-wrap' },
+    { 'data-key': 'lte-wrap', testid: 'long-term-section' },
     finaleOutcome(view),
     longText(ctx, {
       id: 'long-term-effects',

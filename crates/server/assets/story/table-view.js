@@ -186,7 +186,8 @@ function phaseContent(ctx, phase) {
       return [
         // What to do now comes first (the scene being played, or the next to choose): nothing
         // to scroll past to reach it; the phase's explanation follows.
-        now(finaleMoment(ctx), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), phaseIntro(view, ctx), finaleDone ? longTermSection(ctx) : null),
+        // The Finale's moment waits for its dice to land: it would tell the outcome first.
+        now(ctx.ui.anim && ctx.ui.anim.scene === view.finale ? null : finaleMoment(ctx), inProgress ? scenePanel(ctx, inProgress) : nextSceneHint(ctx), phaseIntro(view, ctx), finaleDone ? longTermSection(ctx) : null),
         tagged(outlineSection(ctx), 'outline'),
         tagged(returnBar(ctx), 'now outline'),
         cast('characters'),
