@@ -230,14 +230,15 @@ function timerControls(ctx) {
 
 /**
  * The strip that stays on screen: the timer, and the X-card for anyone, at any time. While the
- * X-card holds play, there is no X-card to offer, and a phone leaves out the stopped timer too
- * (the paused banner is what matters then, and the screen is small).
+ * X-card holds play there is no X-card to offer: the strip is the stopped timer, which a phone
+ * leaves out while a proposal waits too (three banners would stack on its small screen; the
+ * paused banner and the proposal are what matters then).
  * @param {Ctx} ctx
  */
 export function tableStrip(ctx) {
   const { view } = ctx;
   const key = 'x-card';
-  if (view.x_card && (!view.timer || !wide.matches)) return null;
+  if (view.x_card && (!view.timer || (!wide.matches && view.proposal))) return null;
   return h(
     'div',
     { class: 'table-strip', 'data-key': 'strip' },
