@@ -6,10 +6,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { withTable, createTable, consoleErrors, shot } from './table.mjs';
 
-/** The page's theme as it is painted: the background's lightness (0 black … 255 white). */
+/**
+ * The page's theme as it is painted: the background's lightness (0 black … 255 white), the
+ * body's or, where the body lets the page's show through (the tables: common/base.css), the
+ * root's.
+ */
 async function painted(p) {
   return p.page.evaluate(() => {
-    const bg = getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
+    const colour = (el) => getComputedStyle(el).backgroundColor.match(/\d+(\.\d+)?/g).map(Number);
+    const body = colour(document.body);
+    const bg = body.length > 3 && body[3] === 0 ? colour(document.documentElement) : body;
     return { theme: document.documentElement.getAttribute('data-theme'), light: Math.round((bg[0] + bg[1] + bg[2]) / 3) };
   });
 }

@@ -6,7 +6,7 @@
 import { h } from '../common/dom.js';
 import { awayCard } from '../common/away.js';
 import {
-  tagged, showOnly, tabBar, inviteBlock, publishLinks, toasts, topbar, banners, pageFooter,
+  tagged, showOnly, tabBar, inviteBlock, publishLinks, toasts, topbar, tableLinks, banners, pageFooter,
   logPanel,
 } from '../common/shell.js';
 import { rulesHelp } from '../common/rules-help.js';
@@ -47,6 +47,7 @@ export function renderBoardTable(ctx) {
   // On a phone (common/shell.js), once the game runs: the turn, the board, the adventurers, the log.
   const tabs = lobby ? null : boardTabs(ctx, over);
   const tab = tabs && tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'turn';
+  const top = headerParts(ctx);
   const layout = h(
     'div',
     { class: 'layout board-layout', 'data-key': 'layout', testid: 'layout' },
@@ -65,11 +66,12 @@ export function renderBoardTable(ctx) {
       { class: 'side-col', 'aria-label': 'The adventurers and the table', 'data-key': 'side' },
       !lobby ? tagged(adventurersSection(ctx), 'adventurers') : null,
       !lobby ? tagged(decksSection(ctx), 'adventurers') : null,
+      !lobby ? tagged(tableLinks(ctx, { ...top, invite: null }), 'adventurers') : null,
       tagged(logSection(ctx), 'log'),
     ),
   );
   return [
-    header(ctx),
+    topbar(ctx, top),
     banners(ctx),
     tabs ? showOnly(layout, tab) : layout,
     pageFooter(h('a', { href: '/' }, 'Start another table')),
@@ -114,12 +116,16 @@ function boardMarks(ctx) {
 }
 
 /**
+ * The header's parts (common/shell.js: topbar, tableLinks). Nobody new takes a seat once the
+ * game has started (the server refuses): the invitation is the lobby's only. On a phone, once
+ * the game runs, the exports wait in the Adventurers view.
  * @param {Ctx} ctx
+ * @returns {import('../common/shell.js').HeaderParts}
  */
-function header(ctx) {
+function headerParts(ctx) {
   const { view } = ctx;
   const phaseName = { lobby: 'Lobby', playing: 'Playing', won: 'Won', ended: 'Ended' }[view.phase] || view.phase;
-  return topbar(ctx, {
+  return {
     title: 'The board game',
     meta: [
       h('span', { class: 'badge phase', testid: 'phase', 'data-phase': view.phase }, phaseName),
@@ -129,7 +135,8 @@ function header(ctx) {
     exportsLabel: 'Export the game',
     gameFile: { download: 'prophecy-board.jsonl', title: 'The whole game, one event per line (the decks’ order is left out until the game is over).' },
     publish: publishLinks(ctx, ctx.invite && ctx.invite.creator),
-  });
+    inPlay: view.phase !== 'lobby',
+  };
 }
 
 /**

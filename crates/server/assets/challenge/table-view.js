@@ -6,7 +6,7 @@
 import { h } from '../common/dom.js';
 import { awayCard } from '../common/away.js';
 import {
-  tagged, showOnly, tabBar, publishLinks, toasts, topbar, banners, pageFooter, logPanel,
+  tagged, showOnly, tabBar, publishLinks, toasts, topbar, tableLinks, banners, pageFooter, logPanel,
 } from '../common/shell.js';
 import { msg, form, submit, select, labelled } from '../common/controls.js';
 
@@ -187,8 +187,9 @@ export function renderChallengeTable(ctx) {
   /** @type {Record<string, number | boolean>} */
   const marks = { table: (ctx.log || []).filter((e) => e.seq > (ui.seenLogSeq || 0)).length };
   if ((view.challenges || []).some((c) => c.status === 'open')) marks.challenges = true;
+  const top = headerParts(ctx);
   return [
-    header(ctx),
+    topbar(ctx, top),
     banners(ctx),
     showOnly(
       h(
@@ -198,6 +199,7 @@ export function renderChallengeTable(ctx) {
           'main',
           { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
           tagged(awayCard(ctx), CHALLENGE_TABS.map((t) => t.id).join(' ')),
+          tagged(tableLinks(ctx, top), 'table'),
           tagged([gm ? gmPanel(ctx) : null, challengesSection(ctx)], 'challenges'),
           tagged(sheetsSection(ctx), 'sheets'),
           tagged(fightsSection(ctx), 'table'),
@@ -214,12 +216,16 @@ export function renderChallengeTable(ctx) {
 }
 
 /**
+ * The header's parts (common/shell.js: topbar, tableLinks). On a phone the invitation waits in
+ * the Table view once the table is in play: once it has a character sheet (before, the game
+ * master is still inviting the players).
  * @param {Ctx} ctx
+ * @returns {import('../common/shell.js').HeaderParts}
  */
-function header(ctx) {
+function headerParts(ctx) {
   const { view } = ctx;
   const gm = view.gm === ctx.you;
-  return topbar(ctx, {
+  return {
     title: 'The Challenge rules',
     meta: h(
       'span',
@@ -229,7 +235,8 @@ function header(ctx) {
     exportsLabel: 'Export the session',
     gameFile: { download: 'prophecy-challenge.jsonl', title: 'The whole session, one event per line.' },
     publish: publishLinks(ctx, view.gm === ctx.you),
-  });
+    inPlay: (view.characters || []).length > 0,
+  };
 }
 
 // ---------------------------------------------------------------- the players

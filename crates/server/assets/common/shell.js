@@ -9,33 +9,82 @@ import { button } from './controls.js';
 /** @typedef {import('./page-types').AnyContext} Ctx */
 /** @typedef {import('./page-types').Child} Child */
 
+/**
+ * Wide enough to show every view at once (the stylesheet's breakpoint: narrower is a phone,
+ * with its views and their bar, below).
+ */
+export const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
+
 // ---------------------------------------------------------------- the header
+
+/**
+ * @typedef {{title: Child, meta: Child, invite?: Child, inPlay?: boolean, exportsLabel: string,
+ *   gameFile: {download: string, title: string}, publish?: Child}} HeaderParts
+ */
+
+/**
+ * Whether the header is one line, the invitation and the exports waiting in the view that
+ * lists the table's people (`tableLinks`): on a phone, once the table is in play (`inPlay`:
+ * the first screen, while the others are still being invited, keeps them in the header).
+ * @param {HeaderParts} parts
+ */
+function oneLine(parts) {
+  return !!parts.inPlay && !wide.matches;
+}
 
 /**
  * The header: `title` (the table's name) with its `meta` badges, the invitation (or what the
  * game shows in its place: `invite`), and the exports: the Markdown, the printable page, the
  * game file (`gameFile`: its download name and a title saying what it holds) and `publish`
- * (the published page's links, for the games whose header has them). `compact`: a phone's
- * header while the invitation waits in another view.
+ * (the published page's links, for the games whose header has them). On a phone once the
+ * table is in play (`inPlay`), only the title and the badges, on one line: the rest is in
+ * `tableLinks`.
  * @param {Ctx} ctx
- * @param {{title: Child, meta: Child, invite?: Child, compact?: boolean, exportsLabel: string,
- *   gameFile: {download: string, title: string}, publish?: Child}} parts
+ * @param {HeaderParts} parts
  */
-export function topbar(ctx, { title, meta, invite = inviteBlock(ctx), compact = false, exportsLabel, gameFile, publish = null }) {
+export function topbar(ctx, parts) {
+  const { title, meta, invite = inviteBlock(ctx) } = parts;
+  const short = oneLine(parts);
   return h(
     'header',
-    { class: ['topbar', compact ? 'compact' : null], 'data-key': 'topbar' },
+    { class: ['topbar', short ? 'one-line' : null], 'data-key': 'topbar', testid: 'topbar' },
     h('a', { class: 'skip-link', href: '#main' }, 'Skip to the game'),
     h('div', { class: 'title-block' }, h('p', { class: 'brand' }, 'Prophecy'), h('h1', { class: 'table-title', testid: 'table-title' }, title), h('p', { class: 'meta' }, meta)),
+    short ? null : invite,
+    short ? null : exportLinks(ctx, parts),
+  );
+}
+
+/**
+ * On a phone once the table is in play, what the header leaves out (the invitation, the
+ * exports), for the view that lists the table's people; null elsewhere (they are in the header).
+ * @param {Ctx} ctx
+ * @param {HeaderParts} parts
+ */
+export function tableLinks(ctx, parts) {
+  if (!oneLine(parts)) return null;
+  const { invite = inviteBlock(ctx) } = parts;
+  return h(
+    'section',
+    { class: 'panel table-links', 'aria-labelledby': 'table-links-h', testid: 'table-links', 'data-key': 'table-links' },
+    h('h2', { id: 'table-links-h' }, invite ? 'Invite and export' : 'Export'),
     invite,
-    h(
-      'nav',
-      { class: 'exports', 'aria-label': exportsLabel },
-      h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
-      h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
-      h('a', { href: `/t/${ctx.token}/game.jsonl`, download: gameFile.download, testid: 'export-game', title: gameFile.title }, 'Game file'),
-      publish,
-    ),
+    exportLinks(ctx, parts),
+  );
+}
+
+/**
+ * @param {Ctx} ctx
+ * @param {HeaderParts} parts
+ */
+function exportLinks(ctx, { exportsLabel, gameFile, publish = null }) {
+  return h(
+    'nav',
+    { class: 'exports', 'aria-label': exportsLabel, 'data-key': 'exports' },
+    h('a', { href: `/t/${ctx.token}/export.md`, download: true, testid: 'export-md' }, 'Markdown'),
+    h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
+    h('a', { href: `/t/${ctx.token}/game.jsonl`, download: gameFile.download, testid: 'export-game', title: gameFile.title }, 'Game file'),
+    publish,
   );
 }
 
@@ -167,8 +216,6 @@ export function banners(ctx, ...more) {
 // screen only. `tabBar` is the bar, with a mark on a view where something new waits (a
 // number: how many new log lines).
 
-/** Wide enough to show every view at once (the stylesheet's breakpoint). */
-export const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
 
 /**
  * Marks `nodes` (a node, or a list with nulls) as belonging to the views `tabs` ("a b").

@@ -18,7 +18,7 @@ import { lastOwnSeq, othersSince } from './away.js';
  * @typedef {import('./page-types').TableContext<unknown, unknown, unknown, SharedUi>} AnyContext
  * @typedef {import('./page-types').TableGame<unknown, unknown, unknown, SharedUi, AnyContext>} AnyGame
  * @typedef {import('./page-types').TablePage<unknown, unknown, unknown, SharedUi, AnyContext>
- *   & {seat: ReturnType<typeof seat>}} Page
+ *   & {seat: ReturnType<typeof seat>, measure: () => void}} Page
  * @typedef {import('./page-types').SharedState<unknown, unknown, unknown>} State
  * @typedef {import('./page-types').Child} Child
  */
@@ -68,6 +68,10 @@ export function openTable(gameOf) {
   });
   page.render = () => render(page);
   page.showAway = () => showAway(page);
+  page.measure = stickySizes(root);
+  // A phone turned sideways (or a window made wider) may cross the breakpoint: what the
+  // header holds depends on it (common/shell.js: topbar).
+  if ('addEventListener' in wide) wide.addEventListener('change', () => page.render());
   const sent = requests({ ui: page.ui, root, render: page.render, send: (action) => page.seat.act(action) });
   page.act = sent.act;
   page.toast = sent.toast;
@@ -271,6 +275,41 @@ function context(page, sent) {
 // ---------------------------------------------------------------- rendering
 
 /**
+ * What the stylesheet needs to know of the sticky parts, as custom properties on the root: the
+ * banners' height (`--banners-h`: the side column and what is scrolled to stay below them) and
+ * the side column's (`--side-h`: one taller than the screen sticks by its foot). Measured after
+ * each render and whenever they change size between renders (a font arriving, a wrap). Returns
+ * the function that measures.
+ * @param {HTMLElement} root
+ */
+function stickySizes(root) {
+  /** @type {Record<string, number>} */
+  const set = {};
+  /** @type {Element[]} */
+  let watched = [];
+  const measure = () => {
+    for (const [name, selector] of [['--banners-h', '.banners'], ['--side-h', '.side-col']]) {
+      const el = root.querySelector(selector);
+      const px = el instanceof HTMLElement ? el.offsetHeight : 0;
+      if (set[name] !== px) {
+        set[name] = px;
+        document.documentElement.style.setProperty(name, px + 'px');
+      }
+    }
+  };
+  const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+  return () => {
+    measure();
+    if (!observer) return;
+    const now = Array.from(root.querySelectorAll('.banners, .side-col'));
+    if (now.length === watched.length && now.every((el, i) => el === watched[i])) return;
+    observer.disconnect();
+    for (const el of now) observer.observe(el);
+    watched = now;
+  };
+}
+
+/**
  * @param {string | null} title
  * @param {...Child} body
  */
@@ -322,6 +361,7 @@ function render(page) {
   if (wide.matches || ui.tab === game.logTab) ui.seenLogSeq = state.lastLogSeq || 0;
   patch(root, game.view(ctx));
   document.title = `${game.title(ctx)} — Prophecy`;
+  page.measure();
   if (game.afterRender) game.afterRender(memo);
   const log = document.getElementById('log');
   if (log && atBottom) log.scrollTop = log.scrollHeight;

@@ -4,7 +4,7 @@
 
 import { h } from '../common/dom.js';
 import { actionButton } from '../common/controls.js';
-import { banners } from '../common/shell.js';
+import { banners, wide } from '../common/shell.js';
 import { proposeButton, openProposal, proposalBar } from './proposals.js';
 import { isTemporal, objectName, keepsTime } from './lookups.js';
 import { flagKey } from './flags.js';
@@ -52,7 +52,8 @@ function flaggedTexts(view) {
 }
 
 /**
- * The banner while play is paused: by the X-card, by flagged texts, or both.
+ * The banner while play is paused: by the X-card, by flagged texts, or both. On a phone, one
+ * line (what paused play, and resuming); what to do and the flagged texts are a tap away.
  * @param {Ctx} ctx
  * @param {import('./page-types').FlaggedText[]} flaggedList
  */
@@ -61,7 +62,8 @@ export function pausedBanner(ctx, flaggedList) {
   if (!view.paused) return null;
   const xCard = !!view.x_card;
   const mine = !!(ctx.own && ctx.own.paused);
-  const resumeOpen = openProposal(view, 'resume');
+  const resumeOpen = !!openProposal(view, 'resume');
+  if (!wide.matches) return pausedLine(ctx, flaggedList, xCard, mine, resumeOpen);
   return h(
     'div',
     { class: 'banner paused', role: 'alert', testid: 'paused-banner', 'data-key': 'paused', 'data-x-card': String(xCard) },
@@ -71,11 +73,7 @@ export function pausedBanner(ctx, flaggedList) {
           'span',
           { class: 'x-card-text', testid: 'x-card-paused' },
           'Someone used the X-card: leave out what was just said or shown. No one explains why. ',
-          mine
-            ? actionButton(ctx, 'resume', 'Resume play', { action: 'resume' }, { class: 'secondary small', testid: 'resume' })
-            : resumeOpen
-              ? h('span', { class: 'small' }, 'The table is deciding whether to resume.')
-              : proposeButton(ctx, 'propose-resume', 'Propose resuming', { motion: 'resume' }, { class: 'secondary small', testid: 'propose-resume', note: false }),
+          resumeControl(ctx, mine, resumeOpen),
         )
       : null,
     flaggedList.length
@@ -83,14 +81,72 @@ export function pausedBanner(ctx, flaggedList) {
           'span',
           { class: 'flag-list' },
           'A text was flagged and is hidden until someone replaces it. Flagged: ',
-          flaggedList.map((f, i) => [
-            i ? ', ' : null,
-            h('button', { type: 'button', class: 'linkish', 'data-key': 'f' + i, onclick: () => ctx.goToFlag(f) }, f.label),
-          ]),
+          flagLinks(ctx, flaggedList),
           '.',
         )
       : null,
   );
+}
+
+/**
+ * The paused banner on a phone: one line, its words behind a tap (`<details>`).
+ * @param {Ctx} ctx
+ * @param {import('./page-types').FlaggedText[]} flaggedList
+ * @param {boolean} xCard
+ * @param {boolean} mine
+ * @param {boolean} resumeOpen
+ */
+function pausedLine(ctx, flaggedList, xCard, mine, resumeOpen) {
+  const { ui } = ctx;
+  const flagged = flaggedList.length;
+  return h(
+    'div',
+    { class: 'banner paused one-line', role: 'alert', testid: 'paused-banner', 'data-key': 'paused-line', 'data-x-card': String(xCard) },
+    h(
+      'details',
+      { class: 'banner-more', open: ui.open.has('paused-more'), ontoggle: (e, el) => ctx.toggled('paused-more', el.open) },
+      h(
+        'summary',
+        null,
+        h('strong', null, 'Paused'),
+        xCard ? h('span', { class: 'x-card-text', testid: 'x-card-paused' }, ': X-card') : null,
+        flagged ? h('span', { class: 'flag-count' }, `${xCard ? ',' : ':'} ${flagged === 1 ? 'a flagged text' : `${flagged} flagged texts`}`) : null,
+      ),
+      h(
+        'div',
+        { class: 'banner-more-text' },
+        xCard ? h('p', null, 'Someone used the X-card: leave out what was just said or shown. No one explains why.') : null,
+        xCard && resumeOpen && !mine ? h('p', null, 'The table is deciding whether to resume.') : null,
+        flagged ? h('p', { class: 'flag-list' }, 'Hidden until someone replaces it. Flagged: ', flagLinks(ctx, flaggedList), '.') : null,
+      ),
+    ),
+    xCard ? resumeControl(ctx, mine, resumeOpen, true) : null,
+  );
+}
+
+/**
+ * Resuming after the X-card: whoever used it resumes; the others propose it.
+ * @param {Ctx} ctx
+ * @param {boolean} mine
+ * @param {boolean} resumeOpen
+ * @param {boolean} [short] a phone's line: nothing while the table decides (the proposal's bar says so)
+ */
+function resumeControl(ctx, mine, resumeOpen, short = false) {
+  if (mine) return actionButton(ctx, 'resume', 'Resume play', { action: 'resume' }, { class: 'secondary small', testid: 'resume' });
+  if (resumeOpen) return short ? null : h('span', { class: 'small' }, 'The table is deciding whether to resume.');
+  return proposeButton(ctx, 'propose-resume', 'Propose resuming', { motion: 'resume' }, { class: 'secondary small', testid: 'propose-resume', note: false });
+}
+
+/**
+ * The way to each flagged text.
+ * @param {Ctx} ctx
+ * @param {import('./page-types').FlaggedText[]} flaggedList
+ */
+function flagLinks(ctx, flaggedList) {
+  return flaggedList.map((f, i) => [
+    i ? ', ' : null,
+    h('button', { type: 'button', class: 'linkish', 'data-key': 'f' + i, onclick: () => ctx.goToFlag(f) }, f.label),
+  ]);
 }
 
 /**
@@ -173,13 +229,16 @@ function timerControls(ctx) {
 }
 
 /**
- * The strip that stays on screen: the timer, and the X-card for anyone, at any time.
+ * The strip that stays on screen: the timer, and the X-card for anyone, at any time. While the
+ * X-card holds play there is no X-card to offer: the strip is the stopped timer, which a phone
+ * leaves out while a proposal waits too (three banners would stack on its small screen; the
+ * paused banner and the proposal are what matters then).
  * @param {Ctx} ctx
  */
 export function tableStrip(ctx) {
   const { view } = ctx;
   const key = 'x-card';
-  if (view.x_card && !view.timer) return null;
+  if (view.x_card && (!view.timer || (!wide.matches && view.proposal))) return null;
   return h(
     'div',
     { class: 'table-strip', 'data-key': 'strip' },

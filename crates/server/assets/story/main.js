@@ -112,9 +112,6 @@ const ui = /** @type {import('./page-types').StoryUi} */ ({
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let animTimer;
-/** The sticky banners' height, as the page last set it. */
-/** @type {number | undefined} */
-let bannersHeight;
 
 /** @type {import('../common/page-types').TablePage<import('./page-types').PageView, import('./view-types').StoryContent, import('./view-types').StoryOwn, import('./page-types').StoryUi, Ctx>} */
 const page = openTable({
@@ -206,13 +203,6 @@ function refocus(path) {
  */
 function afterRender(focusPath) {
   if (focusPath && (!document.activeElement || document.activeElement === document.body)) refocus(focusPath);
-  // The sticky side column sits below the sticky banners.
-  const banners = root.querySelector('.banners');
-  const bh = banners instanceof HTMLElement ? banners.offsetHeight : 0;
-  if (bh !== bannersHeight) {
-    bannersHeight = bh;
-    document.documentElement.style.setProperty('--banners-h', bh + 'px');
-  }
   if (ui.focusNext) {
     const f = root.querySelector(`form[data-form="${CSS.escape(ui.focusNext)}"]`);
     ui.focusNext = null;

@@ -4,7 +4,7 @@
 // what the rules allow.
 
 import { h } from '../common/dom.js';
-import { tagged, showOnly, tabBar, toasts, topbar, pageFooter, logPanel } from '../common/shell.js';
+import { tagged, showOnly, tabBar, toasts, topbar, tableLinks, pageFooter, logPanel } from '../common/shell.js';
 import { rulesHelp } from '../common/rules-help.js';
 import { awayCard } from '../common/away.js';
 import { STORY_HELP, TEMPORAL_HELP } from './phase-help.js';
@@ -44,8 +44,9 @@ export function renderTable(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
   const tab = currentTab(ctx);
+  const top = headerParts(ctx);
   return [
-    header(ctx, tab),
+    topbar(ctx, top),
     storyBanners(ctx),
     showOnly(
       h(
@@ -56,6 +57,7 @@ export function renderTable(ctx) {
           { id: 'main', class: 'main-col', tabindex: -1, 'data-key': 'main' },
           // Above every view a phone may show: it is what the player looks for first.
           tagged(awayCard(ctx, (e) => logText(view, e)), tabsOf(view).map((t) => t.id).join(' ')),
+          tagged(tableLinks(ctx, top), 'table'),
           tagged([warnings(view), questionCard(ctx), moderatorPanel(ctx)], 'now'),
           phaseContent(ctx, phase),
         ),
@@ -118,29 +120,30 @@ function storyTabBar(ctx, tab) {
 }
 
 /**
+ * The header's parts (common/shell.js: topbar, tableLinks).
  * @param {Ctx} ctx
- * @param {string} tab
+ * @returns {import('../common/shell.js').HeaderParts}
  */
-function header(ctx, tab) {
+function headerParts(ctx) {
   const { view } = ctx;
   const r = view.ruleset || {};
   const p = view.phase || {};
   // On a phone the invitation and the exports wait in the Table view, except while the table
   // receives its prophecy (when the others are still being invited).
-  return topbar(ctx, {
+  return {
     title: tableTitle(view),
     meta: [
       h('span', { class: 'badge ruleset', testid: 'ruleset' }, r.name || r.id || ''),
       h('span', { class: 'badge phase', testid: 'phase', 'data-phase': p.id }, p.name || p.id || ''),
       r.temporal && p.act ? h('span', { class: 'badge act', testid: 'act' }, `Act: ${p.act}`) : null,
     ],
-    compact: tab !== 'table' && p.id !== 'prophecy',
+    inPlay: p.id !== 'prophecy',
     exportsLabel: 'Export the story',
     gameFile: {
       download: 'prophecy-game.jsonl',
       title: 'The whole game, one event per line (flagged text left out): `prophecy export prophecy-game.jsonl` turns it into Markdown, a tree or a diagram.',
     },
-  });
+  };
 }
 
 function footer() {
