@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WAIT, ARTIFACTS, tid, shot, view, logOf, sameSeq, accepted, contiguous, consoleErrors, withTable, reveal, showTab, glance } from './table.mjs';
+import { WAIT, ARTIFACTS, tid, shot, view, logOf, sameSeq, accepted, contiguous, consoleErrors, withTable, reveal, showTab, glance, comesIntoView } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -160,7 +160,10 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     assert.ok((await bo.page.evaluate(() => document.documentElement.scrollWidth)) <= PHONE.width);
 
     // 1. Mira forces the gate (average, Physicality, Might): she spends a point of Physicality.
+    // Ada reads the sheets at the foot of her page: the challenge called on Mira comes into view.
+    await ada.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const c1 = await callChallenge(gm, { character: mira.id, description: 'Force the gate before the guards come', situation: 'average', aptitude: 'physicality', skills: ['might'] });
+    assert.ok(await comesIntoView(ada, ada.page.locator(`#challenge-${c1} .challenge-title`)), 'the challenge called on Mira is out of view');
     // The form has moved on to Tam; a second challenge for Mira is refused, right by the GM's
     // button, naming the open one.
     assert.equal(await gm.page.getByTestId('challenge-character').inputValue(), String(tam.id));
@@ -200,6 +203,7 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     assert.equal(await panel.getByTestId('spend-point').isChecked(), true, 'the point is still ticked');
     assert.deepEqual((await odds(ada, c1)).map((b) => b.p), after.map((b) => b.p));
     const r1 = await roll(ada, c1);
+    assert.ok(await comesIntoView(ada, ada.page.locator(`#challenge-${c1} [data-testid="challenge-result"]`)), 'the result is out of view');
     assert.equal(r1.dice.length, 2);
     assert.equal(r1.dice.filter(([, kept]) => kept).length, 1);
     assert.equal(Math.max(...r1.dice.map(([f]) => f)), r1.result);
@@ -235,9 +239,13 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     assert.deepEqual(await points(gm, tam.id, 'charisma'), [1, 1], 'no point spent');
 
     // 3. Tam soothes a frightened horse: favourable (d8), Awareness, Animals: the Specialty applies.
+    // Bo's phone is at the foot of its Challenges view: the call comes into view.
+    await showTab(bo, 'challenges');
+    await bo.page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const c3 = await callChallenge(gm, { character: tam.id, description: 'Soothe the frightened horse', situation: 'favourable', aptitude: 'awareness', skills: ['animals'] });
     const hpanel = bo.page.locator(tid('open-challenge', { 'challenge-id': c3, mine: 'true' }));
     await hpanel.waitFor();
+    assert.ok(await comesIntoView(bo, bo.page.locator(`#challenge-${c3} .challenge-title`)), 'the challenge called on Tam is out of view');
     // No step: roll two d8, keep the lower: 7 in 16 failure, 5 in 16 partial, 3 in 16 success, 1 in 16 great.
     const none = await odds(bo, c3);
     assert.deepEqual(none.map((b) => b.p), ['15/64', '13/64', '5/16', '3/16', '1/16']);

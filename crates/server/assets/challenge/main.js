@@ -47,6 +47,8 @@ import { renderChallengeTable } from './table-view.js';
  * @typedef {import('../common/page-types').Child} Child
  */
 
+const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: true };
+
 // A player's choices for an open roll outlive a reload of the page (a phone's, say), in this tab.
 const CHOICES_KEY = 'challenge-choices:' + location.pathname;
 let savedJson = '';
@@ -81,6 +83,7 @@ openTable({
   viewed,
   afterRender: () => {
     saveChoices();
+    revealChallenge();
     if (!ui.focusNext) return;
     const target = document.getElementById(ui.focusNext);
     ui.focusNext = null;
@@ -112,6 +115,37 @@ function saveChoices() {
   }
 }
 
+/** After the next render: a challenge of this player's character that was called or rolled. */
+let reveal = /** @type {number | null} */ (null);
+
+/**
+ * A challenge called on this player's character, and then its result, come into sight where
+ * they are drawn (not while the player types; a phone on another view has its tab marked).
+ * @param {View} view
+ * @param {View | null} before
+ */
+function noteMine(view, before) {
+  if (!before) return;
+  const mine = new Set((view.characters || []).filter((c) => c.owner === view.you).map((c) => c.id));
+  for (const c of view.challenges || []) {
+    if (!mine.has(c.character)) continue;
+    const was = (before.challenges || []).find((x) => x.id === c.id);
+    if ((!was && c.status === 'open') || (was && was.status === 'open' && c.status === 'rolled')) reveal = c.id;
+  }
+}
+
+function revealChallenge() {
+  if (reveal === null) return;
+  const el = document.getElementById('challenge-' + reveal);
+  reveal = null;
+  const typing = document.activeElement instanceof HTMLElement && document.activeElement.matches('input[type="text"], input[type="number"], textarea');
+  if (!el || el.offsetParent === null || typing) return;
+  // Its head at least: an open challenge with its choices may be taller than the screen.
+  const r = el.getBoundingClientRect();
+  const block = r.height > innerHeight ? 'start' : 'nearest';
+  el.scrollIntoView({ block, behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+}
+
 /**
  * @param {View | null} view
  */
@@ -124,6 +158,7 @@ function rolledIds(view) {
  * @param {View | null} before
  */
 function viewed(view, before) {
+  noteMine(view, before);
   // Choices belong to an open challenge: forget those of challenges rolled or cancelled.
   const open = new Set((view.challenges || []).filter((c) => c.status === 'open').map((c) => c.id));
   for (const id of Array.from(ui.choices.keys())) if (!open.has(id)) ui.choices.delete(id);
