@@ -383,11 +383,24 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
       stats.lastPlayer = v.turn.player;
       const did = await playStep(who, stats);
       if (did === 'draw') assert.equal(await who.page.getByTestId('while-away').count(), 0, 'gone once the player acts');
+      // A move (or a Certificate, an Item bought) is told in the turn's panel, in view.
+      if (did === 'move' || did === 'certificate' || did === 'buy') {
+        const line = who.page.getByTestId('this-turn-line').last();
+        await who.page.waitForFunction((n) => {
+          const lines = document.querySelectorAll('[data-testid="this-turn-line"]');
+          return lines.length && lines[lines.length - 1].textContent.startsWith(n + ' ');
+        }, who.name);
+        assert.ok(await comesIntoView(who, line), `${who.name}: the ${did} is out of view`);
+        stats.moves = (stats.moves || 0) + 1;
+      }
       // What the step brought comes into view where the player looks, with no scrolling.
       if (did === 'draw' || did === 'fight') {
         const card = who.page.getByTestId(did === 'draw' ? 'last-chance' : 'last-battle');
         await card.waitFor();
-        assert.ok(await comesIntoView(who, card), `${who.name}: the ${did === 'draw' ? 'drawn card' : 'battle'} is out of view`);
+        if (!(await comesIntoView(who, card))) {
+          const where = await card.evaluate((el) => ({ rect: el.getBoundingClientRect().toJSON(), y: scrollY, h: innerHeight, active: document.activeElement?.outerHTML.slice(0, 80) }));
+          assert.fail(`${who.name}: the ${did === 'draw' ? 'drawn card' : 'battle'} is out of view: ${JSON.stringify(where)}`);
+        }
         if (did === 'draw') assert.equal(await card.getAttribute('data-card'), String((await view(who)).last_chance.card));
         stats.seen[who.name] = (stats.seen[who.name] || 0) + 1;
       }
@@ -410,6 +423,7 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     }
     assert.ok(reloaded, 'the phone page reloaded mid-game');
     assert.ok(stats.seen.Ada > 0 && stats.seen.Bo > 0, `each drew a card in view: ${JSON.stringify(stats.seen)}`);
+    assert.ok(stats.moves >= 2, `moves told in view: ${stats.moves}`);
     assert.ok(stats.away >= 2, `"While you were away" read at ${stats.away} turns`);
     // The cards turned over on the laptop; under reduced motion they did not move.
     const anims = await Promise.all(people.map((p) => p.page.evaluate(() => window.__freshAnims)));

@@ -53,6 +53,7 @@ const ui = /** @type {import('./page-types').BoardUi} */ ({
   choice: { clockwise: true, lose_item: null },
   tab: 'turn', // the view a phone shows (table-view.js: boardTabs)
   fresh: { chance: false, battle: false }, // a card drawn, a battle fought just now (table-view.js)
+  turnFromSeq: null, // the log line before this turn's first (table-view.js: "This turn")
 });
 
 const page = openTable({
@@ -94,6 +95,8 @@ let freshTimer;
 let revealFresh = false;
 /** After the next render, bring the turn's panel into view: the player's turn came round. */
 let revealTurn = false;
+/** After the next render, bring "This turn" into view: the player just moved. */
+let revealMove = false;
 
 /**
  * The battle's choices belong to one battle: forget them when another begins. A Chance card
@@ -103,6 +106,10 @@ let revealTurn = false;
  * @param {View | null} before
  */
 function viewed(view, before) {
+  // A new turn: its lines are those after the log as it stands (this update's come after).
+  // A page that arrives mid-turn finds where it began in the log (table-view.js).
+  if (!before) ui.turnFromSeq = null;
+  else if (view.turn && (!before.turn || before.turn.number !== view.turn.number)) ui.turnFromSeq = page.state.lastLogSeq;
   // The player's turn came round: what the others did since their last action, and the turn's
   // panel brought into sight (it is someone else's turn until now: nothing of theirs is moved).
   if (before && view.turn && view.turn.player === view.you && (!before.turn || before.turn.player !== view.you)) {
@@ -114,10 +121,7 @@ function viewed(view, before) {
     const battle = JSON.stringify(view.last_battle) !== JSON.stringify(before.last_battle) && !!view.last_battle;
     if (chance || battle) {
       ui.fresh = { chance, battle };
-      // The player's own draw or fight: its result shows where the button was, or the page
-      // brings it into view (the battle's odds and button were taller than its result).
-      const by = battle ? view.last_battle?.player : view.last_chance?.player;
-      if (by === view.you) revealFresh = true;
+
       clearTimeout(freshTimer);
       // Then plain again, so that the next card turns over too.
       freshTimer = setTimeout(() => {
@@ -125,6 +129,14 @@ function viewed(view, before) {
         page.render();
       }, 1500);
     }
+  }
+  // The player's own step, told by the turn's step moving on (a card drawn twice, a battle
+  // rolled alike, look the same): its result shows where the button was, or the page brings
+  // it into view (the battle's odds and the map were taller than what they left).
+  const own = before && before.turn && view.turn && before.turn.player === view.you && view.turn.number === before.turn.number ? before.turn.step : null;
+  if (own && view.turn && view.turn.step !== own) {
+    if (own === 'move') revealMove = true;
+    else revealFresh = true;
   }
   const t = view.turn;
   const battleKey = t && t.step === 'battle' ? `${t.number}:${t.player}:${JSON.stringify(view.last_battle)}` : null;
@@ -141,6 +153,9 @@ function updated(msg, before) {
   if (before && before.turn && after && after.turn && before.turn.number !== after.turn.number) {
     for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused') ui.msgs.delete(key);
   }
+  // What the player did where they stand (a Certificate, an Item bought) is told in "This turn".
+  const you = after ? after.you : null;
+  if (after && after.turn && after.turn.player === you && after.turn.step === 'moved' && (msg.log || []).some((e) => e.by === you)) revealMove = true;
 }
 
 function beforeRender() {
@@ -164,6 +179,11 @@ function afterRender(inTurn) {
     if (turn instanceof HTMLElement && turn.offsetParent !== null && !typing && (top < 0 || top > innerHeight * 0.3)) {
       turn.scrollIntoView({ block: 'start', behavior });
     }
+  }
+  if (revealMove) {
+    revealMove = false;
+    const told = page.root.querySelector('[data-testid="this-turn"]');
+    if (told && !typing) told.scrollIntoView({ block: 'nearest', behavior });
   }
   if (revealFresh) {
     revealFresh = false;

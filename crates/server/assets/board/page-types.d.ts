@@ -16,6 +16,8 @@ export interface BoardUi extends SharedUi {
   tab: string;
   /** Whether the last Chance card and battle arrived just now (they turn over, roll). */
   fresh: { chance: boolean; battle: boolean };
+  /** The last log line before this turn began (its lines are "This turn" in the turn's panel). */
+  turnFromSeq: number | null;
 }
 
 export interface BoardContext extends TableContext<BoardView, BoardContent, BoardOwn, BoardUi> {

@@ -243,6 +243,7 @@ function turnSection(ctx) {
     // and what the others did since the player's last action.
     awayCard(ctx),
     lastCards(ctx),
+    thisTurn(ctx),
     rulesHelp(ctx, 'step-' + (BOARD_HELP[t.step] ? t.step : 'moved'), 'How this step works', BOARD_HELP[t.step] || BOARD_HELP.moved),
     mine
       ? turnOptions(ctx, o, t)
@@ -853,6 +854,36 @@ function adventurerCard(ctx, a) {
 }
 
 // ---------------------------------------------------------------- the last cards, the decks
+
+/**
+ * The turn so far, in the log's words: the moves, purchases and Certificates the cards above
+ * do not show.
+ * @param {Ctx} ctx
+ */
+function thisTurn(ctx) {
+  const from = ctx.ui.turnFromSeq ?? turnStart(ctx.log);
+  if (from === null) return null;
+  const lines = ctx.log.filter((e) => e.seq > from);
+  if (!lines.length) return null;
+  return h(
+    'div',
+    { class: 'this-turn', 'data-key': 'this-turn' },
+    h('h3', null, 'This turn'),
+    h('ol', { testid: 'this-turn' }, lines.map((e) => h('li', { testid: 'this-turn-line', 'data-seq': e.seq, 'data-key': 'l' + e.seq }, e.text))),
+  );
+}
+
+/**
+ * The seq before the current turn's first line, for a page that arrived mid-turn: the line
+ * that says whose turn it is (the server's words, games/board.rs), or none in the page's log.
+ * @param {import('../common/messages').LogEntry[]} log
+ */
+function turnStart(log) {
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (/^(It is .+'s turn\.|.+ takes the extra turn\.|The game begins: )/.test(log[i].text)) return log[i].seq - 1;
+  }
+  return null;
+}
 
 /**
  * @param {Ctx} ctx
