@@ -199,7 +199,8 @@ test('three players play a short game from the prophecy to the end', { timeout: 
     assert.deepEqual(during, { result: 0, logged: false }, 'while the dice roll, neither the result nor its log line shows');
     // The whole reveal, however many dice, takes at most 1.2 s (the page's own timeline).
     assert.ok(revealMs > 0 && revealMs <= 1200, `the dice reveal takes ${revealMs} ms`);
-    for (const p of players) await panel(p).getByTestId('check-result').waitFor();
+    // The check's outcome is in view on every page (laptops and phone).
+    for (const p of players) assert.ok(await comesIntoView(p, panel(p).getByTestId('check-result')), `${p.name}: the check's outcome is out of view`);
     assert.equal(await sawRolling(ada), false, 'reduced motion: no rolling dice');
     assert.equal(await sawRolling(cy), false, 'reduced motion: no rolling dice');
     assert.equal(await sawRolling(bo), true, 'animation on: the dice rolled');

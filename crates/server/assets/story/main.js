@@ -232,6 +232,14 @@ function afterRender(focusPath) {
   if (ui.scrollTo === 'top') {
     ui.scrollTo = null;
     window.scrollTo({ top: 0, behavior: 'auto' });
+  } else if (ui.scrollTo === 'check' && !ui.anim) {
+    // A check's outcome, once its dice landed, where the scene's dice are (not while typing).
+    const result = root.querySelector('[data-testid="scene-panel"] [data-testid="check-result"]');
+    const typing = document.activeElement instanceof HTMLElement && document.activeElement.matches('input[type="text"], textarea');
+    ui.scrollTo = null;
+    if (result instanceof HTMLElement && result.offsetParent !== null && !typing) {
+      result.scrollIntoView({ block: 'nearest', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+    }
   } else if ((ui.scrollTo === 'finale' || ui.scrollTo === 'long-term') && !ui.anim) {
     // What the table just reached (the Finale's outcome once its dice landed, the form that
     // follows it) comes into sight: where it is drawn, it was above or below the reader.
@@ -288,6 +296,7 @@ function updated(msg, prev, firstNew) {
   for (const s of view.scenes || []) {
     if (s.check && !ui.seenChecks.has(s.id)) {
       ui.seenChecks.add(s.id);
+      ui.scrollTo = 'check';
       if (!reducedMotion.matches) startAnimation(s.id, Number.isFinite(firstNew) ? firstNew : null);
     }
   }

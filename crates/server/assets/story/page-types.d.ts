@@ -73,7 +73,7 @@ export interface StoryUi extends SharedUi {
   /** Views with something new since the player last looked. */
   attention: Set<string>;
   /** After the next render: the scene being played, or the top. */
-  scrollTo: 'scene' | 'top' | 'finale' | 'long-term' | null;
+  scrollTo: 'scene' | 'top' | 'check' | 'finale' | 'long-term' | null;
 }
 
 export interface StoryContext extends TableContext<PageView, StoryContent, StoryOwn, StoryUi> {
