@@ -632,7 +632,11 @@ async fn create<S: Store>(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
-    let table = match state.store.create_table(&token, &game, now, &invite).await {
+    let table = match state
+        .store
+        .create_table(&token, &game, now, &invite, None)
+        .await
+    {
         Ok(table) => table,
         Err(e) => {
             tracing::error!("cannot create a table: {e}");
