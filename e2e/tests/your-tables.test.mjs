@@ -159,6 +159,7 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', { width: 1280, heig
       assert.equal(await heading.textContent(), NAME, 'the heading is the name, as text');
       assert.equal(await heading.locator('b').count(), 0, 'markup in a name is text');
       assert.ok(await inViewport(heading), 'the heading is in view');
+      await shot(ada, `table-names-page-${size}`);
 
       // The unnamed one.
       await createGameTable(ada, table.server, 'Ada', 'board');
