@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTable, createTable, joinTable, consoleErrors, sameSeq, shot } from './table.mjs';
+import { withTable, createTable, createGameTable, joinTable, consoleErrors, sameSeq, shot, until } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 
@@ -108,3 +108,80 @@ test('the home page lists your tables and reopens one as you, after the browser 
     assert.deepEqual(consoleErrors(cy).filter((e) => !/status of 401/.test(e)), [], "Cy's console errors");
   });
 });
+
+/** Whether `locator`'s element is inside its page's viewport, whole. */
+function inViewport(locator) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+  });
+}
+
+/** Today in UTC as an unnamed table's title says it: "28 November 2026". */
+const utcDay = () => new Date().toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+
+// Tables have names (issue 31): two board tables, one named on the home page and one not, are
+// two distinct entries of Your tables; the named one is called by its name on its page too.
+for (const [size, viewport] of [['phone', PHONE], ['laptop', { width: 1280, height: 800 }]]) {
+  test(`a table named on the home page is called by its name, an unnamed one by its game and day (${size})`, { timeout: 120_000 }, async () => {
+    await withTable(`table-names-${size}`, async (table) => {
+      const ada = await table.open('Ada', { viewport });
+      const { page } = ada;
+      const NAME = 'Friday <b>night</b> & co';
+      const day = utcDay();
+
+      // A name too long is refused with one line, where the creator looks.
+      await page.goto(`${table.server.url}/`);
+      await page.getByTestId('create-name').fill('Ada');
+      await page.getByTestId('game-board').check();
+      const field = page.getByTestId('create-table-name');
+      assert.equal(await field.getAttribute('maxlength'), '80');
+      // Past the field's own limit, as a script or an older page could send it.
+      await field.evaluate((el) => {
+        /** @type {HTMLInputElement} */ (el).value = 'x'.repeat(81);
+      });
+      await page.getByTestId('create-table').click();
+      const error = page.getByTestId('create-error');
+      await error.waitFor();
+      assert.equal(await error.textContent(), "A table's name is at most 80 characters; this one has 81.");
+      assert.ok(await inViewport(error), 'the error is in view');
+
+      // The named table.
+      await field.fill(`  ${NAME}  `);
+      if (size === 'phone') await shot(ada, 'table-names-form-phone', { fullPage: true });
+      else await shot(ada, 'table-names-form-laptop');
+      await page.getByTestId('create-table').click();
+      await page.waitForURL(/\/t\/[0-9a-f]{32}$/);
+      const named = tokenOf(page.url());
+      await page.getByTestId('lobby').waitFor();
+      await page.waitForFunction((t) => document.title === t, `${NAME}: the lobby — Prophecy`);
+      const heading = page.getByTestId('table-title');
+      assert.equal(await heading.textContent(), NAME, 'the heading is the name, as text');
+      assert.equal(await heading.locator('b').count(), 0, 'markup in a name is text');
+      assert.ok(await inViewport(heading), 'the heading is in view');
+      await shot(ada, `table-names-page-${size}`);
+
+      // The unnamed one.
+      await createGameTable(ada, table.server, 'Ada', 'board');
+      const unnamed = tokenOf(page.url());
+      await page.getByTestId('lobby').waitFor();
+      await page.waitForFunction(() => document.title === 'The board game: the lobby — Prophecy');
+
+      await page.goto(`${table.server.url}/`);
+      await until(async () => (await page.getByTestId('table-entry').count()) === 2);
+      const listed = await entries(ada);
+      const title = (token) => listed.find((e) => e.token === token).title;
+      assert.equal(title(named), NAME);
+      assert.match(title(unnamed), /^Board game, \d{1,2} [A-Z][a-z]+ \d{4}$/);
+      assert.ok([day, utcDay()].some((d) => title(unnamed) === `Board game, ${d}`), title(unnamed));
+      for (const token of [named, unnamed]) {
+        const entry = page.locator(`[data-token="${token}"] .entry-title`);
+        assert.ok(await inViewport(entry), `the entry ${title(token)} is in view`);
+        assert.equal(await entry.locator('b').count(), 0);
+      }
+      await shot(ada, `table-names-list-${size}`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width, 'nothing wider than the screen');
+      assert.deepEqual(consoleErrors(ada).filter((e) => !/status of 400/.test(e)), []);
+    });
+  });
+}

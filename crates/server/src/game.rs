@@ -50,6 +50,9 @@ pub trait Game: Send + Sync + 'static {
     const KIND: &'static str;
     /// The page (an embedded asset) that plays it.
     const PAGE: &'static str = "story/table.html";
+    /// Whether an unnamed table's exports keep the title of the game's own Markdown
+    /// ([`Game::markdown`]: the story game's, its prophecy's) rather than [`Game::title`].
+    const EXPORT_KEEPS_ITS_TITLE: bool = false;
     /// The state every event folds into.
     type State: Default + Send + Sync + 'static;
     /// What happened; stored one per log row.
@@ -164,11 +167,10 @@ pub trait Game: Send + Sync + 'static {
     fn outline_svg(_state: &Self::State) -> Option<String> {
         None
     }
-    /// The table's name as its page shows it (`creator` made the table); by default the
-    /// story's title.
-    fn title(state: &Self::State, _creator: u32) -> String {
-        Self::markdown(state).0
-    }
+    /// The table's name when its creator gave it none (`creator` made the table, at
+    /// `created_at`, milliseconds since the Unix epoch): the home page's list, the table page
+    /// and the exports show it. A name the creator gave wins over it everywhere.
+    fn title(state: &Self::State, creator: u32, created_at: i64) -> String;
     /// Where the game stands, in a few words, for the list of a player's tables on the home
     /// page ("Tell the Story: 2 of 5 scenes played", "Turn 12: Ana's turn"). Nothing any
     /// player at the table may not know.
@@ -383,5 +385,55 @@ mod tests {
                 assert!(!reason.contains(word), "{action} → {reason}");
             }
         }
+    }
+}
+
+/// `what` and the day of `at` (milliseconds since the Unix epoch) in UTC, in words:
+/// "Board game, 28 November 2026". An unnamed table's title, for games whose tables have no
+/// title of their own.
+pub fn dated(what: &str, at: i64) -> String {
+    const MONTHS: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's `civil_from_days`).
+    let days = at.div_euclid(86_400_000);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let month = MONTHS[usize::try_from(month - 1).unwrap_or(0)];
+    format!("{what}, {day} {month} {year}")
+}
+
+#[cfg(test)]
+mod dates {
+    use super::dated;
+
+    #[test]
+    fn days_are_named_in_utc() {
+        let check = |ms: i64, expected: &str| assert_eq!(dated("Board game", ms), expected);
+        check(0, "Board game, 1 January 1970");
+        check(-1, "Board game, 31 December 1969");
+        // 2026-11-28T23:59:59.999Z, and the next millisecond.
+        check(1_795_910_399_999, "Board game, 28 November 2026");
+        check(1_795_910_400_000, "Board game, 29 November 2026");
+        check(951_782_400_000, "Board game, 29 February 2000");
+        check(4_107_542_400_000, "Board game, 1 March 2100");
     }
 }

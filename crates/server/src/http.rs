@@ -545,6 +545,9 @@ struct CreateForm {
     /// Bots for the board game: a number, or its text from a form.
     #[serde(default)]
     bots: Option<Value>,
+    /// The table's name, if its creator gives one.
+    #[serde(default)]
+    table_name: Option<String>,
 }
 
 /// A game's static content (the same for every table of it): cached, as it changes only with
@@ -578,6 +581,10 @@ async fn create<S: Store>(
     };
     form.name = match crate::text::name(&form.name) {
         Ok(name) => name,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
+    };
+    let table_name = match crate::text::table_name(form.table_name.as_deref().unwrap_or("")) {
+        Ok(table_name) => table_name,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
     if let Some(response) = over_budget(
@@ -632,7 +639,11 @@ async fn create<S: Store>(
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64);
-    let table = match state.store.create_table(&token, &game, now, &invite).await {
+    let table = match state
+        .store
+        .create_table(&token, &game, now, &invite, table_name.as_deref())
+        .await
+    {
         Ok(table) => table,
         Err(e) => {
             tracing::error!("cannot create a table: {e}");

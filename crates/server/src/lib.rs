@@ -182,6 +182,9 @@ impl Default for Limits {
 
 /// Fixed limits, and how the connection cap is found.
 pub mod limits {
+    /// The longest name a creator may give a table, in characters (Unicode scalar values,
+    /// after NFC): a title that fits a line of the home page's list and a file name.
+    pub const TABLE_NAME_CHARS: usize = 80;
     /// Largest WebSocket message and HTTP request body, in bytes.
     pub const MESSAGE_BYTES: usize = 16 * 1024;
     /// A WebSocket message past this closes the connection instead of being answered: what
@@ -325,7 +328,7 @@ impl<S: Store> AppState<S> {
             written: self.written_by_address.clone(),
             written_kib_per_minute: self.limits.written_kib_per_minute,
         };
-        let started = games::start(&table.game, self.store.clone(), table.id, settings).await;
+        let started = games::start(&table, self.store.clone(), settings).await;
         let room = if let Some(started) = started {
             started.map_err(|e| {
                 self.metrics.tables_unreadable.inc();

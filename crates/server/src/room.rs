@@ -279,6 +279,10 @@ fn not_saved() -> Rejection {
 struct Room<G: Game, S: Store> {
     store: S,
     table: TableId,
+    /// The name the creator gave the table, if any ([`Room::title`]).
+    name: Option<String>,
+    /// When the table was created (milliseconds since the Unix epoch).
+    created_at: i64,
     state: G::State,
     seq: u64,
     log: Vec<LogEntry>,
@@ -317,7 +321,7 @@ const PATCH_CHECKED: usize = 2048;
 /// Loads a table by replaying its log, and starts its room.
 pub async fn start<G: Game, S: Store>(
     store: S,
-    table: TableId,
+    table: &store::TableRecord,
     settings: RoomSettings,
 ) -> Result<RoomHandle, LoadError> {
     let (published, _) = broadcast::channel(BACKLOG);
@@ -325,7 +329,10 @@ pub async fn start<G: Game, S: Store>(
     let (removed, removed_now) = watch::channel(Arc::new(BTreeSet::new()));
     let mut room = Room::<G, S> {
         store,
-        table,
+        table: table.id,
+        // Names are checked when they arrive; older ones are balanced here like any text.
+        name: table.name.as_deref().map(crate::text::text),
+        created_at: table.created_at,
         state: G::State::default(),
         seq: 0,
         log: Vec::new(),
@@ -354,6 +361,16 @@ pub async fn start<G: Game, S: Store>(
     })
 }
 
+/// `markdown` under the heading `title` (a player's text, escaped), in place of its own first
+/// heading, or above it all when it has none.
+fn retitled(markdown: &str, title: &str) -> String {
+    let heading = format!("# {}\n", crate::text::markdown(title));
+    match markdown.strip_prefix("# ") {
+        Some(headed) => heading + headed.split_once('\n').map_or("", |(_, rest)| rest),
+        None => heading + "\n" + markdown,
+    }
+}
+
 fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -378,6 +395,13 @@ fn no_random_source(e: getrandom::Error) -> Rejection {
 }
 
 impl<G: Game, S: Store> Room<G, S> {
+    /// The table's title: the name its creator gave it, else the game's ([`Game::title`]).
+    fn title(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| G::title(&self.state, self.creator, self.created_at))
+    }
+
     async fn run(mut self, mut requests: mpsc::Receiver<Request>) {
         loop {
             let bot_due = self.bot_due;
@@ -511,6 +535,14 @@ impl<G: Game, S: Store> Room<G, S> {
                 } else {
                     G::markdown(&self.state)
                 };
+                let (title, markdown) = match &self.name {
+                    None if G::EXPORT_KEEPS_ITS_TITLE => (title, markdown),
+                    _ => {
+                        let title = self.title();
+                        let markdown = retitled(&markdown, &title);
+                        (title, markdown)
+                    }
+                };
                 let _ = reply.send(Story {
                     title: crate::text::text(&title),
                     markdown: crate::text::text(&markdown),
@@ -520,7 +552,7 @@ impl<G: Game, S: Store> Room<G, S> {
             Request::Summary { reply } => {
                 let _ = reply.send(Summary {
                     game: G::KIND,
-                    title: crate::text::text(&G::title(&self.state, self.creator)),
+                    title: crate::text::text(&self.title()),
                     progress: crate::text::text(&G::progress(&self.state)),
                     players: self.names.values().cloned().collect(),
                     last_activity: self.log.last().map_or(0, |e| e.at),
@@ -1035,6 +1067,7 @@ impl<G: Game, S: Store> Room<G, S> {
             view: &'a V,
             own: Value,
             online: Vec<u32>,
+            name: Option<&'a str>,
         }
         // The view at this seq is the one the next update patches: every page then has it.
         if self.shown.as_ref().is_none_or(|(seq, _)| *seq != self.seq) {
@@ -1055,6 +1088,7 @@ impl<G: Game, S: Store> Room<G, S> {
             view,
             own: G::own(&self.state, player),
             online,
+            name: self.name.as_deref(),
         };
         Arc::from(serde_json::to_string(&sync).unwrap_or_default())
     }

@@ -35,6 +35,42 @@ pub fn name(raw: &str) -> Result<String, String> {
     Ok(name)
 }
 
+/// The name a creator gives a table, as the table keeps it: `None` when they gave none
+/// (empty or only spaces), else trimmed, NFC, its spaces single, its bidirectional controls
+/// balanced; or a one-line reason it cannot be one: control characters (a line break, a tab,
+/// an escape), more than [`crate::limits::TABLE_NAME_CHARS`] characters, or nothing people
+/// can see.
+pub fn table_name(raw: &str) -> Result<Option<String>, String> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Ok(None);
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err(
+            "A table's name cannot hold control characters such as line breaks or tabs.".into(),
+        );
+    }
+    let single = trimmed
+        .nfc()
+        .collect::<String>()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let limit = crate::limits::TABLE_NAME_CHARS;
+    let count = single.chars().count();
+    if count > limit {
+        return Err(format!(
+            "A table's name is at most {limit} characters; this one has {count}."
+        ));
+    }
+    if !single.chars().any(visible) {
+        return Err(
+            "A table's name needs a letter or sign people can see (or leave it empty).".into(),
+        );
+    }
+    Ok(Some(balance_bidi(&single)))
+}
+
 /// Whether two names would read as the same name at a table: compatibility forms folded,
 /// letter case ignored, invisible characters and extra spaces dropped.
 pub fn same_name(a: &str, b: &str) -> bool {
@@ -241,6 +277,39 @@ mod tests {
             assert!(name(raw).is_err(), "{raw:?} was accepted");
         }
         assert_eq!(name("A\u{0}da").unwrap(), "Ada");
+    }
+
+    #[test]
+    fn table_names_are_trimmed_checked_and_optional() {
+        assert_eq!(table_name("").unwrap(), None);
+        assert_eq!(table_name("  \u{3000} ").unwrap(), None);
+        assert_eq!(
+            table_name("  Friday\u{a0} Cafe\u{301}  ")
+                .unwrap()
+                .as_deref(),
+            Some("Friday Caf\u{e9}")
+        );
+        assert_eq!(
+            table_name("\u{202E}Mirror").unwrap().as_deref(),
+            Some("\u{202E}Mirror\u{202C}")
+        );
+        let limit = crate::limits::TABLE_NAME_CHARS;
+        assert!(
+            table_name(&"é".repeat(limit)).is_ok(),
+            "characters, not bytes"
+        );
+        assert_eq!(
+            table_name(&"a".repeat(limit + 1)).unwrap_err(),
+            format!("A table's name is at most {limit} characters; this one has 81.")
+        );
+        for raw in ["Two\nlines", "tab\there", "bell\u{7}", "\u{1b}[31mred"] {
+            assert_eq!(
+                table_name(raw).unwrap_err(),
+                "A table's name cannot hold control characters such as line breaks or tabs.",
+                "{raw:?}"
+            );
+        }
+        assert!(table_name("\u{200B}\u{200D}").is_err());
     }
 
     #[test]

@@ -51,6 +51,7 @@ struct Table {
     created_at: i64,
     invite: Option<String>,
     share: Option<String>,
+    name: Option<String>,
 }
 
 /// Copies every table, seat and event of the SQLite file `from` into `to`, table by table in
@@ -83,20 +84,15 @@ pub async fn copy(from: &Path, to: &PgStore, check: impl Check) -> Result<Copied
     let mut file = SqliteConnection::connect_with(&options)
         .await
         .map_err(unreadable)?;
-    // A file from before stories could be published has no `share` column: none is published.
-    let has_share: bool = sqlx::query_scalar(
-        "SELECT COUNT(*) > 0 FROM pragma_table_info('tables') WHERE name = 'share'",
-    )
-    .fetch_one(&mut file)
-    .await
-    .unwrap_or(false);
-    let select = if has_share {
-        "SELECT id, token, game, created_at, invite, share FROM tables ORDER BY id"
-    } else {
-        "SELECT id, token, game, created_at, invite, NULL FROM tables ORDER BY id"
-    };
+    // A file from before stories could be published has no `share` column (none is published),
+    // one from before tables had names no `name` (none is named).
+    let share = column_or_null(&mut file, "share").await;
+    let name = column_or_null(&mut file, "name").await;
+    let select = format!(
+        "SELECT id, token, game, created_at, invite, {share}, {name} FROM tables ORDER BY id"
+    );
     let tables: Vec<Table> =
-        sqlx::query(select)
+        sqlx::query(sqlx::AssertSqlSafe(select))
             .fetch_all(&mut file)
             .await
             .map_err(|_| {
@@ -113,6 +109,7 @@ pub async fn copy(from: &Path, to: &PgStore, check: impl Check) -> Result<Copied
                     created_at: r.try_get(3)?,
                     invite: r.try_get(4)?,
                     share: r.try_get(5)?,
+                    name: r.try_get(6)?,
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()
@@ -128,6 +125,17 @@ pub async fn copy(from: &Path, to: &PgStore, check: impl Check) -> Result<Copied
     }
     let _ = file.close().await;
     Ok(copied)
+}
+
+/// `column` if the file's `tables` have it, else `NULL`.
+async fn column_or_null(file: &mut SqliteConnection, column: &'static str) -> &'static str {
+    let has: bool =
+        sqlx::query_scalar("SELECT COUNT(*) > 0 FROM pragma_table_info('tables') WHERE name = ?")
+            .bind(column)
+            .fetch_one(&mut *file)
+            .await
+            .unwrap_or(false);
+    if has { column } else { "NULL" }
 }
 
 async fn copy_table(
@@ -173,13 +181,14 @@ async fn copy_table(
         Some(id) => (id, false),
         None => {
             let id: i64 = sqlx::query_scalar(
-                "INSERT INTO tables (token, game, created_at, invite, share) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                "INSERT INTO tables (token, game, created_at, invite, share, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
             )
             .bind(&table.token)
             .bind(&table.game)
             .bind(table.created_at)
             .bind(&table.invite)
             .bind(&table.share)
+            .bind(&table.name)
             .fetch_one(&mut *tx)
             .await?;
             (id, true)

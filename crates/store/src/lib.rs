@@ -41,6 +41,8 @@ pub struct TableRecord {
     pub invite: Option<String>,
     /// The code of the story's read-only page (`/s/CODE`); `None` unless the players published it.
     pub share: Option<String>,
+    /// The name its creator gave it; `None` when they gave none (the game names it).
+    pub name: Option<String>,
 }
 
 /// Someone's seat at a table.
@@ -172,13 +174,15 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 /// The web table's storage. Implementations: [`SqliteStore`] (embedded, the default) and
 /// [`PgStore`] (PostgreSQL, for hosting many tables on several machines).
 pub trait Store: Clone + Send + Sync + 'static {
-    /// Creates a table reachable by `token`, which newcomers join with the code `invite`.
+    /// Creates a table reachable by `token`, which newcomers join with the code `invite`,
+    /// named `name` by its creator (`None`: no name).
     fn create_table(
         &self,
         token: &str,
         game: &str,
         now: i64,
         invite: &str,
+        name: Option<&str>,
     ) -> impl Future<Output = Result<TableId>> + Send;
 
     /// Replaces the table's invitation code (`None` closes joining).

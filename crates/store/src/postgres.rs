@@ -178,7 +178,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// A column of a row, or `Damaged` naming it.
-/// A table's row: id, game, created_at, invite, share (in that order).
+/// A table's row: id, game, created_at, invite, share, name (in that order).
 fn table_record(r: &PgRow) -> Result<TableRecord> {
     Ok(TableRecord {
         id: TableId(column(r, 0, "table")?),
@@ -186,6 +186,7 @@ fn table_record(r: &PgRow) -> Result<TableRecord> {
         created_at: column(r, 2, "table")?,
         invite: column(r, 3, "table")?,
         share: column(r, 4, "table")?,
+        name: column(r, 5, "table")?,
     })
 }
 
@@ -224,14 +225,16 @@ impl Store for PgStore {
         game: &str,
         now: i64,
         invite: &str,
+        name: Option<&str>,
     ) -> Result<TableId> {
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO tables (token, game, created_at, invite) VALUES ($1, $2, $3, $4) RETURNING id",
+            "INSERT INTO tables (token, game, created_at, invite, name) VALUES ($1, $2, $3, $4, $5) RETURNING id",
         )
         .bind(token)
         .bind(game)
         .bind(now)
         .bind(invite)
+        .bind(name)
         .fetch_one(&self.pool)
         .await?;
         Ok(TableId(id))
@@ -249,21 +252,22 @@ impl Store for PgStore {
 
     async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
         let row = sqlx::query(
-            "SELECT id, game, created_at, invite, share, token FROM tables WHERE share = $1",
+            "SELECT id, game, created_at, invite, share, name, token FROM tables WHERE share = $1",
         )
         .bind(share)
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| Ok((column(&r, 5, "table")?, table_record(&r)?)))
+        row.map(|r| Ok((column(&r, 6, "table")?, table_record(&r)?)))
             .transpose()
     }
 
     async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
-        let row =
-            sqlx::query("SELECT id, game, created_at, invite, share FROM tables WHERE token = $1")
-                .bind(token)
-                .fetch_optional(&self.pool)
-                .await?;
+        let row = sqlx::query(
+            "SELECT id, game, created_at, invite, share, name FROM tables WHERE token = $1",
+        )
+        .bind(token)
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|r| table_record(&r)).transpose()
     }
 

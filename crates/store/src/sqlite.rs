@@ -31,6 +31,7 @@ enum Write {
         game: String,
         now: i64,
         invite: String,
+        name: Option<String>,
         reply: oneshot::Sender<Result<TableId>>,
     },
     SetInvite {
@@ -371,7 +372,7 @@ where
     })
 }
 
-/// A table's row: id, game, created_at, invite, share (in that order).
+/// A table's row: id, game, created_at, invite, share, name (in that order).
 fn table_record(r: &SqliteRow) -> Result<TableRecord> {
     Ok(TableRecord {
         id: TableId(column(r, 0, "table")?),
@@ -379,6 +380,7 @@ fn table_record(r: &SqliteRow) -> Result<TableRecord> {
         created_at: column(r, 2, "table")?,
         invite: column(r, 3, "table")?,
         share: column(r, 4, "table")?,
+        name: column(r, 5, "table")?,
     })
 }
 
@@ -389,13 +391,16 @@ impl Store for SqliteStore {
         game: &str,
         now: i64,
         invite: &str,
+        name: Option<&str>,
     ) -> Result<TableId> {
         let (token, game, invite) = (token.to_owned(), game.to_owned(), invite.to_owned());
+        let name = name.map(str::to_owned);
         self.write(|reply| Write::CreateTable {
             token,
             game,
             now,
             invite,
+            name,
             reply,
         })
         .await
@@ -423,21 +428,22 @@ impl Store for SqliteStore {
 
     async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
         let row = sqlx::query(
-            "SELECT id, game, created_at, invite, share, token FROM tables WHERE share = ?",
+            "SELECT id, game, created_at, invite, share, name, token FROM tables WHERE share = ?",
         )
         .bind(share)
         .fetch_optional(&self.reader)
         .await?;
-        row.map(|r| Ok((column(&r, 5, "table")?, table_record(&r)?)))
+        row.map(|r| Ok((column(&r, 6, "table")?, table_record(&r)?)))
             .transpose()
     }
 
     async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
-        let row =
-            sqlx::query("SELECT id, game, created_at, invite, share FROM tables WHERE token = ?")
-                .bind(token)
-                .fetch_optional(&self.reader)
-                .await?;
+        let row = sqlx::query(
+            "SELECT id, game, created_at, invite, share, name FROM tables WHERE token = ?",
+        )
+        .bind(token)
+        .fetch_optional(&self.reader)
+        .await?;
         row.map(|r| table_record(&r)).transpose()
     }
 
@@ -679,14 +685,16 @@ async fn write_each(
                 game,
                 now,
                 invite,
+                name,
                 ..
             } => sqlx::query(
-                "INSERT INTO tables (token, game, created_at, invite) VALUES (?, ?, ?, ?) RETURNING id",
+                "INSERT INTO tables (token, game, created_at, invite, name) VALUES (?, ?, ?, ?, ?) RETURNING id",
             )
             .bind(&*token)
             .bind(&*game)
             .bind(*now)
             .bind(&*invite)
+            .bind(name.as_deref())
             .fetch_one(&mut *savepoint)
             .await
             .map_err(StoreError::from)
@@ -821,7 +829,7 @@ mod tests {
     /// A table with two seats and `events` events: its id.
     async fn table_with_events(store: &SqliteStore, token: &str, events: u64) -> TableId {
         let table = store
-            .create_table(token, "story", 1, "invite")
+            .create_table(token, "story", 1, "invite", None)
             .await
             .unwrap();
         for (player, name) in [(1, "Ada"), (2, "Bo")] {

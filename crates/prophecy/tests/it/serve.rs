@@ -389,7 +389,7 @@ fn database_of(path: &Path, megabytes: usize) {
         use store::Store;
         let store = store::SqliteStore::open(path).await.unwrap();
         let table = store
-            .create_table(&"t".repeat(32), "story", 1, "invite")
+            .create_table(&"t".repeat(32), "story", 1, "invite", None)
             .await
             .unwrap();
         let pad = "x".repeat(1000);
@@ -710,7 +710,10 @@ fn add_broken_tables(path: &Path, tables: &[(&str, &str, &[&str])]) {
         use store::Store;
         let store = store::SqliteStore::open(path).await.unwrap();
         for (token, game, events) in tables {
-            let table = store.create_table(token, game, 1, "invite").await.unwrap();
+            let table = store
+                .create_table(token, game, 1, "invite", None)
+                .await
+                .unwrap();
             let events = events
                 .iter()
                 .map(|body| store::NewEvent {

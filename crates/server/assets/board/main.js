@@ -83,10 +83,11 @@ if (narrow.addEventListener) narrow.addEventListener('change', () => page.render
  */
 function titleOf(ctx) {
   const v = ctx.view;
-  if (!v) return 'The board game';
-  if (v.phase === 'lobby') return 'The board game: the lobby';
-  if (v.phase === 'won' || v.phase === 'ended') return 'The board game: the end';
-  return v.turn ? `The board game: turn ${v.turn.number}` : 'The board game';
+  const name = ctx.name || 'The board game';
+  if (!v) return name;
+  if (v.phase === 'lobby') return `${name}: the lobby`;
+  if (v.phase === 'won' || v.phase === 'ended') return `${name}: the end`;
+  return v.turn ? `${name}: turn ${v.turn.number}` : name;
 }
 
 /** @type {ReturnType<typeof setTimeout> | undefined} */

@@ -78,7 +78,10 @@ openTable({
     },
   },
   view: renderChallengeTable,
-  title: (ctx) => (ctx.view && ctx.view.gm === ctx.you ? 'The Challenge rules (you are the GM)' : 'The Challenge rules'),
+  title: (ctx) => {
+    const name = ctx.name || 'The Challenge rules';
+    return ctx.view && ctx.view.gm === ctx.you ? `${name} (you are the GM)` : name;
+  },
   logTab: 'table',
   viewed,
   afterRender: () => {

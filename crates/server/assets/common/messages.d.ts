@@ -40,6 +40,8 @@ export interface SyncMessage<View, Own> {
   view: View;
   own: Own;
   online: number[];
+  /** The name the table's creator gave it; null when none. */
+  name: string | null;
 }
 
 /** After every accepted action: a patch against the view at `base`, or the whole view. */

@@ -112,6 +112,8 @@ export interface SharedState<View, Content, Own> {
   joinRefusal: string;
   joinAbout: Extract<Me, { player: null }>['table'] | null;
   invite: Invite | null;
+  /** The name the table's creator gave it, from the sync; null when none. */
+  name: string | null;
 }
 
 /** The presentation state every game shares (common/table-page.js `sharedUi`). */
@@ -146,6 +148,8 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   readonly logAsking: boolean;
   readonly invite: Invite | null;
   readonly own: Own | null | undefined;
+  /** The name the table's creator gave it (it wins over the game's own title); null when none. */
+  readonly name: string | null;
   /** This page's player. */
   readonly you: number | null;
   ui: Ui;

@@ -34,7 +34,8 @@ import { lastOwnSeq, othersSince } from './away.js';
  *   ctx          the game's own members of the context its view receives (getters kept); a
  *                member named as a shared one replaces it
  *   view(ctx)    the table's nodes, built from the view
- *   title(ctx)   the document's title, before " — Prophecy"
+ *   title(ctx)   the document's title, before " — Prophecy": the table's name
+ *                (`ctx.name`) when its creator gave one, else the game's own
  *   logTab       the phone's view that shows the log
  *   waiting(ctx) optional: what to say instead of the table while the page waits (for its
  *                content)
@@ -149,6 +150,7 @@ function sharedState() {
     joinRefusal: '', // why this link cannot seat a newcomer (closed, renewed), from /me
     invite: null, // {open, link, creator, share} from GET /t/{token}/invite
     joinAbout: null,
+    name: null, // the name the creator gave the table, from the sync
   };
 }
 
@@ -235,6 +237,9 @@ function context(page, sent) {
     },
     get invite() {
       return state.invite;
+    },
+    get name() {
+      return state.name;
     },
     get own() {
       return state.own;
@@ -417,6 +422,7 @@ function onSync(page, msg) {
   if (!ui.away) showAway(page);
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
+  state.name = typeof msg.name === 'string' && msg.name ? msg.name : null;
   const arriving = state.screen !== 'table';
   state.screen = 'table';
   if (game.synced) game.synced(msg, arriving);

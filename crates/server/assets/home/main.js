@@ -1,5 +1,6 @@
 // The home page: create a table of the story game (with its ruleset), of the board game (with
-// a number of bots) or of the Challenge rules (its creator is the game master). Without
+// a number of bots) or of the Challenge rules (its creator is the game master), with a name if
+// its creator gives one. Without
 // JavaScript the form posts and the server answers 303; with it, the page posts JSON and goes to
 // the table's address. Above the form: the tables this browser has a seat at (common/your-tables.js),
 // each asked for its summary, which only a seated browser gets.
@@ -43,6 +44,8 @@ function showError(text) {
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
   const name = (valueOf('name') || '').trim();
+  // The server trims it and says what is wrong with it (too long, control characters).
+  const tableName = valueOf('table_name') || '';
   const ruleset = valueOf('ruleset');
   const game = valueOf('game') || 'story';
   const bots = Number(valueOf('bots') ?? 0);
@@ -58,7 +61,7 @@ form.addEventListener('submit', async (e) => {
     const r = await fetch('/tables', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify(game === 'board' ? { name, game, ruleset, bots } : game === 'challenge' ? { name, game } : { name, game, ruleset }),
+      body: JSON.stringify({ ...(game === 'board' ? { name, game, ruleset, bots } : game === 'challenge' ? { name, game } : { name, game, ruleset }), table_name: tableName }),
       credentials: 'same-origin',
     });
     const body = await r.json().catch(() => ({}));

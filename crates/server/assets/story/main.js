@@ -142,7 +142,7 @@ const page = openTable({
     },
   },
   view: renderTable,
-  title: (ctx) => tableTitle(ctx.view),
+  title: (ctx) => ctx.name || tableTitle(ctx.view),
   logTab: 'table',
   viewed: personalize,
   synced,

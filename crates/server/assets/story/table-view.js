@@ -131,7 +131,7 @@ function headerParts(ctx) {
   // On a phone the invitation and the exports wait in the Table view, except while the table
   // receives its prophecy (when the others are still being invited).
   return {
-    title: tableTitle(view),
+    title: ctx.name || tableTitle(view),
     meta: [
       h('span', { class: 'badge ruleset', testid: 'ruleset' }, r.name || r.id || ''),
       h('span', { class: 'badge phase', testid: 'phase', 'data-phase': p.id }, p.name || p.id || ''),

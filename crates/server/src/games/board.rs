@@ -538,6 +538,10 @@ impl Game for BoardGame {
         markdown(table)
     }
 
+    fn title(_table: &Table, _creator: u32, created_at: i64) -> String {
+        crate::game::dated("Board game", created_at)
+    }
+
     fn progress(table: &Table) -> String {
         match &table.game.phase {
             Phase::NotSetUp => match table.seats.len() {

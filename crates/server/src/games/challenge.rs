@@ -130,6 +130,10 @@ impl Game for ChallengeGame {
         }
     }
 
+    fn title(_state: &State, _creator: u32, created_at: i64) -> String {
+        crate::game::dated("Challenge session", created_at)
+    }
+
     fn progress(state: &State) -> String {
         let gm = state
             .gm

@@ -12,7 +12,7 @@ mod log_lines;
 use crate::game::{Game, Rejection};
 use crate::room::{self, LoadError, RoomHandle, RoomSettings};
 use serde_json::Value;
-use store::{Store, TableId};
+use store::{Store, TableRecord};
 
 /// The game a table plays when the creation form does not say.
 pub const DEFAULT: &str = <story::StoryGame as Game>::KIND;
@@ -24,13 +24,14 @@ pub const KINDS: [&str; 3] = [
     <challenge::ChallengeGame as Game>::KIND,
 ];
 
-/// Starts the room of a table of game `kind`; `None` for a game this server does not know.
+/// Starts the room of a table (of the game `table.game`); `None` for a game this server does
+/// not know.
 pub async fn start<S: Store>(
-    kind: &str,
+    table: &TableRecord,
     store: S,
-    table: TableId,
     settings: RoomSettings,
 ) -> Option<Result<RoomHandle, LoadError>> {
+    let kind = table.game.as_str();
     if kind == <story::StoryGame as Game>::KIND {
         Some(room::start::<story::StoryGame, S>(store, table, settings).await)
     } else if kind == <board::BoardGame as Game>::KIND {

@@ -179,11 +179,13 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     )
     .await;
     assert_eq!(status, 200);
-    // The file is named after the story's title, not "prophecy.md" for every table.
+    // The file is named after the table's title (an unnamed table's: the game and the day it
+    // was created), not "prophecy.md" for every table.
     assert!(
-        headers.contains("filename=\"a-session-of-the-challenge-rules.md\""),
+        headers.contains("filename=\"challenge-session-"),
         "{headers}"
     );
+    assert!(markdown.starts_with("# Challenge session, "), "{markdown}");
     assert!(markdown.contains("Row across the flood"), "{markdown}");
     assert!(markdown.contains("Bandits at the ford"), "{markdown}");
 

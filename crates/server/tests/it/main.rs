@@ -12,6 +12,7 @@ mod fuzz;
 mod hardening;
 mod limits;
 mod markdown;
+mod names;
 mod operations;
 mod page_imports;
 mod proposals;

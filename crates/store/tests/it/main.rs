@@ -54,7 +54,7 @@ async fn a_table_s_log_and_seats_survive_reopening_the_file() {
     let path = fresh_db();
     let store = SqliteStore::open(&path).await.unwrap();
     let table = store
-        .create_table("abc123", "story", 1_000, "invite")
+        .create_table("abc123", "story", 1_000, "invite", None)
         .await
         .unwrap();
     let seq = store
@@ -121,7 +121,10 @@ async fn a_table_s_log_and_seats_survive_reopening_the_file() {
 async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0, "invite").await.unwrap();
+    let table = store
+        .create_table("t", "story", 0, "invite", None)
+        .await
+        .unwrap();
     store
         .append(
             table,
@@ -196,7 +199,10 @@ async fn a_stale_writer_gets_a_conflict_and_writes_nothing() {
 async fn removing_a_seat_marks_it() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0, "invite").await.unwrap();
+    let table = store
+        .create_table("t", "story", 0, "invite", None)
+        .await
+        .unwrap();
     for (after, player) in [(0, 1u32), (1, 2)] {
         store
             .append(
@@ -239,7 +245,10 @@ async fn removing_a_seat_marks_it() {
         [(1, false), (2, true)]
     );
     // Tables are separate: the same seq numbers start again at 1 elsewhere.
-    let other = store.create_table("u", "story", 0, "invite").await.unwrap();
+    let other = store
+        .create_table("u", "story", 0, "invite", None)
+        .await
+        .unwrap();
     assert_eq!(
         store
             .append(
@@ -277,7 +286,7 @@ async fn concurrent_writers_to_many_tables_all_land() {
         let store = store.clone();
         tasks.push(tokio::spawn(async move {
             let table = store
-                .create_table(&format!("token-{t}"), "story", 0, "invite")
+                .create_table(&format!("token-{t}"), "story", 0, "invite", None)
                 .await
                 .unwrap();
             for after in 0..10u64 {
@@ -317,7 +326,7 @@ async fn writes_committed_together_keep_their_own_outcomes() {
     let mut tables = Vec::new();
     for t in 0..10 {
         let table = store
-            .create_table(&format!("token-{t}"), "story", 0, "invite")
+            .create_table(&format!("token-{t}"), "story", 0, "invite", None)
             .await
             .unwrap();
         store.append(table, 0, one("first")).await.unwrap();
@@ -359,7 +368,10 @@ async fn writes_committed_together_keep_their_own_outcomes() {
 async fn a_clean_close_leaves_every_table_in_the_database_file_alone() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0, "code").await.unwrap();
+    let table = store
+        .create_table("t", "story", 0, "code", None)
+        .await
+        .unwrap();
     store
         .append(
             table,
@@ -422,7 +434,7 @@ async fn a_file_that_is_not_a_database_or_is_damaged_is_refused_on_open() {
     let store = SqliteStore::open(&db).await.unwrap();
     for t in 0..200 {
         let table = store
-            .create_table(&format!("token-{t}"), "story", 0, "code")
+            .create_table(&format!("token-{t}"), "story", 0, "code", None)
             .await
             .unwrap();
         store
@@ -454,7 +466,10 @@ async fn a_file_that_is_not_a_database_or_is_damaged_is_refused_on_open() {
 async fn an_undecodable_row_is_an_error_not_a_panic() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0, "code").await.unwrap();
+    let table = store
+        .create_table("t", "story", 0, "code", None)
+        .await
+        .unwrap();
     store
         .append(
             table,
@@ -506,7 +521,10 @@ async fn an_undecodable_row_is_an_error_not_a_panic() {
 async fn the_invitation_is_renewed_and_closed() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0, "first").await.unwrap();
+    let table = store
+        .create_table("t", "story", 0, "first", None)
+        .await
+        .unwrap();
     store.set_invite(table, Some("second")).await.unwrap();
     let record = store.table_by_token("t").await.unwrap().unwrap();
     assert_eq!(record.invite.as_deref(), Some("second"));
@@ -520,8 +538,14 @@ async fn the_invitation_is_renewed_and_closed() {
 async fn a_story_is_published_found_by_its_code_and_withdrawn() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
-    let table = store.create_table("t", "story", 0, "join").await.unwrap();
-    let other = store.create_table("u", "story", 0, "join2").await.unwrap();
+    let table = store
+        .create_table("t", "story", 0, "join", None)
+        .await
+        .unwrap();
+    let other = store
+        .create_table("u", "story", 0, "join2", None)
+        .await
+        .unwrap();
     assert_eq!(
         store.table_by_token("t").await.unwrap().unwrap().share,
         None
@@ -535,5 +559,95 @@ async fn a_story_is_published_found_by_its_code_and_withdrawn() {
     assert!(store.table_by_share("nope").await.unwrap().is_none());
     store.set_share(table, None).await.unwrap();
     assert!(store.table_by_share("page").await.unwrap().is_none());
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_table_keeps_the_name_its_creator_gave_it() {
+    let db = fresh_db();
+    let store = SqliteStore::open(&db).await.unwrap();
+    let named = store
+        .create_table("t", "board", 0, "join", Some("Friday’s <b>game</b>"))
+        .await
+        .unwrap();
+    store
+        .create_table("u", "board", 0, "join2", None)
+        .await
+        .unwrap();
+    let record = store.table_by_token("t").await.unwrap().unwrap();
+    assert_eq!(record.name.as_deref(), Some("Friday’s <b>game</b>"));
+    assert_eq!(store.table_by_token("u").await.unwrap().unwrap().name, None);
+    store.set_share(named, Some("page")).await.unwrap();
+    let (_, shared) = store.table_by_share("page").await.unwrap().unwrap();
+    assert_eq!(shared.name.as_deref(), Some("Friday’s <b>game</b>"));
+    store.close().await;
+    // Reopened: still there.
+    let store = SqliteStore::open(&db).await.unwrap();
+    let record = store.table_by_token("t").await.unwrap().unwrap();
+    assert_eq!(record.name.as_deref(), Some("Friday’s <b>game</b>"));
+    store.close().await;
+}
+
+/// A database file as a server from before tables had names left it (the migrations up to
+/// `version`), with one table `old` (a game, one event, one seat).
+pub async fn database_before(path: &std::path::Path, version: i64) {
+    use sqlx::Connection;
+    let mut migrator = sqlx::migrate!("./migrations/sqlite");
+    migrator.migrations = migrator
+        .migrations
+        .iter()
+        .filter(|m| m.version <= version)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    let options = sqlx::sqlite::SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true);
+    let mut raw = sqlx::SqliteConnection::connect_with(&options)
+        .await
+        .unwrap();
+    migrator.run(&mut raw).await.unwrap();
+    let columns: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM pragma_table_info('tables') ORDER BY cid")
+            .fetch_all(&mut raw)
+            .await
+            .unwrap();
+    assert!(!columns.iter().any(|c| c == "name"), "{columns:?}");
+    sqlx::raw_sql(
+        "INSERT INTO tables (id, token, game, created_at, invite) VALUES (7, 'old', 'board', 5, 'code');
+         INSERT INTO seats (table_id, player, name, secret_hash, creator) VALUES (7, 1, 'Ada', x'01', 1);
+         INSERT INTO events (table_id, seq, at, player, body) VALUES (7, 1, 5, NULL, 'opened');",
+    )
+    .execute(&mut raw)
+    .await
+    .unwrap();
+    raw.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_database_from_before_table_names_opens_with_its_tables_unnamed() {
+    let db = fresh_db();
+    database_before(&db, 3).await;
+    let store = SqliteStore::open(&db).await.unwrap();
+    let old = store.table_by_token("old").await.unwrap().unwrap();
+    assert_eq!(
+        (old.game.as_str(), old.created_at, old.name),
+        ("board", 5, None)
+    );
+    assert_eq!(store.events_after(old.id, 0).await.unwrap().len(), 1);
+    store
+        .create_table("new", "board", 6, "code2", Some("Named"))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .table_by_token("new")
+            .await
+            .unwrap()
+            .unwrap()
+            .name
+            .as_deref(),
+        Some("Named")
+    );
     store.close().await;
 }

@@ -90,7 +90,7 @@ async fn tables_seats_and_logs_live_in_postgres_across_servers() {
     // A second server on the same database (its migrations find the schema there).
     let two = PgStore::open(&db.url()).await.unwrap();
     let table = one
-        .create_table("tok", "story", 1_000, "code")
+        .create_table("tok", "story", 1_000, "code", None)
         .await
         .unwrap();
     assert_eq!(one.append(table, 0, joining(1, "Ada", 1)).await.unwrap(), 1);
@@ -156,7 +156,10 @@ async fn writers_that_race_for_the_same_seq_one_wins_the_other_hears_conflict() 
     let db = TestDb::create().await;
     let one = PgStore::open(&db.url()).await.unwrap();
     let two = PgStore::open(&db.url()).await.unwrap();
-    let table = one.create_table("race", "story", 1, "c").await.unwrap();
+    let table = one
+        .create_table("race", "story", 1, "c", None)
+        .await
+        .unwrap();
     one.append(table, 0, joining(1, "Ada", 1)).await.unwrap();
     // A stale writer is refused and writes nothing.
     let stale = two
@@ -216,7 +219,10 @@ async fn every_store_on_the_database_hears_of_each_append_once_it_commits() {
     let one = PgStore::open(&db.url()).await.unwrap();
     let two = PgStore::open(&db.url()).await.unwrap();
     let mut heard = two.changes().expect("PostgreSQL tells of changes");
-    let table = one.create_table("news", "story", 1, "c").await.unwrap();
+    let table = one
+        .create_table("news", "story", 1, "c", None)
+        .await
+        .unwrap();
     one.append(table, 0, joining(1, "Ada", 1)).await.unwrap();
     let _ = one.append(table, 0, joining(2, "Bo", 2)).await; // a conflict: no notice
     one.append(table, 1, joining(2, "Bo", 2)).await.unwrap();
@@ -262,7 +268,13 @@ async fn a_sqlite_file_is_copied_into_postgres_and_copying_again_adds_only_what_
     let mut tables = Vec::new();
     for t in 0..3 {
         let table = sqlite
-            .create_table(&format!("tok{t}"), "story", 100 + t, &format!("code{t}"))
+            .create_table(
+                &format!("tok{t}"),
+                "story",
+                100 + t,
+                &format!("code{t}"),
+                None,
+            )
             .await
             .unwrap();
         sqlite
@@ -365,7 +377,10 @@ async fn a_copy_leaves_out_the_tables_its_check_refuses_and_never_brings_back_a_
         .into_iter()
         .enumerate()
     {
-        let table = sqlite.create_table(token, game, 1, "code").await.unwrap();
+        let table = sqlite
+            .create_table(token, game, 1, "code", None)
+            .await
+            .unwrap();
         let secret = 10 * t as u8;
         sqlite
             .append(table, 0, joining(1, "Ada", secret + 1))
@@ -451,6 +466,102 @@ async fn a_copy_leaves_out_the_tables_its_check_refuses_and_never_brings_back_a_
         .find(|s| s.player == 2);
     assert!(bo.unwrap().removed, "Bo stays removed");
     sqlite.close().await;
+    pg.close().await;
+    db.drop_now().await;
+}
+
+#[tokio::test]
+async fn a_table_s_name_lives_in_postgres_and_a_copy_carries_it() {
+    let db = TestDb::create().await;
+    let pg = PgStore::open(&db.url()).await.unwrap();
+    let named = pg
+        .create_table("named", "board", 1, "code", Some("Friday’s game"))
+        .await
+        .unwrap();
+    pg.create_table("plain", "board", 1, "code2", None)
+        .await
+        .unwrap();
+    let record = pg.table_by_token("named").await.unwrap().unwrap();
+    assert_eq!(record.name.as_deref(), Some("Friday’s game"));
+    assert_eq!(
+        pg.table_by_token("plain").await.unwrap().unwrap().name,
+        None
+    );
+    pg.set_share(named, Some("page")).await.unwrap();
+    let (_, shared) = pg.table_by_share("page").await.unwrap().unwrap();
+    assert_eq!(shared.name.as_deref(), Some("Friday’s game"));
+
+    // A file of this version: its names go over.
+    let file = crate::fresh_db();
+    let sqlite = store::SqliteStore::open(&file).await.unwrap();
+    sqlite
+        .create_table("from-file", "challenge", 1, "c", Some("Tuesday session"))
+        .await
+        .unwrap();
+    sqlite
+        .create_table("unnamed", "challenge", 1, "d", None)
+        .await
+        .unwrap();
+    sqlite.close().await;
+    let copied = store::copy(&file, &pg, every_log).await.unwrap();
+    assert_eq!(copied.tables, 2);
+    let there = pg.table_by_token("from-file").await.unwrap().unwrap();
+    assert_eq!(there.name.as_deref(), Some("Tuesday session"));
+    assert_eq!(
+        pg.table_by_token("unnamed").await.unwrap().unwrap().name,
+        None
+    );
+
+    // A file from before tables had names: its tables arrive unnamed.
+    let old = crate::fresh_db();
+    crate::database_before(&old, 3).await;
+    let copied = store::copy(&old, &pg, every_log).await.unwrap();
+    assert_eq!((copied.tables, copied.events), (1, 1));
+    let there = pg.table_by_token("old").await.unwrap().unwrap();
+    assert_eq!((there.game.as_str(), there.name), ("board", None));
+    pg.close().await;
+    db.drop_now().await;
+}
+
+#[tokio::test]
+async fn a_postgres_database_from_before_table_names_opens_with_its_tables_unnamed() {
+    use sqlx::Connection;
+    let db = TestDb::create().await;
+    let mut migrator = sqlx::migrate!("./migrations/postgres");
+    migrator.migrations = migrator
+        .migrations
+        .iter()
+        .filter(|m| m.version <= 2)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    let mut raw = sqlx::PgConnection::connect(&db.url()).await.unwrap();
+    migrator.run(&mut raw).await.unwrap();
+    sqlx::raw_sql(
+        "INSERT INTO tables (token, game, created_at, invite) VALUES ('old', 'challenge', 5, 'code')",
+    )
+    .execute(&mut raw)
+    .await
+    .unwrap();
+    raw.close().await.unwrap();
+    let pg = PgStore::open(&db.url()).await.unwrap();
+    let old = pg.table_by_token("old").await.unwrap().unwrap();
+    assert_eq!(
+        (old.game.as_str(), old.created_at, old.name),
+        ("challenge", 5, None)
+    );
+    pg.create_table("new", "board", 6, "code2", Some("Named"))
+        .await
+        .unwrap();
+    assert_eq!(
+        pg.table_by_token("new")
+            .await
+            .unwrap()
+            .unwrap()
+            .name
+            .as_deref(),
+        Some("Named")
+    );
     pg.close().await;
     db.drop_now().await;
 }

@@ -86,6 +86,8 @@ fn decide(state: &State, player: u32, action: Action, now: i64) -> Result<Vec<Ev
 
 impl Game for StoryGame {
     const KIND: &'static str = "story";
+    /// An unnamed story is exported under its prophecy's title.
+    const EXPORT_KEEPS_ITS_TITLE: bool = true;
     type State = State;
     type Event = Event;
     type View = StoryView;
@@ -317,7 +319,7 @@ impl Game for StoryGame {
         }
     }
 
-    fn title(state: &State, creator: u32) -> String {
+    fn title(state: &State, creator: u32, _created_at: i64) -> String {
         title(state, creator)
     }
 
