@@ -22,7 +22,7 @@ export const ICONS = /** @type {const} */ ([
  * @param {string} [cls]
  */
 export function icon(name, cls) {
-  return h('svg:svg', { class: ['icon', cls], 'aria-hidden': 'true', focusable: 'false', 'data-icon': name }, h('svg:use', { href: '#i-' + name }));
+  return h('svg:svg', { class: ['board-icon', cls], 'aria-hidden': 'true', focusable: 'false', 'data-icon': name }, h('svg:use', { href: '#i-' + name }));
 }
 
 /**
