@@ -156,6 +156,11 @@ test('the board game in play: nothing at WCAG 2.2 AA', { timeout: 90_000 }, asyn
     }
     await ada.page.locator(tid('move')).first().waitFor({ state: 'attached' });
     await audit(ada, 'the board game’s table', found);
+    // The Legend open: every icon with its words, and the icons' credit.
+    const legend = await reveal(ada, ada.page.getByTestId('legend-toggle'));
+    await legend.click();
+    await ada.page.getByTestId('icon-credit').waitFor();
+    await audit(ada, 'the board game’s Legend', found);
     nothingFound(found);
     assert.deepEqual(consoleErrors(ada), []);
   });

@@ -4,7 +4,8 @@
 // On a phone the track is a tall loop three spaces wide, so that every name stays readable.
 
 import { h } from '../common/dom.js';
-import { adventureOf, itemOf, itemText, nameOf, seatIndex, initials, plural, statsText } from './words.js';
+import { adventureOf, itemOf, itemText, bonusText, nameOf, seatIndex, initials, plural, statsText } from './words.js';
+import { icon, mapIcon, itemIconName } from './icons.js';
 
 /**
  * @typedef {import('./page-types').BoardContext} Ctx
@@ -12,26 +13,33 @@ import { adventureOf, itemOf, itemText, nameOf, seatIndex, initials, plural, sta
  * @typedef {import('./view-types').Adventurer} Adventurer
  */
 
-/** Each kind of space: its name, a glyph, and what may be done there (the basic rules). */
-const KINDS = {
-  fortress: { label: 'Fortress (a guild)', glyph: '♜', does: 'Buy the Fortress’s Certificate; repair Items (1 Gold). Instead of moving: 2 Experience for 1 Health.' },
-  'thieves-guild': { label: 'Thieves’ Guild (a guild)', glyph: '⚷', does: 'Buy the Thieves’ Guild’s Certificate; repair Items (1 Gold). Instead of moving: 3 Gold for 1 Health.' },
-  'magic-tower': { label: 'Magic Tower (a guild)', glyph: '✦', does: 'Buy the Magic Tower’s Certificate; repair Items (1 Gold); recharge Magic, 1 Gold for every 2.' },
-  'forest-camp': { label: 'Forest Camp (a guild)', glyph: '♨', does: 'Buy the Forest Camp’s Certificate; repair Items (1 Gold); heal Health, 1 Gold each.' },
-  monastery: { label: 'Monastery (a guild)', glyph: '✝', does: 'Buy the Monastery’s Certificate; repair Items (1 Gold); heal 1 Health for free once a turn.' },
-  city: { label: 'City', glyph: '♛', does: 'Buy the Items lying here and sell yours (half their cost); repair Items (1 Gold). Instead of moving: 2 Gold for 1 Magic.' },
-  village: { label: 'Village', glyph: '⌂', does: 'Buy the Items lying here and sell yours (half their cost); repair Items (1 Gold); the tavern: 1 Gold heals 1 Health and recharges 1 Magic, once a turn.' },
-  mountains: { label: 'Mountains', glyph: '▲', does: 'Adventure cards appear here: Creatures to fight, Opportunities to use.' },
-  forest: { label: 'Forest', glyph: '♣', does: 'Adventure cards appear here: Creatures to fight, Opportunities to use.' },
-  plains: { label: 'Plains', glyph: '≋', does: 'Adventure cards appear here: Creatures to fight, Opportunities to use.' },
-  'enchanted-wilderness': { label: 'Enchanted Wilderness', glyph: '✧', does: 'Recharge up to 3 Magic for free, once a turn.' },
+/**
+ * Each kind of space: its name, its icon, and what may be done there (the basic rules).
+ * @type {Record<import('./view-types').SpaceKind, {label: string, icon: import('./icons.js').IconName, does: string}>}
+ */
+export const KINDS = {
+  fortress: { label: 'Fortress (a guild)', icon: 'fortress', does: 'Buy the Fortress’s Certificate; repair Items (1 Gold). Instead of moving: 2 Experience for 1 Health.' },
+  'thieves-guild': { label: 'Thieves’ Guild (a guild)', icon: 'thieves-guild', does: 'Buy the Thieves’ Guild’s Certificate; repair Items (1 Gold). Instead of moving: 3 Gold for 1 Health.' },
+  'magic-tower': { label: 'Magic Tower (a guild)', icon: 'magic-tower', does: 'Buy the Magic Tower’s Certificate; repair Items (1 Gold); recharge Magic, 1 Gold for every 2.' },
+  'forest-camp': { label: 'Forest Camp (a guild)', icon: 'forest-camp', does: 'Buy the Forest Camp’s Certificate; repair Items (1 Gold); heal Health, 1 Gold each.' },
+  monastery: { label: 'Monastery (a guild)', icon: 'monastery', does: 'Buy the Monastery’s Certificate; repair Items (1 Gold); heal 1 Health for free once a turn.' },
+  city: { label: 'City', icon: 'city', does: 'Buy the Items lying here and sell yours (half their cost); repair Items (1 Gold). Instead of moving: 2 Gold for 1 Magic.' },
+  village: { label: 'Village', icon: 'village', does: 'Buy the Items lying here and sell yours (half their cost); repair Items (1 Gold); the tavern: 1 Gold heals 1 Health and recharges 1 Magic, once a turn.' },
+  mountains: { label: 'Mountains', icon: 'mountains', does: 'Adventure cards appear here: Creatures to fight, Opportunities to use.' },
+  forest: { label: 'Forest', icon: 'forest', does: 'Adventure cards appear here: Creatures to fight, Opportunities to use.' },
+  plains: { label: 'Plains', icon: 'plains', does: 'Adventure cards appear here: Creatures to fight, Opportunities to use.' },
+  'enchanted-wilderness': { label: 'Enchanted Wilderness', icon: 'enchanted-wilderness', does: 'Recharge up to 3 Magic for free, once a turn.' },
 };
+
+/** What a Port and a Magic Gate add to a space. */
+const PORT_DOES = 'A boat sails to the next Port either way for 1 Gold.';
+const GATE_DOES = 'The Magic Gate leads to any other Magic Gate for 2 Gold.';
 
 /**
  * @param {import('./view-types').SpaceKind} kind
  */
 export function kindInfo(kind) {
-  return KINDS[kind] || { label: kind, glyph: '•', does: '' };
+  return KINDS[kind] || { label: kind, icon: null, does: '' };
 }
 
 /**
@@ -119,6 +127,7 @@ export function boardSection(ctx) {
     'section',
     { class: 'panel board-panel', 'aria-labelledby': 'board-h', 'data-key': 'board-panel' },
     h('h2', { id: 'board-h', class: 'visually-hidden' }, 'The board'),
+    legend(ctx),
     h(
       'svg:svg',
       {
@@ -133,11 +142,24 @@ export function boardSection(ctx) {
       h('svg:rect', { class: 'sea', x: sea.x, y: sea.y, width: sea.w, height: sea.h, rx: 18 }),
       route ? h('svg:polyline', { class: 'boat-route', points: route }) : null,
       h('svg:text', { class: 'sea-name', x: sea.x + sea.w / 2, y: sea.y + sea.h / 2, 'text-anchor': 'middle', transform: ctx.narrow ? `rotate(-90 ${sea.x + sea.w / 2} ${sea.y + sea.h / 2})` : null, 'aria-hidden': 'true' }, 'The Glasswater'),
-      ctx.narrow ? null : h('svg:text', { class: 'sea-hint', x: sea.x + sea.w / 2, y: sea.y + sea.h / 2 + 20, 'text-anchor': 'middle', 'aria-hidden': 'true' }, '⚓ Ports (boats, dashed) · ◎ Magic Gates'),
+      ctx.narrow ? null : seaHint(sea.x + sea.w / 2, sea.y + sea.h / 2 + 14),
       board.map((s) => tile(ctx, s, t, { dests, alive, focus, turnPlayer })),
     ),
     o && dests.size ? h('p', { class: 'small muted board-note' }, 'Dashed outlines: where your move can take you.') : null,
   );
+}
+
+/**
+ * Under the sea's name on a wide board: what the marks of Ports and Magic Gates are.
+ * @param {number} cx
+ * @param {number} y
+ */
+function seaHint(cx, y) {
+  const row = (/** @type {'port' | 'magic-gate'} */ name, /** @type {string} */ words, /** @type {number} */ dy) => [
+    mapIcon(name, cx - 78, y + dy - 12, 16, 'sea-icon'),
+    h('svg:text', { class: 'sea-hint', x: cx - 56, y: y + dy }, words),
+  ];
+  return h('svg:g', { 'aria-hidden': 'true' }, row('port', 'Ports (boats, dashed)', 6), row('magic-gate', 'Magic Gates', 26));
 }
 
 /**
@@ -207,8 +229,13 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
     if (el instanceof SVGElement) el.focus();
   };
   const nameTop = ctx.narrow ? 29 : 33;
+  const iconSize = ctx.narrow ? 17 : 20;
+  /** @type {Array<'port' | 'magic-gate'>} */
+  const marks = [];
+  if (s.port) marks.push('port');
+  if (s.magic_gate) marks.push('magic-gate');
   const lineH = ctx.narrow ? 12 : 13;
-  // The tile is the button; its glyph, name, marks and pieces are drawn over it as a picture
+  // The tile is the button; its icons, name, marks and pieces are drawn over it as a picture
   // that takes no clicks (they reach the tile) and is no part of the button, whose name says it
   // all: a button holding text must have that text in its name (WCAG 2.5.3), and pieces inside
   // it would be targets within a target.
@@ -256,15 +283,16 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
     h(
       'svg:g',
       { class: 'space-face', 'aria-hidden': 'true', 'data-key': 'face' },
-      h('svg:text', { class: 'glyph', x: 8, y: 17 }, info.glyph),
-      h('svg:text', { class: 'marks', x: 24, y: 16 }, (s.port ? '⚓' : '') + (s.magic_gate ? '◎' : '')),
+      info.icon ? mapIcon(info.icon, W - H * 0.62 - 4, H * 0.38 - 4, H * 0.62, 'kind-mark') : null,
+      info.icon ? mapIcon(info.icon, 5, 4, iconSize, 'kind-icon') : null,
+      marks.map((m, i) => mapIcon(m, 8 + iconSize + i * 15, 6, 13, 'mark-icon')),
       h('svg:text', { class: 'space-no', x: W - 8, y: 15, 'text-anchor': 'end' }, here.items.length ? `${here.items.length} for sale` : ''),
       card
         ? h(
             'svg:g',
             { class: ['adv-marker', card.kind] },
-            h('svg:circle', { cx: W - 14, cy: 14, r: 9 }),
-            h('svg:text', { x: W - 14, y: 18, 'text-anchor': 'middle' }, card.kind === 'creature' ? '!' : '?'),
+            h('svg:circle', { cx: W - 14, cy: 14, r: 10.5 }),
+            mapIcon(card.kind === 'creature' ? 'creature' : 'opportunity', W - 21.5, 6.5, 15),
           )
         : null,
       nameLines.map((l, i) => h('svg:text', { class: ['space-name', tight ? 'tight' : null], x: W / 2, y: nameTop + i * lineH, 'text-anchor': 'middle', 'data-key': 'n' + i }, l)),
@@ -302,9 +330,15 @@ export function spaceDetail(ctx) {
   return h(
     'section',
     { class: ['panel', 'space-detail', 'k-' + s.kind], testid: 'space-detail', 'data-space-id': id, 'aria-labelledby': 'space-h', 'aria-live': 'polite', 'data-key': 'space-detail' },
-    h('h2', { id: 'space-h' }, h('span', { class: 'detail-glyph', 'aria-hidden': 'true' }, info.glyph), ' ', s.name),
-    h('p', { class: 'meta' }, h('span', { class: 'badge' }, info.label), s.port ? h('span', { class: 'badge' }, '⚓ Port') : null, s.magic_gate ? h('span', { class: 'badge' }, '◎ Magic Gate') : null),
-    h('p', { class: 'small' }, info.does, s.port ? ' A boat sails to the next Port either way for 1 Gold.' : '', s.magic_gate ? ' The Magic Gate leads to any other Magic Gate for 2 Gold.' : ''),
+    h('h2', { id: 'space-h' }, info.icon ? icon(info.icon, 'detail-icon') : null, ' ', s.name),
+    h(
+      'p',
+      { class: 'meta' },
+      h('span', { class: 'badge' }, info.label),
+      s.port ? h('span', { class: 'badge' }, icon('port'), ' Port') : null,
+      s.magic_gate ? h('span', { class: 'badge' }, icon('magic-gate'), ' Magic Gate') : null,
+    ),
+    h('p', { class: 'small' }, info.does, s.port ? ' ' + PORT_DOES : '', s.magic_gate ? ' ' + GATE_DOES : ''),
     card ? adventureCard(card) : null,
     here.items.length
       ? h(
@@ -313,10 +347,16 @@ export function spaceDetail(ctx) {
           h('h3', null, 'For sale here'),
           h(
             'ul',
-            null,
+            { class: 'item-cards' },
             here.items.map((i) => {
               const item = itemOf(ctx, i);
-              return h('li', { testid: 'space-item', 'data-item-id': i, 'data-key': 'i' + i }, itemText(item));
+              const bonus = bonusText(item);
+              return h(
+                'li',
+                { class: 'item-card', testid: 'space-item', 'data-item-id': i, title: itemText(item), 'data-key': 'i' + i },
+                icon(itemIconName(item), 'item-icon'),
+                h('span', { class: 'item-card-text' }, h('strong', null, item.name), ' ', h('span', { class: 'small muted' }, [item.slot, bonus, item.cost != null ? plural(item.cost, 'Gold') : null].filter(Boolean).join(' · '))),
+              );
             }),
           ),
         )
@@ -360,27 +400,97 @@ function goHere(ctx, id) {
 }
 
 /**
+ * A card as a card: a frame, its icon, what kind it is, its title, then its text.
+ * @param {import('./icons.js').IconName} name
+ * @param {import('../common/page-types').Child} kicker
+ * @param {import('../common/page-types').Child} title
+ * @param {import('../common/page-types').Props} props
+ * @param {...import('../common/page-types').Child} body
+ */
+export function gameCard(name, kicker, title, props, ...body) {
+  const { class: cls, ...rest } = props;
+  return h(
+    'div',
+    { class: ['game-card', ...(Array.isArray(cls) ? cls : [cls])], ...rest },
+    h('div', { class: 'card-head' }, icon(name, 'card-icon'), h('div', { class: 'card-heading' }, h('p', { class: 'card-kicker' }, kicker), h('p', { class: 'card-name' }, title))),
+    h('div', { class: 'card-body' }, body),
+  );
+}
+
+/**
  * @param {import('./view-types').Creature | import('./view-types').Opportunity} card
  */
 function adventureCard(card) {
   if (card.kind === 'creature') {
-    return h(
-      'div',
-      { class: 'adventure creature', testid: 'space-adventure', 'data-kind': 'creature' },
-      h('p', { class: 'card-kicker' }, 'A Creature lies here: whoever ends a move here must fight it'),
-      h('p', { class: 'card-name' }, card.name, h('span', { class: 'xp' }, ` · ${plural(card.experience || 0, 'Experience')}`)),
+    return gameCard(
+      'creature',
+      'Creature',
+      [card.name, h('span', { class: 'xp' }, ` · ${plural(card.experience || 0, 'Experience')}`)],
+      { class: ['adventure', 'creature'], testid: 'space-adventure', 'data-kind': 'creature' },
+      h('p', { class: 'small card-rule' }, 'It lies here: whoever ends a move here must fight it.'),
       h('p', { class: 'small' }, statsText(card.stats), card.three_lives ? '; three lives (win three rolls in a row)' : ''),
       (card.treasure || []).length ? h('p', { class: 'small' }, h('strong', null, 'Treasure: '), card.treasure.join(', '), '.') : null,
       (card.on_loss || []).length ? h('p', { class: 'small' }, h('strong', null, 'If she loses, she '), card.on_loss.join(', '), '.') : null,
       card.special ? h('p', { class: 'small' }, h('strong', null, card.special.mandatory ? 'Special rule (!): ' : 'Special rule (?): '), card.special.text) : null,
     );
   }
-  return h(
-    'div',
-    { class: 'adventure opportunity', testid: 'space-adventure', 'data-kind': 'opportunity' },
-    h('p', { class: 'card-kicker' }, 'An Opportunity lies here: whoever ends a move here may use it'),
-    h('p', { class: 'card-name' }, card.name),
+  return gameCard(
+    'opportunity',
+    'Opportunity',
+    card.name,
+    { class: ['adventure', 'opportunity'], testid: 'space-adventure', 'data-kind': 'opportunity' },
+    h('p', { class: 'small card-rule' }, 'It lies here: whoever ends a move here may use it.'),
     card.text ? h('p', { class: 'small' }, card.text) : null,
     (card.effects || []).length ? h('p', { class: 'small muted' }, `She ${card.effects.join(', ')}.`) : null,
+  );
+}
+
+// ---------------------------------------------------------------- the legend
+
+/** @type {Set<import('./icons.js').IconName>} */
+const ITEM_ICONS = new Set(['weapon', 'two-handed-weapon', 'shield', 'headwear', 'hand-item', 'item']);
+
+/**
+ * What each icon means, one tap away above the board: the spaces and what may be done there,
+ * the marks, the cards, the Items; and the icons' credit.
+ * @param {Ctx} ctx
+ */
+function legend(ctx) {
+  const open = ctx.ui.open.has('board-legend');
+  /** @type {Array<[import('./icons.js').IconName, string, string, string]>} */
+  const rows = [
+    ...Object.entries(KINDS).map(([kind, k]) => /** @type {[import('./icons.js').IconName, string, string, string]} */ ([k.icon, kind, k.label, k.does])),
+    ['port', 'port', 'Port', PORT_DOES],
+    ['magic-gate', 'magic-gate', 'Magic Gate', GATE_DOES],
+    ['creature', 'creature', 'Creature', 'An Adventure card: whoever ends a move on its space must fight it.'],
+    ['opportunity', 'opportunity', 'Opportunity', 'An Adventure card: whoever ends a move on its space may use it.'],
+    ['chance', 'chance', 'Chance card', 'Drawn at the start of every turn.'],
+    ['weapon', 'weapon', 'Weapon', 'An Item for one hand; one weapon in a battle (a thrown one helps on the first roll only, then is damaged).'],
+    ['two-handed-weapon', 'two-handed-weapon', 'Two-handed weapon', 'A weapon that takes both hands.'],
+    ['shield', 'shield', 'Shield', 'An Item for one hand.'],
+    ['headwear', 'headwear', 'Headwear', 'One in a battle.'],
+    ['hand-item', 'hand-item', 'Hand item', 'An Item for one hand.'],
+    ['item', 'item', 'Other Item', 'Worn or carried: it takes no hand.'],
+  ];
+  return h(
+    'details',
+    { class: 'legend', testid: 'legend', open, ontoggle: (e, el) => ctx.toggled('board-legend', el.open), 'data-key': 'legend' },
+    h('summary', { testid: 'legend-toggle' }, 'Legend: what the icons mean'),
+    h(
+      'ul',
+      { class: 'legend-list' },
+      rows.map(([name, key, label, does]) =>
+        h('li', { class: ['legend-entry', 'k-' + key, ITEM_ICONS.has(name) ? 'item' : null], testid: 'legend-entry', 'data-entry': key, 'data-key': key }, icon(name, 'legend-icon'), h('span', null, h('strong', null, label), does ? ': ' + does : '')),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'small muted icon-credit', testid: 'icon-credit' },
+      'Icons: ',
+      h('a', { href: 'https://game-icons.net/', rel: 'noopener' }, 'game-icons.net'),
+      ' (Lorc, Delapouite and others), ',
+      h('a', { href: 'https://creativecommons.org/licenses/by/3.0/', rel: 'license noopener' }, 'CC BY 3.0'),
+      '.',
+    ),
   );
 }

@@ -12,7 +12,8 @@ import {
 import { rulesHelp } from '../common/rules-help.js';
 import { msg, pips } from '../common/controls.js';
 import { BOARD_HELP } from './step-help.js';
-import { boardSection, spaceDetail, moveLabel } from './map.js';
+import { boardSection, spaceDetail, moveLabel, gameCard, KINDS } from './map.js';
+import { icon, itemIconName } from './icons.js';
 import {
   itemOf, adventureOf, characterOf, guildName, seatIndex, nameOf, initials, plural, statsText,
   chanceText, bonusText, itemText,
@@ -317,7 +318,7 @@ function turnOptions(ctx, o, t) {
       h(
         'div',
         { class: 'option-group', 'data-key': 'opportunity' },
-        h('h3', null, `Opportunity: ${card.name}`),
+        h('h3', null, icon('opportunity', 'h3-icon opportunity'), ` Opportunity: ${card.name}`),
         text ? h('p', { class: 'small' }, text) : null,
         effects.length ? h('p', { class: 'small muted' }, `It ${effects.join(', ')}.`) : null,
         choiceFields(ctx, o),
@@ -346,11 +347,11 @@ function turnOptions(ctx, o, t) {
   }
   for (const b of o.buy || []) {
     const item = itemOf(ctx, b.item);
-    here.push(actBtn(ctx, 'buy', [`Buy ${item.name} (${plural(b.cost, 'Gold')})`, itemEffect(item)], { action: 'buy_item', item: b.item }, { testid: 'buy-item', 'data-item-id': b.item, disabled: !b.allowed, title: b.allowed ? itemText(item) : 'You cannot buy it now (not enough Gold?)', 'data-key-extra': ':' + b.item }));
+    here.push(actBtn(ctx, 'buy', [icon(itemIconName(item), 'item-icon'), `Buy ${item.name} (${plural(b.cost, 'Gold')})`, itemEffect(item)], { action: 'buy_item', item: b.item }, { testid: 'buy-item', 'data-item-id': b.item, disabled: !b.allowed, title: b.allowed ? itemText(item) : 'You cannot buy it now (not enough Gold?)', 'data-key-extra': ':' + b.item }));
   }
   for (const s of o.sell || []) {
     const item = itemOf(ctx, s.item);
-    here.push(actBtn(ctx, 'sell', [`Sell ${item.name} (${plural(s.price, 'Gold')})`, itemEffect(item)], { action: 'sell_item', item: s.item }, { testid: 'sell-item', 'data-item-id': s.item, 'data-key-extra': ':' + s.item }));
+    here.push(actBtn(ctx, 'sell', [icon(itemIconName(item), 'item-icon'), `Sell ${item.name} (${plural(s.price, 'Gold')})`, itemEffect(item)], { action: 'sell_item', item: s.item }, { testid: 'sell-item', 'data-item-id': s.item, 'data-key-extra': ':' + s.item }));
   }
   for (const id of o.repair || []) {
     const item = itemOf(ctx, id);
@@ -536,7 +537,7 @@ function battleGroup(ctx, o) {
   const special = o.special_rule || null;
   const specialLabel = special ? (special.rule === 'pay_to_pass' ? `Pay ${plural(special.cost, 'Gold')} to pass it` : special.rule === 'let_go' ? 'Let it go (discard it, for nothing)' : 'Use its special rule instead') : '';
   const head = [
-    h('h3', null, card ? `Battle: ${card.name}` : 'Battle'),
+    h('h3', null, icon('creature', 'h3-icon creature'), card ? ` Battle: ${card.name}` : ' Battle'),
     card ? h('p', { class: 'small' }, statsText(card.stats), card.three_lives ? ' · three lives: win three rolls in a row to defeat it' : '', ` · defeating it gives ${plural(card.experience || 0, 'Experience')}`) : null,
     card && (card.treasure || []).length ? h('p', { class: 'small' }, 'Treasure: ', card.treasure.join(', '), '.') : null,
     card && (card.on_loss || []).length ? h('p', { class: 'small' }, 'If she loses, she ', card.on_loss.join(', '), '.') : null,
@@ -610,7 +611,7 @@ function battleGroup(ctx, o) {
                   set(kind, next);
                 },
               }),
-              h('span', null, item.name, bonusText(item) ? h('span', { class: 'small muted' }, ` (${bonusText(item)})`) : null, itemOdds(ofKind, chosen, id)),
+              h('span', null, icon(itemIconName(item), 'item-icon'), item.name, bonusText(item) ? h('span', { class: 'small muted' }, ` (${bonusText(item)})`) : null, itemOdds(ofKind, chosen, id)),
             );
           }),
         )
@@ -736,7 +737,7 @@ function cubes(kind, label, right, left, testid) {
   return h(
     'div',
     { class: ['cubes', kind], testid, 'data-right': right, 'data-left': left },
-    h('span', { class: 'cubes-label' }, label),
+    h('span', { class: 'cubes-label' }, icon(kind === 'health' ? 'health' : 'magic', 'cubes-icon'), label),
     h('span', { class: 'cube-row', role: 'img', 'aria-label': `${label}: ${right}${left ? `, ${left} lost` : ''}` }, h('span', { class: 'cube-side left' }, lost), h('span', { class: 'cube-divider' }), h('span', { class: 'cube-side right' }, have)),
     h('span', { class: 'cubes-num', 'aria-hidden': 'true' }, left ? `${right} (${left} lost)` : String(right)),
   );
@@ -805,8 +806,8 @@ function adventurerCard(ctx, a) {
     h(
       'p',
       { class: 'adv-purse' },
-      h('span', { class: 'coin gold', testid: 'gold', 'data-value': a.gold }, h('span', { class: 'token', 'aria-hidden': 'true' }), `${a.gold} Gold`),
-      h('span', { class: 'coin xp', testid: 'experience', 'data-value': a.experience }, h('span', { class: 'token', 'aria-hidden': 'true' }), `${a.experience} Experience`),
+      h('span', { class: 'coin gold', testid: 'gold', 'data-value': a.gold }, icon('gold', 'token'), `${a.gold} Gold`),
+      h('span', { class: 'coin xp', testid: 'experience', 'data-value': a.experience }, icon('experience', 'token'), `${a.experience} Experience`),
     ),
     h(
       'div',
@@ -830,6 +831,7 @@ function adventurerCard(ctx, a) {
               'data-key': g.guild,
             },
             h('span', { class: 'cert-mark', 'aria-hidden': 'true' }, owned ? '✔' : own ? '★' : ''),
+            KINDS[g.guild] ? icon(KINDS[g.guild].icon, 'cert-icon') : null,
             h('span', { class: 'cert-name' }, GUILD_SHORT[g.guild] || g.name),
             h('span', { class: 'visually-hidden' }, ` (${g.name}): `, owned ? 'held' : 'not yet', own ? ', her own guild' : ''),
           );
@@ -843,7 +845,13 @@ function adventurerCard(ctx, a) {
           a.items.map((id) => {
             const item = itemOf(ctx, id);
             const damaged = (a.damaged || []).includes(id);
-            return h('li', { class: ['card-item', damaged ? 'damaged' : null], testid: 'card-item', 'data-item-id': id, 'data-damaged': String(damaged), title: itemText(item), 'data-key': 'i' + id }, item.name, damaged ? h('span', { class: 'tag damaged-tag' }, 'damaged') : null);
+            return h(
+              'li',
+              { class: ['card-item', damaged ? 'damaged' : null], testid: 'card-item', 'data-item-id': id, 'data-damaged': String(damaged), title: itemText(item), 'data-key': 'i' + id },
+              icon(itemIconName(item), 'item-icon'),
+              h('span', { class: 'item-name' }, item.name),
+              damaged ? h('span', { class: 'tag damaged-tag' }, 'damaged') : null,
+            );
           }),
         )
       : h('p', { class: 'small muted' }, 'No Items.'),
@@ -908,11 +916,11 @@ function lastCards(ctx) {
  */
 function lastChance(ctx, lc) {
   const card = (ctx.content.chance || [])[lc.card] || { name: `Card ${lc.card}` };
-  return h(
-    'div',
+  return gameCard(
+    'chance',
+    `Chance card drawn by ${nameOf(ctx.view, lc.player)}`,
+    card.name,
     { class: ['chance-card', ctx.ui.fresh.chance ? 'fresh' : null], testid: 'last-chance', 'data-card': lc.card, 'data-key': 'chance' },
-    h('p', { class: 'card-kicker' }, `Chance card drawn by ${nameOf(ctx.view, lc.player)}`),
-    h('p', { class: 'card-name' }, card.name),
     h('p', { class: 'small' }, chanceText(card.kind)),
   );
 }
@@ -930,10 +938,11 @@ function lastBattle(ctx, lb) {
   const card = adventureOf(ctx, lb.card);
   const who = nameOf(ctx.view, lb.player);
   const items = (lb.items || []).map((i) => itemOf(ctx, i).name);
-  return h(
-    'div',
+  return gameCard(
+    'creature',
+    [lb.kind === 'wills' ? 'A Battle of Wills' : 'A Battle of Strength', lb.magic_paid ? ` (paid ${plural(lb.magic_paid, 'Magic')})` : ''],
+    `${who} against ${card.name}`,
     { class: ['battle-card', lb.outcome, ctx.ui.fresh.battle ? 'fresh' : null], testid: 'last-battle', 'data-outcome': lb.outcome, 'data-kind': lb.kind, 'data-key': 'battle' },
-    h('p', { class: 'card-kicker' }, `${who} against ${card.name}: ${lb.kind === 'wills' ? 'a Battle of Wills' : 'a Battle of Strength'}`, lb.magic_paid ? ` (paid ${plural(lb.magic_paid, 'Magic')})` : ''),
     items.length ? h('p', { class: 'small' }, `With ${items.join(', ')}.`) : null,
     h(
       'ol',
