@@ -165,7 +165,9 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', { width: 1280, heig
       await createGameTable(ada, table.server, 'Ada', 'board');
       const unnamed = tokenOf(page.url());
       await page.getByTestId('lobby').waitFor();
-      await page.waitForFunction(() => document.title === 'The board game: the lobby — Prophecy');
+      // Its page is titled by the game and the day, as Your tables lists it.
+      await page.waitForFunction(() => /^Board game, \d{1,2} [A-Z][a-z]+ \d{4}: the lobby — Prophecy$/.test(document.title));
+      assert.match(await page.getByTestId('table-title').textContent(), /^Board game, \d{1,2} [A-Z][a-z]+ \d{4}$/);
 
       await page.goto(`${table.server.url}/`);
       await until(async () => (await page.getByTestId('table-entry').count()) === 2);

@@ -1068,6 +1068,8 @@ impl<G: Game, S: Store> Room<G, S> {
             own: Value,
             online: Vec<u32>,
             name: Option<&'a str>,
+            /// The table's title as *Your tables* shows it: its name, or the game's for it.
+            title: String,
         }
         // The view at this seq is the one the next update patches: every page then has it.
         if self.shown.as_ref().is_none_or(|(seq, _)| *seq != self.seq) {
@@ -1089,6 +1091,7 @@ impl<G: Game, S: Store> Room<G, S> {
             own: G::own(&self.state, player),
             online,
             name: self.name.as_deref(),
+            title: self.title(),
         };
         Arc::from(serde_json::to_string(&sync).unwrap_or_default())
     }

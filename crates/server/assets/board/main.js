@@ -83,7 +83,7 @@ if (narrow.addEventListener) narrow.addEventListener('change', () => page.render
  */
 function titleOf(ctx) {
   const v = ctx.view;
-  const name = ctx.name || 'The board game';
+  const name = ctx.title || 'The board game';
   if (!v) return name;
   if (v.phase === 'lobby') return `${name}: the lobby`;
   if (v.phase === 'won' || v.phase === 'ended') return `${name}: the end`;

@@ -127,7 +127,7 @@ function headerParts(ctx) {
   const { view } = ctx;
   const phaseName = { lobby: 'Lobby', playing: 'Playing', won: 'Won', ended: 'Ended' }[view.phase] || view.phase;
   return {
-    title: ctx.name || 'The board game',
+    title: ctx.title || 'The board game',
     meta: [
       h('span', { class: 'badge phase', testid: 'phase', 'data-phase': view.phase }, phaseName),
       view.turn ? h('span', { class: 'badge', testid: 'turn-number' }, `Turn ${view.turn.number}`) : null,

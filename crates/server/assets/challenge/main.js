@@ -79,7 +79,7 @@ openTable({
   },
   view: renderChallengeTable,
   title: (ctx) => {
-    const name = ctx.name || 'The Challenge rules';
+    const name = ctx.title || 'The Challenge rules';
     return ctx.view && ctx.view.gm === ctx.you ? `${name} (you are the GM)` : name;
   },
   logTab: 'table',

@@ -226,7 +226,7 @@ function headerParts(ctx) {
   const { view } = ctx;
   const gm = view.gm === ctx.you;
   return {
-    title: ctx.name || 'The Challenge rules',
+    title: ctx.title || 'The Challenge rules',
     meta: h(
       'span',
       { class: ['badge', gm ? 'phase' : null], testid: 'gm-name', 'data-gm': view.gm === null || view.gm === undefined ? '' : view.gm },

@@ -42,6 +42,8 @@ export interface SyncMessage<View, Own> {
   online: number[];
   /** The name the table's creator gave it; null when none. */
   name: string | null;
+  /** The table's title as *Your tables* shows it: its name, or the game's for it. */
+  title: string;
 }
 
 /** After every accepted action: a patch against the view at `base`, or the whole view. */

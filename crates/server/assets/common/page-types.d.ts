@@ -114,6 +114,8 @@ export interface SharedState<View, Content, Own> {
   invite: Invite | null;
   /** The name the table's creator gave it, from the sync; null when none. */
   name: string | null;
+  /** The table's title from the sync: its name, or the game's for it (a dated default). */
+  title: string | null;
 }
 
 /** The presentation state every game shares (common/table-page.js `sharedUi`). */
@@ -150,6 +152,8 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   readonly own: Own | null | undefined;
   /** The name the table's creator gave it (it wins over the game's own title); null when none. */
   readonly name: string | null;
+  /** The table's title as *Your tables* shows it (at the last sync); null before one. */
+  readonly title: string | null;
   /** This page's player. */
   readonly you: number | null;
   ui: Ui;

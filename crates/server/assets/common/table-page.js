@@ -151,6 +151,7 @@ function sharedState() {
     invite: null, // {open, link, creator, share} from GET /t/{token}/invite
     joinAbout: null,
     name: null, // the name the creator gave the table, from the sync
+    title: null, // the table's title (its name, or the game's for it), from the sync
   };
 }
 
@@ -240,6 +241,9 @@ function context(page, sent) {
     },
     get name() {
       return state.name;
+    },
+    get title() {
+      return state.title;
     },
     get own() {
       return state.own;
@@ -423,6 +427,7 @@ function onSync(page, msg) {
   state.seq = Math.max(state.seq, msg.seq || 0);
   if (Array.isArray(msg.online)) state.online = new Set(msg.online);
   state.name = typeof msg.name === 'string' && msg.name ? msg.name : null;
+  state.title = typeof msg.title === 'string' && msg.title ? msg.title : null;
   const arriving = state.screen !== 'table';
   state.screen = 'table';
   if (game.synced) game.synced(msg, arriving);
