@@ -226,12 +226,15 @@ async function watchFresh(p) {
   const install = () => {
     window.__freshAnims = window.__freshAnims || [];
     const note = (el) => window.__freshAnims.push(getComputedStyle(el).animationName);
+    window.__walked = window.__walked || 0;
+    const walking = (n) => n instanceof Element && (n.matches('[data-testid="piece"][data-walking]') || n.querySelector('[data-testid="piece"][data-walking]'));
     new MutationObserver((changes) => {
       for (const c of changes) {
         if (c.type === 'attributes') {
           const el = c.target;
           if (el instanceof HTMLElement && el.matches('[data-testid="last-chance"].fresh') && !(c.oldValue || '').includes('fresh')) note(el);
         } else {
+          for (const n of c.addedNodes) if (walking(n)) window.__walked++;
           for (const n of c.addedNodes) {
             if (!(n instanceof HTMLElement)) continue;
             const found = n.matches('[data-testid="last-chance"].fresh') ? [n] : n.querySelectorAll('[data-testid="last-chance"].fresh');
@@ -324,7 +327,9 @@ test('one person plays a whole game against two bots on a phone, to a result and
 });
 
 /** Where each piece stands, as the page shows it. */
-function pieces(p) {
+/** Where the page draws each piece, once none is walking (a walk is only the picture's). */
+async function pieces(p) {
+  await p.page.waitForFunction(() => !document.querySelector('[data-testid="piece"][data-walking]'));
   return p.page.evaluate(() =>
     Array.from(document.querySelectorAll('[data-testid="piece"]'))
       .map((e) => [Number(e.getAttribute('data-player-id')), Number(e.getAttribute('data-space-id'))])
@@ -429,6 +434,10 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     const anims = await Promise.all(people.map((p) => p.page.evaluate(() => window.__freshAnims)));
     assert.ok(anims[0].includes('card-turn'), `Ada's cards: ${anims[0]}`);
     assert.ok(anims[1].length > 0 && anims[1].every((a) => a === 'none'), `Bo's cards: ${anims[1]}`);
+    // The pieces walked on the laptop, a space at a time; under reduced motion they did not.
+    const walked = await Promise.all(people.map((p) => p.page.evaluate(() => window.__walked)));
+    assert.ok(walked[0] > 0, `Ada's page drew ${walked[0]} steps of a walk`);
+    assert.equal(walked[1], 0, 'Bo asked for reduced motion');
     await sameSeq(people);
     // Both pages show the same log and the same board.
     const [logA, logB] = await Promise.all(people.map(logOf));

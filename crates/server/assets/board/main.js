@@ -54,6 +54,7 @@ const ui = /** @type {import('./page-types').BoardUi} */ ({
   tab: 'turn', // the view a phone shows (table-view.js: boardTabs)
   fresh: { chance: false, battle: false }, // a card drawn, a battle fought just now (table-view.js)
   turnFromSeq: null, // the log line before this turn's first (table-view.js: "This turn")
+  walks: new Map(), // pieces walking along the ring to where they moved (map.js)
 });
 
 const page = openTable({
@@ -90,6 +91,47 @@ function titleOf(ctx) {
   return v.turn ? `${name}: turn ${v.turn.number}` : name;
 }
 
+/** A step of a walking piece, in ms. */
+const STEP_MS = 220;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let walkTimer;
+
+/**
+ * Pieces that moved walk there along the ring, a space at a time (a walk, a horse's two
+ * spaces, a move of one space), or hop (a boat, a Magic Gate); not under reduced motion.
+ * Only the picture waits: the view already has them where they are.
+ * @param {View} view
+ * @param {View} before
+ */
+function walk(view, before) {
+  if (reducedMotion.matches) return;
+  const n = (page.state.content && page.state.content.board.length) || 0;
+  if (!n) return;
+  for (const a of view.adventurers || []) {
+    const was = (before.adventurers || []).find((b) => b.player === a.player);
+    if (!was || was.space === a.space || !a.alive) continue;
+    const ahead = (a.space - was.space + n) % n;
+    const path = [was.space];
+    if (ahead <= 2) for (let i = 1; i <= ahead; i++) path.push((was.space + i) % n);
+    else if (n - ahead <= 2) for (let i = 1; i <= n - ahead; i++) path.push((was.space - i + n) % n);
+    else path.push(a.space);
+    ui.walks.set(a.player, { path, at: 0 });
+  }
+  if (ui.walks.size && walkTimer === undefined) {
+    walkTimer = setInterval(() => {
+      for (const [player, w] of Array.from(ui.walks)) {
+        w.at++;
+        if (w.at >= w.path.length - 1) ui.walks.delete(player);
+      }
+      if (!ui.walks.size) {
+        clearInterval(walkTimer);
+        walkTimer = undefined;
+      }
+      page.render();
+    }, STEP_MS);
+  }
+}
+
 /** @type {ReturnType<typeof setTimeout> | undefined} */
 let freshTimer;
 /** After the next render, bring what the player's own action brought into view. */
@@ -107,6 +149,7 @@ let revealMove = false;
  * @param {View | null} before
  */
 function viewed(view, before) {
+  if (before) walk(view, before);
   // A new turn: its lines are those after the log as it stands (this update's come after).
   // A page that arrives mid-turn finds where it began in the log (table-view.js).
   if (!before) ui.turnFromSeq = null;

@@ -201,7 +201,12 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
   const info = kindInfo(s.kind);
   const here = (view.spaces || [])[s.id] || { adventure: null, items: [] };
   const card = here.adventure !== null && here.adventure !== undefined ? adventureOf(ctx, here.adventure) : null;
-  const pieces = alive.filter((a) => a.space === s.id);
+  // A piece walking to where it moved is drawn on its way (main.js: walk).
+  const shownAt = (/** @type {import('./view-types').Adventurer} */ a) => {
+    const w = ui.walks.get(a.player);
+    return w ? w.path[w.at] : a.space;
+  };
+  const pieces = alive.filter((a) => shownAt(a) === s.id);
   const dest = dests.get(s.id);
   const selected = ui.space === s.id;
   const nameLines = lines(s.name);
@@ -301,7 +306,14 @@ function tile(ctx, s, t, { dests, alive, focus, turnPlayer }) {
         const y = H - pr - 5;
         return h(
           'svg:g',
-          { class: ['piece', 'seat-' + seatIndex(view, a.player), a.player === turnPlayer ? 'active' : null], testid: 'piece', 'data-player-id': a.player, 'data-space-id': s.id, 'data-key': 'p' + a.player },
+          {
+            class: ['piece', 'seat-' + seatIndex(view, a.player), a.player === turnPlayer ? 'active' : null, ui.walks.has(a.player) ? 'walking' : null],
+            testid: 'piece',
+            'data-player-id': a.player,
+            'data-space-id': s.id,
+            'data-walking': ui.walks.has(a.player) ? 'true' : null,
+            'data-key': 'p' + a.player,
+          },
           h('svg:circle', { cx: x, cy: y, r: pr }),
           h('svg:text', { x, y: y + 3.5, 'text-anchor': 'middle' }, initials(a.name)),
         );

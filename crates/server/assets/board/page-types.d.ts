@@ -18,6 +18,8 @@ export interface BoardUi extends SharedUi {
   fresh: { chance: boolean; battle: boolean };
   /** The last log line before this turn began (its lines are "This turn" in the turn's panel). */
   turnFromSeq: number | null;
+  /** Pieces walking to where they moved, by player: the spaces on the way, and the one shown. */
+  walks: Map<number, { path: number[]; at: number }>;
 }
 
 export interface BoardContext extends TableContext<BoardView, BoardContent, BoardOwn, BoardUi> {
