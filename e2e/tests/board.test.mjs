@@ -232,7 +232,8 @@ async function watchFresh(p) {
       for (const c of changes) {
         if (c.type === 'attributes') {
           const el = c.target;
-          if (el instanceof HTMLElement && el.matches('[data-testid="last-chance"].fresh') && !(c.oldValue || '').includes('fresh')) note(el);
+          if (c.attributeName === 'data-walking' && walking(el)) window.__walked++;
+          if (c.attributeName === 'class' && el instanceof HTMLElement && el.matches('[data-testid="last-chance"].fresh') && !(c.oldValue || '').includes('fresh')) note(el);
         } else {
           for (const n of c.addedNodes) if (walking(n)) window.__walked++;
           for (const n of c.addedNodes) {
@@ -242,7 +243,7 @@ async function watchFresh(p) {
           }
         }
       }
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'], attributeOldValue: true });
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'data-walking'], attributeOldValue: true });
   };
   await p.page.evaluate(install);
 }
