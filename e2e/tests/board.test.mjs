@@ -444,6 +444,12 @@ test('two people play a few turns, one page reloads, and both pages agree', { ti
     const [logA, logB] = await Promise.all(people.map(logOf));
     assert.ok(logA.length > 5);
     assert.deepEqual(logB, logA);
+    // The log names amounts as totals with their dice, and Certificates by guild.
+    const lines = logA.map(([, t]) => t);
+    for (const l of lines.filter((t) => / in a Battle of /.test(t))) {
+      assert.match(l, /: (\d+ against \d+ \(dice \d and \d\))(, then \d+ against \d+ \(dice \d and \d\))*; (won|a draw|lost)\.$/, l);
+    }
+    for (const l of lines.filter((t) => /Certificate/.test(t))) assert.match(l, /the Certificate of the (Fortress|Thieves’ Guild|Magic Tower|Forest Camp|Monastery) \(/, l);
     const [piecesA, piecesB] = await Promise.all(people.map(pieces));
     assert.deepEqual(piecesB, piecesA);
     const v = await view(ada);
