@@ -371,6 +371,24 @@ for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
       await accepted(bo, 'make Dov', () => form.getByTestId('save-sheet').click());
       await showTab(bo, 'challenges');
       assert.equal(await bo.page.getByTestId('make-character-first').count(), 0, 'gone once Bo has a character');
+
+      // Bo is typing (a second sheet's name) when the GM calls a challenge on Dov: his page
+      // does not move, and his field keeps the focus and what he typed.
+      const dov = (await view(bo)).characters.find((c) => c.sheet.name === 'Dov');
+      await (await reveal(bo, bo.page.getByTestId('create-sheet'))).click();
+      const typed = bo.page.getByTestId('sheet-name');
+      await typed.focus();
+      await bo.page.keyboard.type('Ro');
+      // Where the field is on the screen: the challenge drawn above it may change the scroll
+      // (the browser keeps what is in sight in place), never what the player sees.
+      const where = () => typed.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+      const before = await where();
+      await callChallenge(gm, { character: dov.id, description: 'Shoe the horse', situation: 'average', aptitude: 'physicality', skills: [] });
+      await bo.page.locator(tid('open-challenge', { 'character-id': dov.id })).waitFor({ state: 'attached' });
+      await bo.page.waitForTimeout(400);
+      assert.equal(await where(), before, 'the page did not move while Bo typed');
+      assert.equal(await bo.page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'sheet-name');
+      assert.equal(await typed.inputValue(), 'Ro');
     });
   });
 }

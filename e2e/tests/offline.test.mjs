@@ -64,7 +64,12 @@ test('a player offline for a while resyncs: every missed action shown once', { t
     await reveal(cy, cardOf(cy, await cardOf(cy, archive).getAttribute('data-object-id')).getByText('Flooded stacks'));
     await reveal(cy, cy.page.locator(tid('object-card', { kind: 'character' })).filter({ hasText: 'Wren' }).getByText('Smuggler'));
     assert.deepEqual(await cy.page.getByTestId('line').locator('.line-text').allTextContents(), ['no harm to animals']);
-    assert.equal(await cy.page.locator('#main').getByText('Smuggler', { exact: true }).count(), 1, 'shown once');
+    const wren = cy.page.locator(tid('object-card', { kind: 'character' })).filter({ hasText: 'Wren' });
+    assert.equal(await wren.getByText('Smuggler', { exact: true }).count(), 1, 'shown once');
+    // Back, Cy is told what was missed, in the log's words, where the page begins.
+    const away = cy.page.getByTestId('while-away');
+    await away.waitFor();
+    assert.ok((await away.getByTestId('away-line').allTextContents()).includes('Wren gained an aspect: Smuggler.'));
     assert.equal(await cy.page.getByTestId('log-entry').filter({ hasText: 'gained an aspect' }).count(), 3, 'each missed aspect logged once');
     // Each line names the aspect: the log reads what was missed, not "gained an aspect" thrice.
     assert.equal(await cy.page.getByTestId('log-entry').filter({ hasText: 'Wren gained an aspect: Smuggler.' }).count(), 1);

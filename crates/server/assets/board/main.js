@@ -32,6 +32,7 @@
 // Debug hook (common/table-page.js): window.prophecy = { seq(), view(), online(), connected(), me(),
 // content(), own() }.
 
+import { typing as isTyping } from '../common/dom.js';
 import { openTable } from '../common/table-page.js';
 import { renderBoardTable } from './table-view.js';
 
@@ -213,7 +214,7 @@ function beforeRender() {
  * @param {unknown} inTurn
  */
 function afterRender(inTurn) {
-  const typing = document.activeElement && document.activeElement.matches('input[type="text"], textarea');
+  const typing = isTyping();
   const behavior = reducedMotion.matches ? 'auto' : 'smooth';
   if (revealTurn) {
     revealTurn = false;

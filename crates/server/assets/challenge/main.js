@@ -35,6 +35,7 @@
 // Debug hook (common/table-page.js): window.prophecy = { seq(), view(), online(), connected(), me(),
 // content(), own() }.
 
+import { typing as isTyping } from '../common/dom.js';
 import { openTable } from '../common/table-page.js';
 import { renderChallengeTable } from './table-view.js';
 
@@ -141,7 +142,7 @@ function revealChallenge() {
   if (reveal === null) return;
   const el = document.getElementById('challenge-' + reveal);
   reveal = null;
-  const typing = document.activeElement instanceof HTMLElement && document.activeElement.matches('input[type="text"], input[type="number"], textarea');
+  const typing = isTyping();
   if (!el || el.offsetParent === null || typing) return;
   // Its head at least: an open challenge with its choices may be taller than the screen.
   const r = el.getBoundingClientRect();

@@ -198,3 +198,25 @@ export function delegate(root, types) {
     );
   }
 }
+
+// ---------------------------------------------------------------- typing
+
+/** When a key was last pressed in a text field. */
+let lastKey = 0;
+document.addEventListener(
+  'keydown',
+  (e) => {
+    if (e.target instanceof Element && e.target.matches('input, textarea')) lastKey = Date.now();
+  },
+  true,
+);
+
+/**
+ * Whether the player is typing: a text field has the focus and a key was pressed in one in the
+ * last 5 s. A page that moves what they look at (bringing a result into view) waits; a field
+ * merely left focused after its form was sent does not count.
+ */
+export function typing() {
+  const active = document.activeElement;
+  return !!active && active.matches('input:not([type="checkbox"]):not([type="radio"]), textarea') && Date.now() - lastKey < 5000;
+}

@@ -71,6 +71,7 @@
 // Debug hook (common/table-page.js): window.prophecy = { seq(), view(), online(), connected(), me(),
 // content(), own() }.
 
+import { typing as isTyping } from '../common/dom.js';
 import { openTable } from '../common/table-page.js';
 import { wide } from '../common/shell.js';
 import { renderTable, tableTitle } from './table-view.js';
@@ -235,10 +236,11 @@ function afterRender(focusPath) {
   } else if (ui.scrollTo === 'check' && !ui.anim) {
     // A check's outcome, once its dice landed, where the scene's dice are (not while typing).
     const result = root.querySelector('[data-testid="scene-panel"] [data-testid="check-result"]');
-    const typing = document.activeElement instanceof HTMLElement && document.activeElement.matches('input[type="text"], textarea');
+    const typing = isTyping();
     ui.scrollTo = null;
+    // Centred, not at the screen's edge: what the update still changes above it moves it less.
     if (result instanceof HTMLElement && result.offsetParent !== null && !typing) {
-      result.scrollIntoView({ block: 'nearest', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+      result.scrollIntoView({ block: 'center', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
     }
   } else if ((ui.scrollTo === 'finale' || ui.scrollTo === 'long-term') && !ui.anim) {
     // What the table just reached (the Finale's outcome once its dice landed, the form that
@@ -312,7 +314,7 @@ function updated(msg, prev, firstNew) {
   // A refusal answered the table as it was: once the table has changed (after a moment to
   // read it), it may no longer hold, and an old one must not stay beside a control that works.
   for (const [key, m] of Array.from(ui.msgs)) if (m.kind === 'refused' && Date.now() - m.at > 2000) ui.msgs.delete(key);
-  const typing = document.activeElement instanceof HTMLElement && document.activeElement.matches('input[type="text"], textarea');
+  const typing = isTyping();
   const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
   const finaleBefore = prev && finale ? sceneById(prev, finale.id) : null;
   if (finale && !typing) {
