@@ -614,7 +614,8 @@ async fn create<S: Store>(
         Some(other) => other,
         None => Value::Null,
     };
-    let settings = json!({ "ruleset": form.ruleset, "bots": bots });
+    // The creator's name too: bots seated first take none like it.
+    let settings = json!({ "ruleset": form.ruleset, "bots": bots, "creator": form.name.trim() });
     // Check the game, its settings and the name before a table exists.
     let opening = match games::opening(&game, &settings, &form.name) {
         Ok(events) => events,

@@ -219,7 +219,9 @@ fn lobby_open(table: &Table) -> Result<(), Rejection> {
     }
 }
 
-fn bot_seat(table: &Table) -> Result<Vec<Event>, Rejection> {
+/// A bot's seat, named unlike any seated player or `also` (the creator, seated after the bots
+/// a new table opens with).
+fn bot_seat(table: &Table, also: &str) -> Result<Vec<Event>, Rejection> {
     lobby_open(table)?;
     if table.seats.len() >= *PLAYERS.end() {
         return Err(refused(
@@ -233,7 +235,9 @@ fn bot_seat(table: &Table) -> Result<Vec<Event>, Rejection> {
     }
     // Not a seated player's name either: "Lark (bot)" beside a player called Lark reads as one.
     let taken = |name: &str| {
-        (table.seats.iter()).any(|s| s.name.trim_end_matches(" (bot)").eq_ignore_ascii_case(name))
+        also.eq_ignore_ascii_case(name)
+            || (table.seats.iter())
+                .any(|s| s.name.trim_end_matches(" (bot)").eq_ignore_ascii_case(name))
     };
     let name = BOT_NAMES
         .iter()
@@ -264,7 +268,7 @@ fn table_request(
     match request {
         TableRequest::AddBot => {
             only_creator(table, player, "seat a bot")?;
-            bot_seat(table)
+            bot_seat(table, "")
         }
         TableRequest::RemoveBot { player: bot } => {
             only_creator(table, player, "send a bot away")?;
@@ -368,10 +372,14 @@ impl Game for BoardGame {
                 Rejection::Malformed(format!("bots is a number of bots from 0 to {MAX_BOTS}"))
             })?,
         };
+        let creator = settings
+            .get("creator")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         let mut table = Table::default();
         let mut events = Vec::new();
         for _ in 0..bots {
-            for event in bot_seat(&table)? {
+            for event in bot_seat(&table, creator)? {
                 table = BoardGame::evolve(table, &event);
                 events.push(event);
             }
