@@ -34,6 +34,7 @@
 
 import { typing as isTyping } from '../common/dom.js';
 import { openTable } from '../common/table-page.js';
+import { reducedMotion } from '../common/shell.js';
 import { renderBoardTable } from './table-view.js';
 
 /**
@@ -41,7 +42,6 @@ import { renderBoardTable } from './table-view.js';
  * @typedef {import('../common/page-types').Seen<import('./view-types').BoardView>} View
  */
 
-const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: true };
 /** @type {{matches: boolean, addEventListener?: MediaQueryList['addEventListener']}} */
 const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { matches: false };
 

@@ -37,6 +37,7 @@
 
 import { typing as isTyping } from '../common/dom.js';
 import { openTable } from '../common/table-page.js';
+import { reducedMotion } from '../common/shell.js';
 import { renderChallengeTable } from './table-view.js';
 
 /**
@@ -48,7 +49,6 @@ import { renderChallengeTable } from './table-view.js';
  * @typedef {import('../common/page-types').Child} Child
  */
 
-const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: true };
 
 // A player's choices for an open roll outlive a reload of the page (a phone's, say), in this tab.
 const CHOICES_KEY = 'challenge-choices:' + location.pathname;

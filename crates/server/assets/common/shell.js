@@ -15,6 +15,9 @@ import { button } from './controls.js';
  */
 export const wide = window.matchMedia ? window.matchMedia('(min-width: 760px)') : { matches: true };
 
+/** The player asked for less motion: pages move nothing but at once. */
+export const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: true };
+
 // ---------------------------------------------------------------- the header
 
 /**

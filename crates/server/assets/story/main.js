@@ -73,7 +73,7 @@
 
 import { typing as isTyping } from '../common/dom.js';
 import { openTable } from '../common/table-page.js';
-import { wide } from '../common/shell.js';
+import { wide, reducedMotion } from '../common/shell.js';
 import { renderTable, tableTitle } from './table-view.js';
 import { timeline } from './dice.js';
 import { sceneById } from './lookups.js';
@@ -84,7 +84,6 @@ import { timerText } from './banners.js';
  * @typedef {import('./page-types').StoryContext} Ctx
  */
 
-const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
 
 // The page's own presentation state (common/table-page.js adds the shared fields).
 const ui = /** @type {import('./page-types').StoryUi} */ ({
