@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTable, seatPlayers, rollProphecy, accepted, sameSeq, reveal, consoleErrors, shot } from './table.mjs';
+import { withTable, seatPlayers, rollProphecy, accepted, sameSeq, reveal, consoleErrors, shot, inViewport } from './table.mjs';
 
 const PHONE = { width: 375, height: 800 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -18,14 +18,6 @@ function setHidden(p, hidden) {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (h ? 'hidden' : 'visible') });
     document.dispatchEvent(new Event('visibilitychange'));
   }, hidden);
-}
-
-/** Whether the element is wholly inside its page's viewport. */
-function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  });
 }
 
 async function writeProphecy(p, text) {

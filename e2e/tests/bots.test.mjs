@@ -4,15 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTable, createGameTable, consoleErrors } from './table.mjs';
-
-/** Whether the element is wholly inside its page's viewport. */
-function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  });
-}
+import { withTable, createGameTable, consoleErrors, inViewport } from './table.mjs';
 
 for (const [size, viewport] of [['phone', { width: 375, height: 800 }], ['laptop', { width: 1280, height: 800 }]]) {
   test(`bots are named unlike the creator and every character (${size})`, { timeout: 60_000 }, async () => {

@@ -8,7 +8,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { WAIT, ARTIFACTS, tid, shot, view, logOf, sameSeq, accepted, contiguous, consoleErrors, withTable, reveal, showTab, glance, comesIntoView } from './table.mjs';
+import { WAIT, ARTIFACTS, tid, shot, view, logOf, sameSeq, accepted, contiguous, consoleErrors, withTable, reveal, showTab, glance, comesIntoView, inViewport } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
 const LAPTOP = { width: 1280, height: 800 };
@@ -312,14 +312,6 @@ test('a GM and two players make sheets, roll three challenges, rest and fight; e
     assert.deepEqual(consoleErrors(bo, { network: true }), []);
   });
 });
-
-/** Whether `locator`'s element is inside its page's viewport, whole. */
-function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
-  });
-}
 
 for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]]) {
   test(`a GM's next call is for the next character without an open challenge (${size})`, { timeout: 2 * 60_000 }, async () => {

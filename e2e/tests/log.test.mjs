@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTable, seatPlayers, sameSeq, seq, logOf, contiguous, reveal, consoleErrors, tid, shot } from './table.mjs';
+import { withTable, seatPlayers, sameSeq, seq, logOf, contiguous, reveal, consoleErrors, tid, shot, inViewport } from './table.mjs';
 
 /**
  * `n` actions sent from `p`'s browser on a socket of its own, one after the other, as fast as
@@ -40,14 +40,6 @@ async function writeProphecies(p, n) {
     }
     ws.close();
   }, n);
-}
-
-/** Whether the element is wholly inside the viewport. */
-function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  });
 }
 
 test('a long log opens at its end and older lines come on request', { timeout: 120_000 }, async () => {

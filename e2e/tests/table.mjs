@@ -182,6 +182,14 @@ export async function reveal(p, locator) {
  * Waits for the log's line holding `text` to be on screen (on a phone, in the Table view, and
  * then back to the view the player was on, as a player glancing at the log does). Returns it.
  */
+/** Whether the element is wholly inside its page's viewport. */
+export function inViewport(locator) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  });
+}
+
 /** Whether the element is, or within 3 s comes (a smooth scroll), wholly inside the viewport. */
 export async function comesIntoView(p, locator) {
   await locator.waitFor();
