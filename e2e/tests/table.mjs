@@ -179,31 +179,40 @@ export async function reveal(p, locator) {
 }
 
 /**
- * Waits for the log's line holding `text` to be on screen (on a phone, in the Table view, and
- * then back to the view the player was on, as a player glancing at the log does). Returns it.
+ * Whether an element is wholly inside the viewport and not under something fixed there (a
+ * phone's tab bar, a sticky banner): the middle of its top and bottom edges hit it.
+ * @param {Element} el
  */
-/** Whether the element is wholly inside its page's viewport. */
+const SEEN = (el) => {
+  const r = el.getBoundingClientRect();
+  if (!(r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth)) return false;
+  const x = r.left + r.width / 2;
+  const hits = (y) => {
+    const hit = document.elementFromPoint(x, y);
+    return !!hit && (el.contains(hit) || hit.contains(el));
+  };
+  return hits(r.top + Math.min(2, r.height / 2)) && hits(r.bottom - Math.min(2, r.height / 2));
+};
+
+/** Whether the element is wholly inside its page's viewport, and not covered there. */
 export function inViewport(locator) {
-  return locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  });
+  return locator.evaluate(SEEN);
 }
 
-/** Whether the element is, or within 3 s comes (a smooth scroll), wholly inside the viewport. */
+/** Whether the element is, or within 3 s comes (a smooth scroll), wholly in view (`SEEN`). */
 export async function comesIntoView(p, locator) {
   await locator.waitFor();
   const el = await locator.elementHandle();
-  const inside = (e) => {
-    const r = e.getBoundingClientRect();
-    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
-  };
-  return p.page.waitForFunction(inside, el, { timeout: 3000 }).then(
+  return p.page.waitForFunction(SEEN, el, { timeout: 3000 }).then(
     () => true,
     () => false,
   );
 }
 
+/**
+ * Waits for the log's line holding `text` to be on screen (on a phone, in the Table view, and
+ * then back to the view the player was on, as a player glancing at the log does). Returns it.
+ */
 export async function logLine(p, text) {
   return glance(p, p.page.getByTestId('log-entry').filter({ hasText: text }));
 }

@@ -141,6 +141,8 @@ let revealFresh = false;
 let revealTurn = false;
 /** After the next render, bring "This turn" into view: the player just moved. */
 let revealMove = false;
+/** After the next render, bring the battle's odds and its Fight button into view. */
+let revealBattle = false;
 
 /**
  * The battle's choices belong to one battle: forget them when another begins. A Chance card
@@ -180,7 +182,9 @@ function viewed(view, before) {
   // it into view (the battle's odds and the map were taller than what they left).
   const own = before && before.turn && view.turn && before.turn.player === view.you && view.turn.number === before.turn.number ? before.turn.step : null;
   if (own && view.turn && view.turn.step !== own) {
-    if (own === 'move') revealMove = true;
+    // A move onto a Creature opens its battle: the choice to make now, below the move's line.
+    if (own === 'move' && view.turn.step === 'battle') revealBattle = true;
+    else if (own === 'move') revealMove = true;
     else revealFresh = true;
   }
   const t = view.turn;
@@ -201,6 +205,18 @@ function updated(msg, before) {
   // What the player did where they stand (a Certificate, an Item bought) is told in "This turn".
   const you = after ? after.you : null;
   if (after && after.turn && after.turn.player === you && after.turn.step === 'moved' && (msg.log || []).some((e) => e.by === you)) revealMove = true;
+}
+
+/**
+ * The whole battle when it fits the window (less what the scroll padding keeps for the phone's
+ * tab bar); else its foot: the odds and the Fight button, with as much above as fits.
+ * @param {HTMLElement} battle
+ * @param {ScrollBehavior} behavior
+ */
+function showBattle(battle, behavior) {
+  const style = getComputedStyle(document.documentElement);
+  const room = innerHeight - (parseFloat(style.scrollPaddingTop) || 0) - (parseFloat(style.scrollPaddingBottom) || 0);
+  battle.scrollIntoView({ block: battle.getBoundingClientRect().height <= room ? 'nearest' : 'end', behavior });
 }
 
 function beforeRender() {
@@ -229,6 +245,11 @@ function afterRender(inTurn) {
     revealMove = false;
     const told = page.root.querySelector('[data-testid="this-turn"]');
     if (told && !typing) told.scrollIntoView({ block: 'nearest', behavior });
+  }
+  if (revealBattle) {
+    revealBattle = false;
+    const battle = page.root.querySelector('[data-testid="battle-group"]');
+    if (battle instanceof HTMLElement && !typing) showBattle(battle, behavior);
   }
   if (revealFresh) {
     revealFresh = false;

@@ -546,7 +546,7 @@ function battleGroup(ctx, o) {
   if (!battles.length) {
     return h(
       'div',
-      { class: 'option-group battle', 'data-key': 'battle' },
+      { class: 'option-group battle', 'data-key': 'battle', testid: 'battle-group' },
       head,
       h('p', { class: 'muted' }, 'No battle is open to you.'),
       special ? actBtn(ctx, 'special', specialLabel, { action: 'use_special_rule' }, { testid: 'use-special-rule', 'data-rule': special.rule }) : null,
@@ -571,7 +571,7 @@ function battleGroup(ctx, o) {
   };
   return h(
     'div',
-    { class: 'option-group battle', 'data-key': 'battle' },
+    { class: 'option-group battle', 'data-key': 'battle', testid: 'battle-group' },
     head,
     kinds.length > 1
       ? h(
