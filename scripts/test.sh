@@ -59,6 +59,8 @@ frontend_checks() {
 browser_tests() {
   # Debian's Chromium, driven by playwright-core (which downloads no browser).
   needs chromium chromium || return 1
+  # board-stacked.test.mjs stacks a stopped server's decks in its SQLite file.
+  needs sqlite3 sqlite3 || return 1
   e2e_packages || return 1
   cargo build -p prophecy --locked || return 1
   PROPHECY_BIN="$PWD/target/debug/prophecy" npm --prefix e2e test
