@@ -184,15 +184,8 @@ async function playStep(p, stats) {
     stats.opportunities++;
     return 'opportunity';
   }
-  // A shop's buttons say what each Item does, not only its name and price.
+  // (What the shop's buttons say is checked in board-stacked.test.mjs, at a stocked village.)
   const shop = turn.locator(`${tid('buy-item')}, ${tid('sell-item')}`);
-  for (const button of await shop.all()) {
-    const item = c.items[Number(await button.getAttribute('data-item-id'))];
-    const effect = await button.getByTestId('item-effect').textContent();
-    assert.ok(effect.toLowerCase().startsWith(item.slot), `${item.name}: "${effect}"`);
-    if (item.strength_bonus) assert.ok(effect.includes(`+${item.strength_bonus} Strength`), `${item.name}: "${effect}"`);
-    stats.shops = (stats.shops || 0) + 1;
-  }
   if (stats.shots && !stats.shopShot && (await shop.count()) > 0) {
     stats.shopShot = true;
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -323,7 +316,7 @@ test('one person plays a whole game against two bots on a phone, to a result and
     assert.equal(await ada.page.getByTestId('end-turn').count(), 0);
     await shot(ada, 'board-phone-end', { fullPage: true });
     assert.deepEqual(consoleErrors(ada), []);
-    console.log(`solo game: ${v.phase}, ${stats.steps} steps, ${stats.odds.length} battles, ${stats.certificates} Certificates bought, ${stats.opportunities} Opportunities used, ${stats.shops || 0} shop buttons read`);
+    console.log(`solo game: ${v.phase}, ${stats.steps} steps, ${stats.odds.length} battles, ${stats.certificates} Certificates bought, ${stats.opportunities} Opportunities used`);
   });
 });
 

@@ -185,13 +185,14 @@ export async function reveal(p, locator) {
  */
 const SEEN = (el) => {
   const r = el.getBoundingClientRect();
-  if (!(r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth)) return false;
+  // Within a pixel: layout is in fractions of one, scroll positions are whole.
+  if (!(r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1)) return false;
   const x = r.left + r.width / 2;
   const hits = (y) => {
     const hit = document.elementFromPoint(x, y);
     return !!hit && (el.contains(hit) || hit.contains(el));
   };
-  return hits(r.top + Math.min(2, r.height / 2)) && hits(r.bottom - Math.min(2, r.height / 2));
+  return hits(Math.max(0, r.top) + Math.min(2, r.height / 2)) && hits(Math.min(innerHeight, r.bottom) - Math.min(2, r.height / 2));
 };
 
 /** Whether the element is wholly inside its page's viewport, and not covered there. */

@@ -215,7 +215,8 @@ function updated(msg, before) {
  */
 function showBattle(battle, behavior) {
   const style = getComputedStyle(document.documentElement);
-  const room = innerHeight - (parseFloat(style.scrollPaddingTop) || 0) - (parseFloat(style.scrollPaddingBottom) || 0);
+  const margin = parseFloat(getComputedStyle(battle).scrollMarginTop) || 0;
+  const room = innerHeight - (parseFloat(style.scrollPaddingTop) || 0) - (parseFloat(style.scrollPaddingBottom) || 0) - 2 * margin;
   battle.scrollIntoView({ block: battle.getBoundingClientRect().height <= room ? 'nearest' : 'end', behavior });
 }
 

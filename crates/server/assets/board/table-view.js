@@ -378,12 +378,14 @@ function turnOptions(ctx, o, t) {
 }
 
 /**
- * What an Item does, on its shop button's second line: "Weapon: +1 Strength".
+ * What an Item does, on its shop button's second line: "Weapon: +1 Strength", or only the bonus
+ * for an Item of no particular slot (a slot named "Other" tells a buyer nothing).
  * @param {import('./view-types').Item} item
  */
 function itemEffect(item) {
   const bonus = bonusText(item);
-  return h('span', { class: 'btn-detail', testid: 'item-effect' }, `${cap(item.slot)}${bonus ? `: ${bonus}` : ''}`);
+  const text = item.slot === 'other' ? bonus || 'No bonus' : `${cap(item.slot)}${bonus ? `: ${bonus}` : ''}`;
+  return h('span', { class: 'btn-detail', testid: 'item-effect' }, text);
 }
 
 /**
@@ -588,7 +590,7 @@ function battleGroup(ctx, o) {
             );
           }),
         )
-      : h('p', { class: 'small' }, kind === 'wills' ? 'A Battle of Wills' : 'A Battle of Strength', ofKind[0] && ofKind[0].magic ? ` (costs ${plural(ofKind[0].magic, 'Magic')} first)` : '', '.'),
+      : h('p', { class: 'small' }, kind === 'wills' ? 'A Battle of Wills' : 'A Battle of Strength', ofKind[0] && ofKind[0].then ? ', then one of Strength' : '', ofKind[0] && ofKind[0].magic ? ` (costs ${plural(ofKind[0].magic, 'Magic')} first)` : '', '.'),
     usable.length
       ? h(
           'fieldset',
@@ -623,7 +625,7 @@ function battleGroup(ctx, o) {
     h(
       'div',
       { class: 'row' },
-      actBtn(ctx, 'fight', kind === 'wills' ? 'Fight a Battle of Wills' : 'Fight a Battle of Strength', withChoices(ctx, o, { action: 'fight', kind, items: chosen }), { class: 'primary', testid: 'fight', 'data-kind': kind, disabled: !entry }),
+      actBtn(ctx, 'fight', kind === 'wills' ? `Fight a Battle of Wills${entry && entry.then ? ', then of Strength' : ''}` : 'Fight a Battle of Strength', withChoices(ctx, o, { action: 'fight', kind, items: chosen }), { class: 'primary', testid: 'fight', 'data-kind': kind, disabled: !entry }),
       special ? actBtn(ctx, 'special', specialLabel, { action: 'use_special_rule' }, { testid: 'use-special-rule', 'data-rule': special.rule }) : null,
     ),
     msg(ctx, 'fight'),
