@@ -7,12 +7,13 @@ use crate::listen::Peer;
 use crate::room::{Request, ShareAnswer, Story};
 use crate::{AppState, limit, limits, random_token};
 use axum::body::Bytes;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Form, FromRequest, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Json, Router};
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
@@ -427,47 +428,30 @@ fn wants_json(headers: &HeaderMap) -> bool {
     is(header::CONTENT_TYPE) || is(header::ACCEPT)
 }
 
-/// A form's or a JSON body's fields.
-fn fields(headers: &HeaderMap, body: &Bytes) -> Result<Value, String> {
-    if wants_json(headers) && !body.is_empty() && body.first() == Some(&b'{') {
-        return serde_json::from_slice(body)
-            .map_err(|e| format!("the request is not valid JSON: {e}"));
+/// A JSON body (from a script) or an HTML form's fields (decoded by axum's `Form`), as `T`;
+/// `wrong` says what to send when the fields are not those of `T`.
+async fn decoded<T: DeserializeOwned>(
+    headers: &HeaderMap,
+    body: Bytes,
+    wrong: &str,
+) -> Result<T, String> {
+    if wants_json(headers) && body.first() == Some(&b'{') {
+        let value: Value = serde_json::from_slice(&body)
+            .map_err(|e| format!("the request is not valid JSON: {e}"))?;
+        return serde_json::from_value(value).map_err(|_| wrong.to_owned());
     }
-    let text = std::str::from_utf8(body).map_err(|_| "the form is not UTF-8 text".to_owned())?;
-    let mut map = serde_json::Map::new();
-    for pair in text.split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        map.insert(form_decode(key), Value::String(form_decode(value)));
-    }
-    Ok(Value::Object(map))
-}
-
-/// `application/x-www-form-urlencoded` decoding: `+` is a space, `%XX` a byte.
-fn form_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let byte = bytes
-                    .get(i + 1..i + 3)
-                    .and_then(|hex| std::str::from_utf8(hex).ok())
-                    .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-                match byte {
-                    Some(byte) => {
-                        out.push(byte);
-                        i += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    // Anything else is read as a form, whatever its content type says.
+    // (A POST: `Form` reads a GET's query string instead.)
+    let mut request = axum::extract::Request::new(axum::body::Body::from(body));
+    *request.method_mut() = axum::http::Method::POST;
+    request.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/x-www-form-urlencoded"),
+    );
+    Form::<T>::from_request(request, &())
+        .await
+        .map(|Form(form)| form)
+        .map_err(|_| wrong.to_owned())
 }
 
 /// SHA-256 of a seat secret: the database never holds the secret itself.
@@ -573,9 +557,7 @@ async fn create<S: Store>(
     body: Bytes,
 ) -> Response {
     let as_json = wants_json(&headers);
-    let mut form: CreateForm = match fields(&headers, &body).and_then(|v| {
-        serde_json::from_value(v).map_err(|_| "give your name and a ruleset".to_owned())
-    }) {
+    let mut form: CreateForm = match decoded(&headers, body, "give your name and a ruleset").await {
         Ok(form) => form,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
@@ -981,9 +963,7 @@ async fn join<S: Store>(
             Redirect::to(&format!("/t/{token}")).into_response()
         };
     }
-    let mut form: JoinForm = match fields(&headers, &body)
-        .and_then(|v| serde_json::from_value(v).map_err(|_| "give your name".to_owned()))
-    {
+    let mut form: JoinForm = match decoded(&headers, body, "give your name").await {
         Ok(form) => form,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
     };
@@ -1207,7 +1187,7 @@ async fn change_share<S: Store>(
         Ok(seat) => seat,
         Err(response) => return response,
     };
-    let change = match link_change(&headers, &body, "publish or withdraw") {
+    let change = match link_change(&headers, body, "publish or withdraw").await {
         Ok(change) => change,
         Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
     };
@@ -1431,9 +1411,12 @@ fn unknown_change(action: &str, link: &str, choices: &str) -> Response {
 }
 
 /// The change a request asks for, or why it cannot be read (naming the `choices`).
-fn link_change(headers: &HeaderMap, body: &Bytes, choices: &str) -> Result<LinkChange, String> {
-    fields(headers, body)
-        .and_then(|v| serde_json::from_value(v).map_err(|_| format!("say what to do: {choices}")))
+async fn link_change(
+    headers: &HeaderMap,
+    body: Bytes,
+    choices: &str,
+) -> Result<LinkChange, String> {
+    decoded(headers, body, &format!("say what to do: {choices}")).await
 }
 
 /// The creator renews the invitation link, or closes or reopens joining. Seated players keep
@@ -1464,7 +1447,7 @@ async fn change_invite<S: Store>(
             "Only the table's creator can change its invitation.",
         );
     }
-    let change = match link_change(&headers, &body, "renew, close or open") {
+    let change = match link_change(&headers, body, "renew, close or open").await {
         Ok(change) => change,
         Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
     };
@@ -1573,11 +1556,38 @@ async fn qr<S: Store>(
 mod tests {
     use super::*;
 
-    #[test]
-    fn forms_decode() {
-        assert_eq!(form_decode("Ada+Lovelace%21"), "Ada Lovelace!");
-        assert_eq!(form_decode("100%"), "100%");
-        assert_eq!(form_decode("%E2%9C%93"), "✓");
+    #[tokio::test]
+    async fn forms_and_json_decode_alike() {
+        let form = HeaderMap::new();
+        let join = |body: &'static [u8], headers: &HeaderMap| {
+            let headers = headers.clone();
+            async move {
+                decoded::<JoinForm>(&headers, Bytes::from_static(body), "give your name").await
+            }
+        };
+        let ada = join(b"name=Ada+Lovelace%21&join=%E2%9C%93", &form)
+            .await
+            .unwrap();
+        assert_eq!(
+            (ada.name.as_str(), ada.join.as_deref()),
+            ("Ada Lovelace!", Some("✓"))
+        );
+        assert_eq!(join(b"name=100%", &form).await.unwrap().name, "100%");
+        assert_eq!(
+            join(b"nom=Ada", &form).await.err().as_deref(),
+            Some("give your name")
+        );
+        let mut json = HeaderMap::new();
+        json.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        assert_eq!(join(br#"{"name":"Bo"}"#, &json).await.unwrap().name, "Bo");
+        let broken = join(b"{name", &json).await.err().unwrap_or_default();
+        assert!(
+            broken.starts_with("the request is not valid JSON"),
+            "{broken}"
+        );
     }
 
     #[test]
