@@ -3,7 +3,7 @@
 use crate::assets;
 use crate::game::Rejection;
 use crate::games;
-use crate::listen::Peer;
+use crate::limit::Peer;
 use crate::room::{Request, ShareAnswer, Story};
 use crate::{AppState, limit, limits, random_token};
 use axum::body::Bytes;
@@ -35,9 +35,15 @@ static CSP: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
     HeaderValue::from_str(&policy).expect("a policy is a header value")
 });
 
-/// The whole HTTP surface; `/metrics` too unless it has an address of its own.
-pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
-    let router = Router::new();
+/// The whole HTTP surface, with the table's `sockets` (ws.rs, which uses this module's
+/// answers: passed in, so that neither imports the other); `/metrics` too unless it has an
+/// address of its own.
+pub fn router<S: Store>(
+    state: Arc<AppState<S>>,
+    sockets: Router<Arc<AppState<S>>>,
+    with_metrics: bool,
+) -> Router {
+    let router = Router::new().merge(sockets);
     let router = if with_metrics {
         router.route("/metrics", get(metrics::<S>))
     } else {
@@ -68,7 +74,6 @@ pub fn router<S: Store>(state: Arc<AppState<S>>, with_metrics: bool) -> Router {
         .route("/t/{token}/me", get(me::<S>))
         .route("/t/{token}/summary", get(summary::<S>))
         .route("/t/{token}/join", post(join::<S>))
-        .route("/t/{token}/ws", get(crate::ws::upgrade::<S>))
         .route(
             "/t/{token}/invite",
             get(invite::<S>).post(change_invite::<S>),

@@ -617,7 +617,7 @@ pub async fn serve_on<S: Store>(
     let trust_proxy = options.trust_proxy;
     let state = AppState::new(store, shutdown.clone(), options);
     let metrics = state.metrics.clone();
-    let app = http::router(state.clone(), metrics_listener.is_none());
+    let app = http::router(state.clone(), ws::routes(), metrics_listener.is_none());
     if let Some(metrics_listener) = metrics_listener {
         let mut stopping = shutdown.clone();
         let router = http::metrics_router(state.clone());

@@ -2,12 +2,11 @@
 //! messages and sockets per seat. Rates are counted by `governor` (GCRA); this module only says
 //! whose budget a request draws on and how the answer reads.
 
-use crate::listen::Peer;
 use axum::http::HeaderMap;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota};
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -58,6 +57,17 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
         self.limiter.retain_recent();
         self.limiter.shrink_to_fit();
     }
+}
+
+/// Where a request came from and which of the server's addresses it reached. Handlers find it
+/// among the request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer {
+    /// The other end of the TCP connection (a proxy's, behind one).
+    pub remote: SocketAddr,
+    /// The server's address the client connected to: links and QR codes use it when no
+    /// `--url` is given, never the request's Host header, which the client chooses.
+    pub local: SocketAddr,
 }
 
 /// Where a request comes from, for the per-address budgets. Behind a trusted proxy that is

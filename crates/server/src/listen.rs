@@ -6,7 +6,7 @@
 //! told which address it came from.
 
 use crate::Limits;
-use crate::limit::{Place, Places, address_key};
+use crate::limit::{Peer, Place, Places, address_key};
 use crate::metrics::Metrics;
 use axum::body::{Body, Bytes};
 use axum::{BoxError, Router};
@@ -16,7 +16,7 @@ use hyper::{Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -26,17 +26,6 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 use tokio::time::{Instant, Sleep};
-
-/// Where a request came from and which of the server's addresses it reached. Handlers find it
-/// among the request's extensions.
-#[derive(Debug, Clone, Copy)]
-pub struct Peer {
-    /// The other end of the TCP connection (a proxy's, behind one).
-    pub remote: SocketAddr,
-    /// The server's address the client connected to: links and QR codes use it when no
-    /// `--url` is given, never the request's Host header, which the client chooses.
-    pub local: SocketAddr,
-}
 
 /// Largest buffer for a request's head (headers), in bytes.
 const HEAD_BYTES: usize = 32 * 1024;

@@ -20,11 +20,16 @@ use store::Store;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::oneshot;
 
+/// The table's socket, for `http::router`.
+pub fn routes<S: Store>() -> axum::Router<Arc<AppState<S>>> {
+    axum::Router::new().route("/t/{token}/ws", axum::routing::get(upgrade::<S>))
+}
+
 /// Accepts the upgrade for a seated player whose page comes from this server.
 pub async fn upgrade<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
-    peer: Option<axum::Extension<crate::listen::Peer>>,
+    peer: Option<axum::Extension<crate::limit::Peer>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
