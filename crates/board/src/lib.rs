@@ -88,7 +88,7 @@ pub mod simulate;
 pub mod state;
 
 pub use command::{Action, BattleKind, Choices, Command, MoveKind};
-pub use decide::decide;
+pub use decide::{MAX_PLAYERS, MIN_PLAYERS, decide};
 pub use event::{Event, SetUp};
 pub use refusal::Refusal;
 pub use state::{State, evolve};

@@ -178,6 +178,13 @@ pub trait Game: Send + Sync + 'static {
     /// The log as a seated player may download it (the game file that `prophecy export` reads):
     /// every text a player may not see (flagged) left out.
     fn for_players(log: Vec<Self::Event>) -> Vec<Self::Event>;
+    /// Whether a whole log is one the rules could have played, or why not in one line (for
+    /// `prophecy db copy`, which leaves such a table out). `evolve` being total, replaying it
+    /// is enough unless a game checks more.
+    fn check_log(log: &[Self::Event]) -> Result<(), String> {
+        log.iter().fold(Self::State::default(), Self::evolve);
+        Ok(())
+    }
 }
 
 /// Reads a page's action as the game's own type. When it cannot be read the answer names the

@@ -529,14 +529,13 @@ struct CreateForm {
     name: String,
     #[serde(default)]
     game: Option<String>,
-    #[serde(default)]
-    ruleset: Option<String>,
-    /// Bots for the board game: a number, or its text from a form.
-    #[serde(default)]
-    bots: Option<Value>,
     /// The table's name, if its creator gives one.
     #[serde(default)]
     table_name: Option<String>,
+    /// The game's own settings (the story's `ruleset`, the board's `bots`…), passed to it
+    /// unread: from a form, every value is text.
+    #[serde(flatten)]
+    settings: serde_json::Map<String, Value>,
 }
 
 /// A game's static content (the same for every table of it): cached, as it changes only with
@@ -591,18 +590,10 @@ async fn create<S: Store>(
         .as_deref()
         .map_or(games::DEFAULT, str::trim)
         .to_owned();
-    // A form sends numbers as text.
-    let bots = match form.bots {
-        Some(Value::String(text)) if text.trim().is_empty() => Value::Null,
-        Some(Value::String(text)) => text
-            .trim()
-            .parse::<u64>()
-            .map_or(Value::String(text), |n| json!(n)),
-        Some(other) => other,
-        None => Value::Null,
-    };
     // The creator's name too: bots seated first take none like it.
-    let settings = json!({ "ruleset": form.ruleset, "bots": bots, "creator": form.name.trim() });
+    let mut settings = form.settings;
+    settings.insert("creator".into(), json!(form.name.trim()));
+    let settings = Value::Object(settings);
     // Check the game, its settings and the name before a table exists.
     let opening = match games::opening(&game, &settings, &form.name) {
         Ok(events) => events,

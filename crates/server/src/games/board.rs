@@ -24,10 +24,10 @@ use std::sync::{Arc, LazyLock};
 /// The board, characters and cards every table plays with.
 pub static CONTENT: LazyLock<Arc<Content>> = LazyLock::new(|| Arc::new(Content::builtin()));
 
-/// Fewest and most adventurers in the basic version.
-const PLAYERS: std::ops::RangeInclusive<usize> = 2..=5;
-/// Most bots chosen when a table is made (a single person can play against up to four).
-pub const MAX_BOTS: u64 = 4;
+/// Fewest and most adventurers, as the rules crate has them.
+const PLAYERS: std::ops::RangeInclusive<usize> = board::MIN_PLAYERS..=board::MAX_PLAYERS;
+/// Most bots chosen when a table is made: all seats but the creator's.
+pub const MAX_BOTS: u64 = board::MAX_PLAYERS as u64 - 1;
 /// Bots' player numbers start here, so they never meet the table's seat numbers.
 const FIRST_BOT: u32 = 1_000_001;
 /// Names bots take, in order (with "(bot)" after them).
@@ -366,12 +366,16 @@ impl Game for BoardGame {
     type View = Value;
 
     fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
+        // A form sends the number as text; an empty field is no bots.
         let bots = match settings.get("bots") {
-            None | Some(Value::Null) => 0,
-            Some(value) => value.as_u64().filter(|n| *n <= MAX_BOTS).ok_or_else(|| {
-                Rejection::Malformed(format!("bots is a number of bots from 0 to {MAX_BOTS}"))
-            })?,
+            None | Some(Value::Null) => Some(0),
+            Some(Value::String(text)) if text.trim().is_empty() => Some(0),
+            Some(Value::String(text)) => text.trim().parse().ok(),
+            Some(value) => value.as_u64(),
         };
+        let bots = bots.filter(|n| *n <= MAX_BOTS).ok_or_else(|| {
+            Rejection::Malformed(format!("bots is a number of bots from 0 to {MAX_BOTS}"))
+        })?;
         let creator = settings
             .get("creator")
             .and_then(Value::as_str)
@@ -1690,6 +1694,29 @@ fn markdown(table: &Table) -> (String, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The number of bots, as a script sends it or as a form does (text), seats that many.
+    #[test]
+    fn bots_are_read_from_a_number_or_a_forms_text() {
+        let seated = |bots: Value| {
+            BoardGame::open(&json!({ "bots": bots, "creator": "Ada" }))
+                .map(|events| events.len())
+                .map_err(|e| format!("{e:?}"))
+        };
+        let one = seated(json!(1)).unwrap();
+        assert!(one > 0);
+        assert_eq!(seated(json!("1")), Ok(one));
+        assert_eq!(seated(json!(" 3 ")), Ok(3 * one));
+        assert_eq!(seated(json!("")), Ok(0));
+        assert_eq!(seated(Value::Null), Ok(0));
+        for wrong in [json!("5"), json!(5), json!("two"), json!(-1)] {
+            let refused = seated(wrong.clone()).unwrap_err();
+            assert!(
+                refused.contains("bots is a number of bots from 0 to 4"),
+                "{wrong}: {refused}"
+            );
+        }
+    }
 
     /// Against a Creature that asks for a Battle of Wills and then one of Strength, the battle
     /// offered names both: its own values and the second battle's (the odds are of both).

@@ -14,15 +14,48 @@ use crate::room::{self, LoadError, RoomHandle, RoomSettings};
 use serde_json::Value;
 use store::{Store, TableRecord};
 
+/// The games hosted here, each named once: `$then!` receives the list (every function below
+/// dispatches through it, so adding a game is adding it here).
+macro_rules! hosted_games {
+    ($then:ident ! ($($arg:tt)*)) => {
+        $then!([story::StoryGame, board::BoardGame, challenge::ChallengeGame] $($arg)*)
+    };
+}
+
+/// The names of the games in `[…]`.
+macro_rules! kinds_of {
+    ([$($game:ty),+]) => {
+        [$(<$game as Game>::KIND),+]
+    };
+}
+
+/// `$body` with `$G` standing for the game named `$kind`; `$otherwise` for a game not hosted.
+macro_rules! with_game {
+    ($kind:expr, $G:ident => $body:expr, _ => $otherwise:expr) => {
+        hosted_games!(with_game_in!(, $kind, $G, $body, $otherwise))
+    };
+}
+
+macro_rules! with_game_in {
+    ([$($game:ty),+], $kind:expr, $G:ident, $body:expr, $otherwise:expr) => {{
+        let kind: &str = $kind;
+        'found: {
+            $(
+                if kind == <$game as Game>::KIND {
+                    type $G = $game;
+                    break 'found $body;
+                }
+            )+
+            $otherwise
+        }
+    }};
+}
+
 /// The game a table plays when the creation form does not say.
 pub const DEFAULT: &str = <story::StoryGame as Game>::KIND;
 
 /// The games' names, for messages.
-pub const KINDS: [&str; 3] = [
-    <story::StoryGame as Game>::KIND,
-    <board::BoardGame as Game>::KIND,
-    <challenge::ChallengeGame as Game>::KIND,
-];
+pub const KINDS: &[&str] = &hosted_games!(kinds_of!());
 
 /// Starts the room of a table (of the game `table.game`); `None` for a game this server does
 /// not know.
@@ -31,59 +64,37 @@ pub async fn start<S: Store>(
     store: S,
     settings: RoomSettings,
 ) -> Option<Result<RoomHandle, LoadError>> {
-    let kind = table.game.as_str();
-    if kind == <story::StoryGame as Game>::KIND {
-        Some(room::start::<story::StoryGame, S>(store, table, settings).await)
-    } else if kind == <board::BoardGame as Game>::KIND {
-        Some(room::start::<board::BoardGame, S>(store, table, settings).await)
-    } else if kind == <challenge::ChallengeGame as Game>::KIND {
-        Some(room::start::<challenge::ChallengeGame, S>(store, table, settings).await)
-    } else {
-        None
-    }
+    with_game!(table.game.as_str(), G => Some(room::start::<G, S>(store, table, settings).await), _ => None)
 }
 
-/// The page that plays game `kind`.
+/// The page that plays game `kind` (the story game's for a game not hosted here).
 pub fn page(kind: &str) -> &'static str {
-    if kind == <board::BoardGame as Game>::KIND {
-        <board::BoardGame as Game>::PAGE
-    } else if kind == <challenge::ChallengeGame as Game>::KIND {
-        <challenge::ChallengeGame as Game>::PAGE
-    } else {
-        <story::StoryGame as Game>::PAGE
-    }
+    with_game!(kind, G => G::PAGE, _ => <story::StoryGame as Game>::PAGE)
 }
 
 /// The static content of game `kind`'s page, as JSON text (built once).
 pub fn content(kind: &str) -> Option<&'static str> {
-    static BOARD: std::sync::LazyLock<Option<String>> =
-        std::sync::LazyLock::new(|| <board::BoardGame as Game>::content().map(|c| c.to_string()));
-    static STORY: std::sync::LazyLock<Option<String>> =
-        std::sync::LazyLock::new(|| <story::StoryGame as Game>::content().map(|c| c.to_string()));
-    if kind == <board::BoardGame as Game>::KIND {
-        BOARD.as_deref()
-    } else if kind == <story::StoryGame as Game>::KIND {
-        STORY.as_deref()
-    } else {
-        None
-    }
+    static CONTENT: std::sync::LazyLock<Vec<(&str, String)>> = std::sync::LazyLock::new(|| {
+        KINDS
+            .iter()
+            .filter_map(|kind| {
+                with_game!(kind, G => G::content(), _ => None).map(|c| (*kind, c.to_string()))
+            })
+            .collect()
+    });
+    CONTENT
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, content)| content.as_str())
 }
 
 /// The first events of a new table of game `kind`, stored as text, after checking that its
 /// creator may take the first seat: every setting is checked before a table exists.
 pub fn opening(kind: &str, settings: &Value, creator: &str) -> Result<Vec<String>, Rejection> {
-    if kind == <story::StoryGame as Game>::KIND {
-        opening_of::<story::StoryGame>(settings, creator)
-    } else if kind == <board::BoardGame as Game>::KIND {
-        opening_of::<board::BoardGame>(settings, creator)
-    } else if kind == <challenge::ChallengeGame as Game>::KIND {
-        opening_of::<challenge::ChallengeGame>(settings, creator)
-    } else {
-        Err(Rejection::Malformed(format!(
-            "there is no game '{kind}' here: choose {}",
-            KINDS.join(", ")
-        )))
-    }
+    with_game!(kind, G => opening_of::<G>(settings, creator), _ => Err(Rejection::Malformed(format!(
+        "there is no game '{kind}' here: choose {}",
+        KINDS.join(", ")
+    ))))
 }
 
 fn opening_of<G: Game>(settings: &Value, creator: &str) -> Result<Vec<String>, Rejection> {
@@ -98,29 +109,14 @@ fn opening_of<G: Game>(settings: &Value, creator: &str) -> Result<Vec<String>, R
 }
 
 /// Whether a table of game `kind` with this log (its events' stored text, in order) is a game
-/// its rules could have played: every event reads as one of the game's, and the story game's
-/// log passes its integrity check (`State::replay_checked`: every reference exists, the
-/// outline is a tree…); the others' logs are replayed, their `evolve` being total. `Err` says
-/// why not, in one line (for `prophecy db copy`, which leaves such a table out).
+/// its rules could have played: every event reads as one of the game's, and the game's
+/// `check_log` passes. `Err` says why not, in one line (for `prophecy db copy`, which leaves
+/// such a table out).
 pub fn replays(kind: &str, events: &[String]) -> Result<(), String> {
-    if kind == <story::StoryGame as Game>::KIND {
-        let events = decoded::<story::StoryGame>(events)?;
-        ::story::State::replay_checked(&events)
-            .map(drop)
-            .map_err(|broken| {
-                let n = broken.position + 1;
-                format!("event {n} could not have happened: {}", broken.problem)
-            })
-    } else if kind == <board::BoardGame as Game>::KIND {
-        replayed::<board::BoardGame>(events)
-    } else if kind == <challenge::ChallengeGame as Game>::KIND {
-        replayed::<challenge::ChallengeGame>(events)
-    } else {
-        Err(format!(
-            "there is no game '{kind}' here (the games are {})",
-            KINDS.join(", ")
-        ))
-    }
+    with_game!(kind, G => G::check_log(&decoded::<G>(events)?), _ => Err(format!(
+        "there is no game '{kind}' here (the games are {})",
+        KINDS.join(", ")
+    )))
 }
 
 /// Every event of the log read as one of `G`'s, or which one cannot be (numbered from 1).
@@ -135,11 +131,4 @@ fn decoded<G: Game>(events: &[String]) -> Result<Vec<G::Event>, String> {
             })
         })
         .collect()
-}
-
-fn replayed<G: Game>(events: &[String]) -> Result<(), String> {
-    decoded::<G>(events)?
-        .iter()
-        .fold(G::State::default(), G::evolve);
-    Ok(())
 }

@@ -293,6 +293,14 @@ impl Game for StoryGame {
         story::redact::for_players(&log)
     }
 
+    /// Beyond replaying: every reference exists, the outline is a tree… (the integrity check).
+    fn check_log(log: &[Event]) -> Result<(), String> {
+        State::replay_checked(log).map(drop).map_err(|broken| {
+            let n = broken.position + 1;
+            format!("event {n} could not have happened: {}", broken.problem)
+        })
+    }
+
     fn published_markdown(state: &State) -> (String, String) {
         let (title, _) = Self::markdown(state);
         (title, story::export::to_published_markdown(state))
