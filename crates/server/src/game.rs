@@ -49,7 +49,7 @@ pub trait Game: Send + Sync + 'static {
     /// The name stored with each table (`tables.game`).
     const KIND: &'static str;
     /// The page (an embedded asset) that plays it.
-    const PAGE: &'static str = "story/table.html";
+    const PAGE: &'static str;
     /// Whether an unnamed table's exports keep the title of the game's own Markdown
     /// ([`Game::markdown`]: the story game's, its prophecy's) rather than [`Game::title`].
     const EXPORT_KEEPS_ITS_TITLE: bool = false;

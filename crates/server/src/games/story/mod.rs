@@ -86,6 +86,7 @@ fn decide(state: &State, player: u32, action: Action, now: i64) -> Result<Vec<Ev
 
 impl Game for StoryGame {
     const KIND: &'static str = "story";
+    const PAGE: &'static str = "story/table.html";
     /// An unnamed story is exported under its prophecy's title.
     const EXPORT_KEEPS_ITS_TITLE: bool = true;
     type State = State;
