@@ -17,59 +17,32 @@
 //! - [`bot`], [`simulate`]: bots that play any seat legally, and whole games between them
 //!   summed up (game length, wins by character and seat, deaths, cards met).
 //!
-//! # Slices built
+//! # What it plays
 //!
-//! Set-up (characters dealt, decks shuffled, 3 Gold and 3 Experience, adventurers on their
-//! first guild, rolls for the first player), the Chance card at the start of each turn (terrain
-//! cards, merchants, winds, Good Times, Charity, Peaceful Times' extra turn; decks reshuffled
-//! from their discards when they run out), movement (stay, walk, horse, boat, Magic Gate),
-//! Certificates and the win at the fifth, and passing the turn.
+//! - **A turn:** set-up (characters dealt, decks shuffled, 3 Gold and 3 Experience, each
+//!   adventurer on her first guild, rolls for the first player); the Chance card at the start
+//!   of each turn (terrain cards, merchants, winds, Good Times, Charity, Peaceful Times' extra
+//!   turn; a deck that runs out is reshuffled from its discards); movement (stay, walk, horse,
+//!   boat, Magic Gate); Certificates, and the win at the fifth.
+//! - **Adventure cards** ([`encounter`]): a Creature where a move ends (or where she stays) is
+//!   fought before anything else that turn, in the battles its values allow, once or against
+//!   three lives, every die stored in the event. Winning gives its Experience and treasure; a
+//!   draw changes nothing; losing applies its loss effects. An Opportunity may be used or left.
+//!   Death is losing a Health with none on the right; the last survivor wins.
+//! - **Creatures' special rules**, as data ([`content::SpecialKind`]): mandatory ones apply by
+//!   themselves in `Fight` (`wills_then_strength` is two battles in one command); optional
+//!   ones (`pay_to_pass`, `let_go`) are used instead of fighting with `UseSpecialRule`.
+//! - **The spaces' Possibilities** ([`possibility`]): recovering Health or Magic after moving,
+//!   and the trades instead of movement (only after `Stay`, once per turn).
+//! - **Items** ([`market`]): bought and sold in the City and the Village, repaired in any
+//!   civilization space; in battle, `Fight` names the Items used, checked against the rules'
+//!   limits, and [`State::battle_odds`] gives the exact chances with them.
+//! - **The player's choices** for a card's effects: which way a one-space move goes, which Item
+//!   is lost; a choice the card does not ask for is refused.
 //!
-//! Encountering the Adventure card where a move ends ([`encounter`]): a Creature there (met by
-//! ending a move on it, or by staying on it) must be fought before anything else that turn, in
-//! the battles its values allow (a Battle of Strength, of Wills, or the optional Battle of Wills
-//! for two Magic), once or up to three rolls against three lives, every die stored in the event;
-//! winning discards it for its Experience and treasure, a draw changes nothing, losing applies
-//! its loss effects (one Health by default) and it stays face-up. An Opportunity may be used
-//! (its effects, then discarded) or left face-up. Items drawn go to the adventurer. Death:
-//! losing a Health with none on the right; the dead are out, and the last survivor wins.
-//!
-//! - The spaces' Possibilities after moving ([`possibility`], `Recover`): the Monastery (1
-//!   Health free, once per turn), the Forest Camp (any Health, 1 Gold each), the Enchanted
-//!   Wilderness (up to 3 Magic free, once per turn), the Magic Tower (any Magic, 1 Gold per 2
-//!   rounded up), the Village's tavern (1 Gold: 1 Health and 1 Magic, once per turn); never
-//!   while a Creature must be fought.
-//! - Possibilities instead of movement (`Trade`, only after `Stay`, once per turn): the City
-//!   (1 Magic for 2 Gold), the Thieves' Guild (1 Health for 3 Gold), the Fortress (1 Health for
-//!   2 Experience); spending the last Health is refused, as it would kill.
-//! - Buying Items lying in the City and the Village for their cost, selling carried undamaged
-//!   ones there for half rounded up (discarded), repairing damaged ones for 1 Gold in any
-//!   civilization space ([`market`]).
-//! - Items in battle: `Fight` names the Items used, checked against the rules' limits (one
-//!   weapon, two hands, one headwear, any number of others; carried, undamaged); their
-//!   Strength or Willpower bonuses count; a thrown weapon in a Battle of Strength counts on the
-//!   first roll only and is damaged. [`State::battle_odds`] takes the Items and gives the exact
-//!   chances with them.
-//!
-//! # This slice
-//!
-//! - Creatures' special rules, as data ([`content::SpecialKind`], with the card's words for the
-//!   page). Mandatory ones apply by themselves in `Fight`: `only_wills`, `only_strength`,
-//!   `wills_then_strength` (two battles in one command), `drain_before` (Magic lost before the
-//!   first roll), `draw_is_loss`, `rises_again` (back on another empty space of a terrain,
-//!   drawn with the battle's seed). Optional ones are used instead of fighting with
-//!   `UseSpecialRule`: `pay_to_pass` (the Creature stays) and `let_go` (discarded, for
-//!   nothing). A battle a rule forbids, or using a mandatory rule, is refused naming the rule.
-//! - The player's choices: `Fight` and `UseOpportunity` carry `clockwise` (which way a
-//!   `move_one_space` effect moves her; absent: clockwise) and `lose_item` (which Item a
-//!   `lose_item` effect takes; absent: the most recently obtained); a choice the card does not
-//!   ask for, or an Item she does not carry, is refused. Every effect of the vocabulary is
-//!   played, and every Creature is met.
-//!
-//! # Next
-//!
-//! Out of scope: the Standard Version (Astral Planes, Artifacts, Guardians, abilities and
-//! spells), which the basic version's rules leave out.
+//! Where the rules are silent, the project's rulings (the web table's `/rulings` page) decide.
+//! Out of scope:
+//! the Standard Version (Astral Planes, Artifacts, Guardians, abilities and spells).
 
 #![forbid(unsafe_code)]
 
