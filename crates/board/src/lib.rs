@@ -41,8 +41,8 @@
 //!   is lost; a choice the card does not ask for is refused.
 //!
 //! Where the rules are silent, the project's rulings (the web table's `/rulings` page) decide.
-//! Out of scope:
-//! the Standard Version (Astral Planes, Artifacts, Guardians, abilities and spells).
+//! Out of scope: the Standard Version (Astral Planes, Artifacts, Guardians, abilities and
+//! spells).
 
 #![forbid(unsafe_code)]
 
