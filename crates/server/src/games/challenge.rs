@@ -277,34 +277,7 @@ fn describe(before: &State, event: &Event) -> String {
             name(*by),
             character_name(before, *character)
         ),
-        Event::ChallengeCalled {
-            character,
-            by,
-            description,
-            situation,
-            aptitude,
-            skills,
-            allow_steps,
-            bands,
-            ..
-        } => {
-            let mut extra = String::new();
-            if *allow_steps > 2 {
-                extra.push_str(&format!(
-                    " A special rule allows up to {allow_steps} steps."
-                ));
-            }
-            if bands.is_some() {
-                extra.push_str(" Its own band table applies.");
-            }
-            format!(
-                "{} calls a challenge for {}: “{description}”, {}, {}.{extra}",
-                name(*by),
-                character_name(before, *character),
-                situation_words(*situation),
-                aptitude_and_skills(*aptitude, skills)
-            )
-        }
+        Event::ChallengeCalled { .. } => called_words(before, event),
         Event::ChallengeCancelled { challenge, by } => format!(
             "{} cancels the challenge of {}.",
             name(*by),
@@ -313,37 +286,7 @@ fn describe(before: &State, event: &Event) -> String {
                 .get(challenge.index())
                 .map_or_else(String::new, |c| character_name(before, c.character))
         ),
-        Event::ChallengeRolled {
-            character,
-            choice,
-            spent,
-            pool,
-            roll,
-            label,
-            ..
-        } => {
-            let faces: Vec<String> = roll.faces.iter().map(|f| f.to_string()).collect();
-            let mut with = Vec::new();
-            if let Some(specialty) = &choice.specialty {
-                with.push(format!("the Specialty {}", specialty.name));
-            }
-            if let Some(aptitude) = spent {
-                with.push(format!("a point of {aptitude}"));
-            }
-            let with = if with.is_empty() {
-                String::new()
-            } else {
-                format!(" with {}", with.join(" and "))
-            };
-            format!(
-                "{} rolls {}{with}: {} → {}, {}.",
-                character_name(before, *character),
-                pool_words(*pool, roll.situation.sides()),
-                faces.join(", "),
-                roll.result,
-                label_words(label)
-            )
-        }
+        Event::ChallengeRolled { .. } => rolled_words(before, event),
         Event::PointSpent {
             character,
             aptitude,
@@ -353,32 +296,7 @@ fn describe(before: &State, event: &Event) -> String {
             "{} spends a point of {aptitude}: {reason}.",
             character_name(before, *character)
         ),
-        Event::Rested { regained } => {
-            let each: Vec<String> = regained
-                .iter()
-                .filter_map(|(c, points)| {
-                    // Points spent past a lowered maximum come back as no current point.
-                    let mut back = *points;
-                    if let Some(character) = before.character(*c) {
-                        for a in Aptitude::ALL {
-                            *back.get_mut(a) = points.get(a).min(character.maximum(a));
-                        }
-                    }
-                    (!back.is_zero()).then(|| {
-                        format!(
-                            "{} regains {}",
-                            character_name(before, *c),
-                            points_words(&back)
-                        )
-                    })
-                })
-                .collect();
-            if each.is_empty() {
-                "A rest.".to_owned()
-            } else {
-                format!("A rest: {}.", each.join("; "))
-            }
-        }
+        Event::Rested { regained } => rest_words(before, regained),
         Event::FightRecorded {
             by,
             description,
@@ -412,6 +330,108 @@ fn describe(before: &State, event: &Event) -> String {
             name(*to)
         ),
         Event::PlayerRemoved { player } => format!("{} left the table.", name(*player)),
+    }
+}
+
+/// "Gwen calls a challenge for Mira: “Row across the flood”, difficult (d4), Physicality, …"
+fn called_words(before: &State, event: &Event) -> String {
+    let Event::ChallengeCalled {
+        character,
+        by,
+        description,
+        situation,
+        aptitude,
+        skills,
+        allow_steps,
+        bands,
+        ..
+    } = event
+    else {
+        return String::new();
+    };
+    let mut extra = String::new();
+    if *allow_steps > 2 {
+        extra.push_str(&format!(
+            " A special rule allows up to {allow_steps} steps."
+        ));
+    }
+    if bands.is_some() {
+        extra.push_str(" Its own band table applies.");
+    }
+    format!(
+        "{} calls a challenge for {}: “{description}”, {}, {}.{extra}",
+        player_name(before, *by),
+        character_name(before, *character),
+        situation_words(*situation),
+        aptitude_and_skills(*aptitude, skills)
+    )
+}
+
+/// "Mira rolls one d4 with a point of Physicality: 2 → 2, a failure …"
+fn rolled_words(before: &State, event: &Event) -> String {
+    let Event::ChallengeRolled {
+        character,
+        choice,
+        spent,
+        pool,
+        roll,
+        label,
+        ..
+    } = event
+    else {
+        return String::new();
+    };
+    let faces: Vec<String> = roll.faces.iter().map(|f| f.to_string()).collect();
+    let mut with = Vec::new();
+    if let Some(specialty) = &choice.specialty {
+        with.push(format!("the Specialty {}", specialty.name));
+    }
+    if let Some(aptitude) = spent {
+        with.push(format!("a point of {aptitude}"));
+    }
+    let with = if with.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", with.join(" and "))
+    };
+    format!(
+        "{} rolls {}{with}: {} → {}, {}.",
+        character_name(before, *character),
+        pool_words(*pool, roll.situation.sides()),
+        faces.join(", "),
+        roll.result,
+        label_words(label)
+    )
+}
+
+/// "A rest: Mira regains …; …": only what each character really gets back.
+fn rest_words(
+    before: &State,
+    regained: &[(CharacterId, challenge::sheet::AptitudePoints)],
+) -> String {
+    let each: Vec<String> = regained
+        .iter()
+        .filter_map(|(c, points)| {
+            // Points spent past a lowered maximum come back as no current point.
+            let mut back = *points;
+            if let Some(character) = before.character(*c) {
+                for a in Aptitude::ALL {
+                    *back.get_mut(a) = points.get(a).min(character.maximum(a));
+                }
+            }
+            (!back.is_zero()).then(|| {
+                format!(
+                    "{} regains {}",
+                    character_name(before, *c),
+                    points_words(&back)
+                )
+            })
+        })
+        .collect();
+    if each.is_empty() {
+        "A rest.".to_owned()
+    } else {
+        format!("A rest: {}.", each.join("; "))
     }
 }
 
