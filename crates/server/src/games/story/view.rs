@@ -766,6 +766,92 @@ fn proposal_view(
     }
 }
 
+/// An object (a character, a place…) with its aspects, as every page sees it.
+fn object_view(
+    s: &State,
+    id: ObjectId,
+    o: &story::model::Object,
+    in_pair: &HashSet<AspectId>,
+) -> ObjectView {
+    let (kind, player) = match o.kind {
+        ObjectKind::Character { player } => ("character", player),
+        ObjectKind::Npc => ("npc", None),
+        ObjectKind::Person => ("person", None),
+        ObjectKind::Place => ("place", None),
+        ObjectKind::Thing => ("thing", None),
+    };
+    let aspects = s
+        .aspects_of(id)
+        .map(|(aid, a)| AspectView {
+            id: aid.0,
+            text: shown(s, TextRef::Aspect(aid), &a.text),
+            flagged: s.is_flagged(TextRef::Aspect(aid)),
+            category: a.category.map(category_id),
+            category_name: a.category.map(|c| c.name()),
+            with: match a.category {
+                Some(AspectCategory::Relationship { with }) => Some(with.0),
+                _ => None,
+            },
+            in_pair: in_pair.contains(&aid),
+        })
+        .collect();
+    ObjectView {
+        id: id.0,
+        name: shown(s, TextRef::ObjectName(id), &o.name),
+        name_flagged: s.is_flagged(TextRef::ObjectName(id)),
+        kind,
+        player: player.map(|p| p.0),
+        missing: if o.kind.is_character() {
+            s.missing_categories(id)
+        } else {
+            Vec::new()
+        },
+        aspects,
+    }
+}
+
+/// The prophecy, and where it came from.
+fn prophecy_view(s: &State, p: &story::model::Prophecy) -> ProphecyView {
+    ProphecyView {
+        text: shown(s, TextRef::Prophecy, &p.text),
+        flagged: s.is_flagged(TextRef::Prophecy),
+        editable: matches!(s.phase, Phase::Prophecy | Phase::Characters),
+        source: match &p.source {
+            ProphecySource::Catastrophe { world, roll, .. } => SourceView::Catastrophe {
+                world: world.clone(),
+                roll: roll.value(),
+                tens: roll.tens,
+                units: roll.units,
+            },
+            ProphecySource::Module { title } => SourceView::Module {
+                title: title.clone(),
+            },
+            ProphecySource::Written => SourceView::Written,
+        },
+    }
+}
+
+/// The timer of a scene, the flashback or the flashforward.
+fn timer_view(s: &State, t: story::model::Timer) -> TimerView {
+    let (timed, scene) = match t.timed {
+        Timed::Scene(id) => ("scene", Some(id.0)),
+        Timed::Flashback => ("flashback", None),
+        Timed::Flashforward => ("flashforward", None),
+    };
+    let minutes = s.ruleset.scene_minutes();
+    TimerView {
+        timed,
+        scene,
+        minutes,
+        counting: t.stopped_since.is_none(),
+        deadline: s.timer_deadline().map(|d| d.0),
+        remaining_ms: t
+            .stopped_since
+            .map(|_| t.remaining_ms(minutes, Timestamp(0))),
+        held: t.held,
+    }
+}
+
 fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) -> StoryView {
     let s = state;
     // Worked out only if a scene or an object is built, not taken over.
@@ -796,41 +882,7 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
             if let Some(view) = kept {
                 return view.clone();
             }
-            let (kind, player) = match o.kind {
-                ObjectKind::Character { player } => ("character", player),
-                ObjectKind::Npc => ("npc", None),
-                ObjectKind::Person => ("person", None),
-                ObjectKind::Place => ("place", None),
-                ObjectKind::Thing => ("thing", None),
-            };
-            let aspects = s
-                .aspects_of(*id)
-                .map(|(aid, a)| AspectView {
-                    id: aid.0,
-                    text: shown(s, TextRef::Aspect(aid), &a.text),
-                    flagged: s.is_flagged(TextRef::Aspect(aid)),
-                    category: a.category.map(category_id),
-                    category_name: a.category.map(|c| c.name()),
-                    with: match a.category {
-                        Some(AspectCategory::Relationship { with }) => Some(with.0),
-                        _ => None,
-                    },
-                    in_pair: in_pair.contains(&aid),
-                })
-                .collect();
-            Kept::new(ObjectView {
-                id: id.0,
-                name: shown(s, TextRef::ObjectName(*id), &o.name),
-                name_flagged: s.is_flagged(TextRef::ObjectName(*id)),
-                kind,
-                player: player.map(|p| p.0),
-                missing: if o.kind.is_character() {
-                    s.missing_categories(*id)
-                } else {
-                    Vec::new()
-                },
-                aspects,
-            })
+            Kept::new(object_view(s, *id, o, &in_pair))
         })
         .collect();
     let scenes = s
@@ -847,23 +899,7 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
             }
         })
         .collect();
-    let prophecy = s.prophecy.as_ref().map(|p| ProphecyView {
-        text: shown(s, TextRef::Prophecy, &p.text),
-        flagged: s.is_flagged(TextRef::Prophecy),
-        editable: matches!(s.phase, Phase::Prophecy | Phase::Characters),
-        source: match &p.source {
-            ProphecySource::Catastrophe { world, roll, .. } => SourceView::Catastrophe {
-                world: world.clone(),
-                roll: roll.value(),
-                tens: roll.tens,
-                units: roll.units,
-            },
-            ProphecySource::Module { title } => SourceView::Module {
-                title: title.clone(),
-            },
-            ProphecySource::Written => SourceView::Written,
-        },
-    });
+    let prophecy = s.prophecy.as_ref().map(|p| prophecy_view(s, p));
     const CATEGORY_IDS: [&str; 5] = [
         "occupation",
         "physical_or_mental",
@@ -877,25 +913,7 @@ fn built(state: &State, creator: u32, previous: Option<(&StoryView, &Touched)>) 
     });
     let voters = s.voters();
     let proposal = s.proposal.as_ref().map(|p| proposal_view(s, p, &voters));
-    let timer = s.timer.map(|t| {
-        let (timed, scene) = match t.timed {
-            Timed::Scene(id) => ("scene", Some(id.0)),
-            Timed::Flashback => ("flashback", None),
-            Timed::Flashforward => ("flashforward", None),
-        };
-        let minutes = s.ruleset.scene_minutes();
-        TimerView {
-            timed,
-            scene,
-            minutes,
-            counting: t.stopped_since.is_none(),
-            deadline: s.timer_deadline().map(|d| d.0),
-            remaining_ms: t
-                .stopped_since
-                .map(|_| t.remaining_ms(minutes, Timestamp(0))),
-            held: t.held,
-        }
-    });
+    let timer = s.timer.map(|t| timer_view(s, t));
     // The odds depend only on the scenes (their outline, pools and outcomes) and the rules.
     let (outline_odds, finale_if) = match previous {
         Some((view, touched)) if !touched.odds => {
