@@ -72,41 +72,9 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     assert_eq!(open["status"], "open");
     assert_eq!(open["sides"], 4);
 
-    // Every choice comes with the exact chance of each band: without a point (the Specialty
-    // counts, as Mira has no Might) and with one; the chances add up to one.
-    let choices = open["choices"].as_array().unwrap();
-    let with = |specialty: bool, points: u64| {
-        choices
-            .iter()
-            .find(|c| {
-                c["choice"]["specialty"].is_object() == specialty
-                    && c["choice"]["aptitude_points"] == points
-            })
-            .unwrap()
-            .clone()
-    };
-    assert_eq!(with(false, 0)["steps"], 0);
-    assert_eq!(with(false, 0)["pool_words"], "2d4, keep the lowest");
-    assert_eq!(with(true, 0)["steps"], 1);
-    assert_eq!(with(true, 1)["steps"], 2);
-    assert_eq!(with(true, 1)["pool_words"], "2d4, keep the highest");
-    let total: f64 = with(true, 1)["bands"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| {
-            let (n, d) = b["p"]
-                .as_str()
-                .unwrap()
-                .split_once('/')
-                .unwrap_or((b["p"].as_str().unwrap(), "1"));
-            n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
-        })
-        .sum();
-    assert!((total - 1.0).abs() < 1e-12, "{total}");
+    let choice = choices_show_their_odds(&open);
 
     // Bo rolls with the Specialty and a point; the seed is the server's, whatever the page says.
-    let choice = with(true, 1)["choice"].clone();
     bo.ok(json!({"action": "roll", "challenge": open["id"], "choice": choice, "seed": 7}))
         .await;
     let rolled = bo.view["challenges"][0].clone();
@@ -170,11 +138,57 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     assert_eq!(gm.view["gm"], bo_id);
     assert_eq!(gm.view["fights"].as_array().unwrap().len(), 1);
 
+    the_export_names_the_session(&server, &token, &gm_cookie).await;
+
+    the_pages_agree_with_the_log(&server, &token, &mut gm, &mut bo, &bo_cookie).await;
+    server.stop().await;
+}
+
+/// Every choice comes with the exact chance of each band: without a point (the Specialty
+/// counts, as Mira has no Might) and with one; the chances add up to one. Returns the choice
+/// of the Specialty and a point.
+fn choices_show_their_odds(open: &Value) -> Value {
+    let choices = open["choices"].as_array().unwrap();
+    let with = |specialty: bool, points: u64| {
+        choices
+            .iter()
+            .find(|c| {
+                c["choice"]["specialty"].is_object() == specialty
+                    && c["choice"]["aptitude_points"] == points
+            })
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(with(false, 0)["steps"], 0);
+    assert_eq!(with(false, 0)["pool_words"], "2d4, keep the lowest");
+    assert_eq!(with(true, 0)["steps"], 1);
+    assert_eq!(with(true, 1)["steps"], 2);
+    assert_eq!(with(true, 1)["pool_words"], "2d4, keep the highest");
+    let total: f64 = with(true, 1)["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let (n, d) = b["p"]
+                .as_str()
+                .unwrap()
+                .split_once('/')
+                .unwrap_or((b["p"].as_str().unwrap(), "1"));
+            n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+        })
+        .sum();
+    assert!((total - 1.0).abs() < 1e-12, "{total}");
+
+    with(true, 1)["choice"].clone()
+}
+
+/// The Markdown export, named after the table's title, holds the challenge and the fight.
+async fn the_export_names_the_session(server: &Server, token: &str, cookie: &str) {
     let (status, headers, markdown) = http(
         server.addr,
         "GET",
         &format!("/t/{token}/export.md"),
-        Some(&gm_cookie),
+        Some(cookie),
         None,
     )
     .await;
@@ -188,30 +202,37 @@ async fn a_game_master_calls_a_challenge_and_the_player_rolls_it_knowing_the_odd
     assert!(markdown.starts_with("# Challenge session, "), "{markdown}");
     assert!(markdown.contains("Row across the flood"), "{markdown}");
     assert!(markdown.contains("Bandits at the ford"), "{markdown}");
+}
 
-    // Updates carry what changed: every view the pages built from them is the table's view at
-    // that event, and the last one is what a fresh page's sync brings.
+/// Updates carry what changed: every view the pages built from them is the table's view at
+/// that event, and the last one is what a fresh page's sync brings.
+async fn the_pages_agree_with_the_log(
+    server: &Server,
+    token: &str,
+    gm: &mut Page,
+    bo: &mut Page,
+    bo_cookie: &str,
+) {
     let latest = gm.seq.max(bo.seq);
-    for page in [&mut gm, &mut bo] {
+    for page in [&mut *gm, &mut *bo] {
         while page.seq < latest {
             page.next().await;
         }
     }
-    for page in [&gm, &bo] {
-        let checked = views_match_the_log::<ChallengeGame>(&server, &token, page, 1).await;
+    for page in [&*gm, &*bo] {
+        let checked = views_match_the_log::<ChallengeGame>(server, token, page, 1).await;
         assert!(checked > 5, "{checked} views");
         assert!(
             page.heard.iter().any(|m| m.get("patch").is_some()),
             "updates are patches"
         );
     }
-    let fresh = Page::open(server.addr, &token, &bo_cookie, 0).await;
+    let fresh = Page::open(server.addr, token, bo_cookie, 0).await;
     assert_eq!(fresh.view, bo.view);
     // What the pages heard, for their types (samples.rs).
-    crate::samples::write("challenge", "gm-gwen", &gm);
-    crate::samples::write("challenge", "player-bo", &bo);
-    crate::samples::write_http("challenge", server.addr, &token, &bo_cookie).await;
-    server.stop().await;
+    crate::samples::write("challenge", "gm-gwen", gm);
+    crate::samples::write("challenge", "player-bo", bo);
+    crate::samples::write_http("challenge", server.addr, token, bo_cookie).await;
 }
 
 #[tokio::test]
