@@ -16,7 +16,7 @@
 use crate::event::Event;
 use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId};
 use crate::model::{AspectCategory, ObjectKind, TextRef};
-use crate::state::State;
+use crate::state::{State, evolve};
 use std::fmt;
 
 /// Something an event names by id.
@@ -186,6 +186,21 @@ fn missing(thing: Thing) -> Impossible {
 }
 
 impl State {
+    /// Replays a log from the beginning, checking each event against the state before it (see
+    /// this module): the state, or the first event that could not have happened.
+    pub fn replay_checked<'a>(
+        events: impl IntoIterator<Item = &'a Event>,
+    ) -> Result<State, BrokenLog> {
+        let mut state = State::default();
+        for (position, event) in events.into_iter().enumerate() {
+            state
+                .admits(event)
+                .map_err(|problem| BrokenLog { position, problem })?;
+            state = evolve(state, event);
+        }
+        Ok(state)
+    }
+
     /// Whether `event` can follow this state: `Ok` for every event [`crate::decide()`] returns,
     /// and the reason for one no decision could have produced (see [`crate::integrity`]).
     pub fn admits(&self, event: &Event) -> Check {

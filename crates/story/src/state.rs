@@ -2,7 +2,6 @@
 
 use crate::event::Event;
 use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
-use crate::integrity::BrokenLog;
 use crate::model::{
     Aspect, AspectCategory, MatchingPair, Motion, Object, ObjectKind, Phase, Player, Prophecy,
     Proposal, Scene, TextRef, Timed, Timer, Warning, XCard,
@@ -666,21 +665,6 @@ impl State {
             state.apply(event);
         }
         state
-    }
-
-    /// Replays a log from the beginning, checking each event against the state before it (see
-    /// [`crate::integrity`]): the state, or the first event that could not have happened.
-    pub fn replay_checked<'a>(
-        events: impl IntoIterator<Item = &'a Event>,
-    ) -> Result<State, BrokenLog> {
-        let mut state = State::default();
-        for (position, event) in events.into_iter().enumerate() {
-            state
-                .admits(event)
-                .map_err(|problem| BrokenLog { position, problem })?;
-            state.apply(event);
-        }
-        Ok(state)
     }
 
     /// Whether a player has joined and is still at the table.
