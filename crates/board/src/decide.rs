@@ -7,16 +7,16 @@ use crate::content::{ChanceKind, Market, Rarity, SpaceKind};
 use crate::event::{Event, Refreshment, Seat, SetUp};
 use crate::ids::{AdventureId, ChanceId, CharacterId, ItemId, PlayerId, SpaceId};
 use crate::model::{
-    Adventurer, CERTIFICATES_TO_WIN, DeckKind, Experience, Gold, Phase, Ranking, RollRound, Step,
-    Turn,
+    Adventurer, CERTIFICATES_TO_WIN, DeckKind, Experience, Gold, Phase, RollRound, Step,
 };
 use crate::refusal::Refusal;
 use crate::state::State;
+use crate::turn::{
+    LazyRng, OneEvent, Out, current, destination, fight_first, pass_turn, ranking, shuffle,
+};
 use dice::{DiceRng, Seed};
 
 type Decision = Result<Vec<Event>, Refusal>;
-/// A decision that is one event (most are): no list to allocate for it.
-pub(crate) type OneEvent = Result<Event, Refusal>;
 /// A decision whose events went into a list given by the caller.
 type Decided = Result<(), Refusal>;
 
@@ -159,34 +159,6 @@ fn acted<A: FnOnce(&mut Out)>(
     Ok(())
 }
 
-/// A number in `0..n` (0 when `n` ≤ 1), uniformly, from the generator's bytes.
-pub fn below(rng: &mut DiceRng, n: usize) -> usize {
-    match n {
-        0 | 1 => 0,
-        2..=255 => usize::from(rng.face(n as u8)) - 1,
-        _ => {
-            // Four bytes, little-endian, rejecting the incomplete last block.
-            let n = n as u64;
-            let span = 1u64 << 32;
-            let limit = span - span % n;
-            loop {
-                let word = (0..4).fold(0u64, |w, i| w | u64::from(rng.next_byte()) << (8 * i));
-                if word < limit {
-                    return (word % n) as usize;
-                }
-            }
-        }
-    }
-}
-
-/// Fisher–Yates: from the last position down, swap each with one at or before it.
-pub fn shuffle<T>(rng: &mut DiceRng, cards: &mut [T]) {
-    for i in (1..cards.len()).rev() {
-        let j = below(rng, i + 1);
-        cards.swap(i, j);
-    }
-}
-
 fn ids<T>(range: impl Iterator<Item = usize>, id: fn(usize) -> T) -> Vec<T> {
     range.map(id).collect()
 }
@@ -263,135 +235,6 @@ fn set_up(state: &State, seats: Vec<(PlayerId, String)>, seed: Seed) -> OneEvent
         rolls,
         first_player,
     })))
-}
-
-/// The turn and the acting adventurer once her move is made (and any Creature there fought), and the kind of
-/// space she stands in; `before_move` is the refusal while she has not moved yet.
-pub(crate) fn after_moving(
-    state: &State,
-    by: PlayerId,
-    before_move: Refusal,
-) -> Result<(Turn, &Adventurer, Option<SpaceKind>), Refusal> {
-    let (turn, adventurer) = current(state, by)?;
-    match turn.step {
-        Step::DrawChance => return Err(Refusal::DrawChanceFirst),
-        Step::Move => return Err(before_move),
-        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
-        Step::Moved => {}
-    }
-    let kind = state
-        .content
-        .board
-        .spaces
-        .get(adventurer.space.index())
-        .map(|s| s.kind);
-    Ok((turn, adventurer, kind))
-}
-
-/// The current turn and the acting adventurer, if it is hers.
-pub(crate) fn current(state: &State, by: PlayerId) -> Result<(Turn, &Adventurer), Refusal> {
-    let turn = match &state.phase {
-        Phase::NotSetUp => return Err(Refusal::NotSetUp),
-        Phase::Won { .. } | Phase::Ended { .. } => return Err(Refusal::GameOver),
-        Phase::Playing(turn) => *turn,
-    };
-    let Some(adventurer) = state.adventurer(by) else {
-        return Err(Refusal::NotAPlayer);
-    };
-    if !adventurer.alive {
-        return Err(Refusal::Dead);
-    }
-    if turn.player != by {
-        return Err(Refusal::NotYourTurn);
-    }
-    Ok((turn, adventurer))
-}
-
-/// A command's generator, made from its seed only when a shuffle or a roll first needs it (most
-/// Chance cards need none).
-pub(crate) struct LazyRng {
-    seed: Seed,
-    rng: Option<DiceRng>,
-}
-
-impl LazyRng {
-    pub(crate) fn new(seed: Seed) -> LazyRng {
-        LazyRng { seed, rng: None }
-    }
-
-    /// The generator, made now if not yet.
-    pub(crate) fn get(&mut self) -> &mut DiceRng {
-        let seed = self.seed;
-        self.rng.get_or_insert_with(|| DiceRng::new(seed))
-    }
-}
-
-/// Events being decided, applied as they come so later ones see the earlier ones' effects.
-pub(crate) struct Out<'a> {
-    pub(crate) state: &'a mut State,
-    pub(crate) events: &'a mut Vec<Event>,
-}
-
-impl Out<'_> {
-    pub(crate) fn emit(&mut self, event: Event) {
-        self.state.apply(&event);
-        self.events.push(event);
-    }
-
-    /// Shuffles a deck's discards into a new draw pile, if it has any.
-    fn reshuffle(&mut self, deck: DeckKind, rng: &mut LazyRng) {
-        let decks = &self.state.decks;
-        let mut order: Vec<u32> = match deck {
-            DeckKind::Adventure => decks.adventure.discard.iter().map(|c| c.0).collect(),
-            DeckKind::Chance => decks.chance.discard.iter().map(|c| c.0).collect(),
-            DeckKind::CommonItems => decks.common_items.discard.iter().map(|c| c.0).collect(),
-            DeckKind::RareItems => decks.rare_items.discard.iter().map(|c| c.0).collect(),
-        };
-        if order.is_empty() {
-            return;
-        }
-        shuffle(rng.get(), &mut order);
-        self.emit(Event::DeckReshuffled { deck, order });
-    }
-
-    /// The top `most` cards of a deck's draw pile (fewer if it has fewer).
-    fn draw_pile(&self, deck: DeckKind, most: usize) -> Vec<u32> {
-        fn top<T>(draw: &[T], most: usize, id: fn(&T) -> u32) -> Vec<u32> {
-            draw.iter().take(most).map(id).collect()
-        }
-        let decks = &self.state.decks;
-        match deck {
-            DeckKind::Adventure => top(&decks.adventure.draw, most, |c| c.0),
-            DeckKind::Chance => top(&decks.chance.draw, most, |c| c.0),
-            DeckKind::CommonItems => top(&decks.common_items.draw, most, |c| c.0),
-            DeckKind::RareItems => top(&decks.rare_items.draw, most, |c| c.0),
-        }
-    }
-
-    /// Draws up to `count` cards from the top of a deck, reshuffling its discards in when it
-    /// runs out; `place` turns each run of cards drawn before a reshuffle into its event.
-    pub(crate) fn draw(
-        &mut self,
-        deck: DeckKind,
-        count: usize,
-        rng: &mut LazyRng,
-        place: impl Fn(Vec<u32>, usize) -> Event,
-    ) {
-        let mut drawn = 0;
-        while drawn < count {
-            let mut pile = self.draw_pile(deck, count - drawn);
-            if pile.is_empty() {
-                self.reshuffle(deck, rng);
-                pile = self.draw_pile(deck, count - drawn);
-                if pile.is_empty() {
-                    return;
-                }
-            }
-            let n = pile.len();
-            self.emit(place(pile, drawn));
-            drawn += n;
-        }
-    }
 }
 
 fn draw_chance(
@@ -532,56 +375,6 @@ fn refresh(out: &mut Out, who: impl Fn(&Adventurer) -> bool, heal: u32, recharge
     }
 }
 
-/// Where a move ends, or why it is impossible.
-pub fn destination(state: &State, from: SpaceId, how: MoveKind) -> Result<SpaceId, Refusal> {
-    let board = &state.content.board;
-    let n = board.spaces.len().max(1);
-    // Along the ring; no division for the usual steps (a division costs more than a move's
-    // other checks).
-    let step = |by: usize, clockwise: bool| {
-        let at = if from.index() < n {
-            from.index()
-        } else {
-            from.index() % n
-        };
-        let by = if by < n { by } else { by % n };
-        SpaceId::of(match (clockwise, at + by >= n) {
-            (true, false) => at + by,
-            (true, true) => at + by - n,
-            (false, _) if at >= by => at - by,
-            (false, _) => at + n - by,
-        })
-    };
-    match how {
-        MoveKind::Stay => Ok(from),
-        MoveKind::Walk { clockwise } => Ok(step(1, clockwise)),
-        MoveKind::Horse { clockwise } => Ok(step(2, clockwise)),
-        // The next port or gate found along the ring, not in a list of them: a move is decided
-        // on every turn.
-        MoveKind::Boat { clockwise } => {
-            let port = |s: SpaceId| board.spaces.get(s.index()).is_some_and(|s| s.port);
-            if !port(from) {
-                return Err(Refusal::NotAPort);
-            }
-            // With one port only, the boat goes round to where it started.
-            (1..=n)
-                .map(|by| step(by, clockwise))
-                .find(|&s| port(s))
-                .ok_or(Refusal::NotAPort)
-        }
-        MoveKind::MagicGate { to } => {
-            let gate = |s: SpaceId| board.spaces.get(s.index()).is_some_and(|s| s.magic_gate);
-            if !gate(from) {
-                return Err(Refusal::NotAMagicGate);
-            }
-            if to == from || !gate(to) {
-                return Err(Refusal::NotAnotherMagicGate);
-            }
-            Ok(to)
-        }
-    }
-}
-
 fn move_adventurer(state: &State, by: PlayerId, how: MoveKind) -> OneEvent {
     let (turn, adventurer) = current(state, by)?;
     match turn.step {
@@ -610,7 +403,7 @@ fn buy_certificate(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) 
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Move => return Err(Refusal::MoveFirst),
-        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Battle => return Err(fight_first(state, by)),
         Step::Moved => {}
     }
     let Some(SpaceKind::Guild(guild)) = state
@@ -664,38 +457,11 @@ fn buy_certificate(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) 
     })
 }
 
-/// The winner first, then the others by Certificates, most first (ties keep seating order).
-pub fn ranking(state: &State, winner: PlayerId) -> Ranking {
-    let count = |a: &Adventurer| u32::try_from(a.certificates.len()).unwrap_or(u32::MAX);
-    let mut others: Vec<(PlayerId, u32)> = state
-        .adventurers
-        .iter()
-        .filter(|a| a.player != winner)
-        .map(|a| (a.player, count(a)))
-        .collect();
-    others.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
-    let mut ranking = vec![(winner, state.adventurer(winner).map_or(0, count))];
-    ranking.extend(others);
-    Ranking(ranking)
-}
-
-/// Everyone by Certificates, most first (ties keep seating order): the finish without a winner.
-pub fn standings(state: &State) -> Ranking {
-    let count = |a: &Adventurer| u32::try_from(a.certificates.len()).unwrap_or(u32::MAX);
-    let mut all: Vec<(PlayerId, u32)> = state
-        .adventurers
-        .iter()
-        .map(|a| (a.player, count(a)))
-        .collect();
-    all.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
-    Ranking(all)
-}
-
 fn end_turn(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
     let (turn, _) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
-        Step::Battle => return Err(crate::encounter::fight_first(state, by)),
+        Step::Battle => return Err(fight_first(state, by)),
         Step::Move | Step::Moved => {}
     }
     let extra = turn.extra_pending;
@@ -710,42 +476,4 @@ fn end_turn(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) + use<>
             pass_turn(out, by);
         }
     })
-}
-
-/// Passes the turn from `by` to the next adventurer alive on her left; one who must miss
-/// her turn has it skipped (`TurnMissed`) and the turn goes on to the next.
-pub(crate) fn pass_turn(out: &mut Out, by: PlayerId) {
-    let n = out.state.adventurers.len();
-    let at = out
-        .state
-        .adventurers
-        .iter()
-        .position(|a| a.player == by)
-        .unwrap_or(0);
-    // Two rounds at most: the first clears every missed turn. The seat after `at`, round the
-    // table, without dividing (a division costs more than the rest of a turn's end).
-    let mut seat = at;
-    for _ in 0..2 * n {
-        seat = if seat + 1 >= n { 0 } else { seat + 1 };
-        let a = &out.state.adventurers[seat];
-        let (player, alive, miss) = (a.player, a.alive, a.miss_turn);
-        if !alive {
-            continue;
-        }
-        if miss {
-            out.emit(Event::TurnMissed { player });
-            continue;
-        }
-        out.emit(Event::TurnEnded {
-            player: by,
-            next: player,
-            extra: false,
-        });
-        return;
-    }
-    out.emit(Event::TurnEnded {
-        player: by,
-        next: by,
-        extra: false,
-    });
 }

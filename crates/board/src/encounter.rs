@@ -50,18 +50,18 @@ use crate::command::{BattleKind, Choices, MoveKind};
 use crate::content::{
     AdventureCard, CreatureStats, Effect, Hands, Slot, SpaceKind, SpecialKind, Terrain,
 };
-use crate::decide::{LazyRng, Out, below, current, destination, pass_turn, ranking, standings};
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{DeckKind, Experience, Gold, Step};
 use crate::refusal::Refusal;
 use crate::state::State;
+use crate::turn::{
+    LazyRng, OneEvent, Out, below, current, destination, fight_first, pass_turn, ranking, standings,
+};
 use dice::exact::Probability;
 use dice::opposed::{BattleOdds, BattleOutcome, opposed_odds, sample, three_lives_odds};
 use dice::{DiceRng, Seed};
 use std::sync::Arc;
-
-use crate::decide::OneEvent;
 
 /// Magic paid to start a Battle of Wills against a Creature with Strength first.
 pub const OPTIONAL_WILLS_MAGIC: u32 = 2;
@@ -601,15 +601,6 @@ pub(crate) fn use_opportunity(
     })
 }
 
-/// The refusal while a Creature waits to be fought.
-pub(crate) fn fight_first(state: &State, by: PlayerId) -> Refusal {
-    let creature = state
-        .adventurer(by)
-        .and_then(|a| state.creature_on(a.space))
-        .map_or_else(|| "Creature".to_owned(), |(_, c)| c.name.clone());
-    Refusal::FightFirst { creature }
-}
-
 /// Applies effects in order to `by`, with her choices; stops if she dies (and settles her
 /// death).
 fn apply_effects(
@@ -723,5 +714,24 @@ fn settle_death(out: &mut Out, by: PlayerId) {
                 pass_turn(out, by);
             }
         }
+    }
+}
+
+impl State {
+    /// The exact chances of `player`'s battle of `kind` against the Creature where she stands,
+    /// using `items` (three lives aware, after the Magic its special rule drains and the Magic
+    /// an optional Battle of Wills costs, with the Items' bonuses and a thrown weapon's on the
+    /// first roll only, the Battle of Strength after a Battle of Wills won against
+    /// `wills_then_strength`, a draw counted as a loss against `draw_is_loss`); `None` when
+    /// there is no Creature there, that battle is not possible or the Items cannot be used
+    /// together (see this module).
+    pub fn battle_odds(
+        &self,
+        player: PlayerId,
+        kind: BattleKind,
+        items: &[ItemId],
+    ) -> Option<BattleOdds> {
+        let battle = battle(self, player, kind, items).ok()?;
+        Some(odds(&battle))
     }
 }

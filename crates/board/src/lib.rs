@@ -11,7 +11,7 @@
 //!   embedded TOML files checked on load (format in `content/README.md`).
 //! - [`ids`], [`model`]: adventurers (Gold, Experience, Health and Magic cubes on the right and
 //!   left, Certificates), decks, what lies on each space, turns.
-//! - [`command`], [`event`], [`state`], [`decide`](mod@decide), [`refusal`]: the engine.
+//! - [`command`], [`event`], [`state`], [`turn`], [`decide`](mod@decide), [`refusal`]: the engine.
 //! - [`encounter`], [`possibility`], [`market`]: the rules of Adventure cards and battles, of
 //!   the spaces' Possibilities, and of buying, selling and repairing Items.
 //! - [`bot`], [`simulate`]: bots that play any seat legally, and whole games between them
@@ -59,6 +59,7 @@ pub mod possibility;
 pub mod refusal;
 pub mod simulate;
 pub mod state;
+pub mod turn;
 
 pub use command::{Action, BattleKind, Choices, Command, MoveKind};
 pub use decide::{MAX_PLAYERS, MIN_PLAYERS, decide};

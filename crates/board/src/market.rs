@@ -7,13 +7,12 @@
 //! sold until repaired (Weapons and Items).
 
 use crate::content::{Item, SpaceKind};
-use crate::decide::OneEvent;
-use crate::decide::after_moving;
 use crate::event::Event;
 use crate::ids::{ItemId, PlayerId};
 use crate::model::Gold;
 use crate::refusal::Refusal;
 use crate::state::State;
+use crate::turn::{OneEvent, after_moving};
 
 /// What repairing one Item costs.
 pub const REPAIR_COST: Gold = Gold(1);

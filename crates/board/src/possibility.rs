@@ -12,13 +12,12 @@
 //!   on the right: losing it would kill her, and no player would choose that for Gold.
 
 use crate::content::{Guild, SpaceKind};
-use crate::decide::OneEvent;
-use crate::decide::after_moving;
 use crate::event::Event;
 use crate::ids::PlayerId;
 use crate::model::{Experience, Gold};
 use crate::refusal::Refusal;
 use crate::state::State;
+use crate::turn::{OneEvent, after_moving};
 
 /// Most Magic the Enchanted Wilderness recharges for free (once per turn).
 pub const WILDERNESS_RECHARGE: u32 = 3;

@@ -1,6 +1,5 @@
 //! The state of a game, and [`evolve`], which applies one event to it.
 
-use crate::command::BattleKind;
 use crate::content::{AdventureCard, Content, Creature, Effect, Rarity};
 use crate::event::{Event, SetUp};
 use crate::ids::{AdventureId, ChanceId, ItemId, PlayerId, SpaceId};
@@ -8,7 +7,6 @@ use crate::model::{
     Adventurer, Certificate, Cubes, Deck, DeckKind, Decks, Phase, STARTING_EXPERIENCE,
     STARTING_GOLD, SpaceContents, Step, Turn,
 };
-use dice::opposed::BattleOdds;
 use std::sync::Arc;
 
 /// Everything on the table. Built only by [`evolve`]; read freely.
@@ -83,23 +81,6 @@ impl State {
             AdventureCard::Creature(c) => Some((card, c)),
             AdventureCard::Opportunity(_) => None,
         }
-    }
-
-    /// The exact chances of `player`'s battle of `kind` against the Creature where she stands,
-    /// using `items` (three lives aware, after the Magic its special rule drains and the Magic
-    /// an optional Battle of Wills costs, with the Items' bonuses and a thrown weapon's on the
-    /// first roll only, the Battle of Strength after a Battle of Wills won against
-    /// `wills_then_strength`, a draw counted as a loss against `draw_is_loss`); `None` when
-    /// there is no Creature there, that battle is not possible or the Items cannot be used
-    /// together (see [`crate::encounter`]).
-    pub fn battle_odds(
-        &self,
-        player: PlayerId,
-        kind: BattleKind,
-        items: &[ItemId],
-    ) -> Option<BattleOdds> {
-        let battle = crate::encounter::battle(self, player, kind, items).ok()?;
-        Some(crate::encounter::odds(&battle))
     }
 
     fn set_step(&mut self, step: Step) {

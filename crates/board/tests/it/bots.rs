@@ -52,7 +52,7 @@ fn random_action(state: &State, by: PlayerId, rng: &mut DiceRng) -> Action {
     let a = state.adventurer(by).expect("seated");
     let clockwise = rng.next_byte().is_multiple_of(2);
     let item = |list: &[ItemId], rng: &mut DiceRng| {
-        list.get(board::decide::below(rng, list.len().max(1)))
+        list.get(board::turn::below(rng, list.len().max(1)))
             .copied()
     };
     match rng.face(14) {

@@ -190,7 +190,7 @@ fn random_legal_play_never_breaks_the_rules() {
             let pick = legal
                 .iter()
                 .position(|(c, _)| c.action == Action::BuyCertificate)
-                .unwrap_or_else(|| board::decide::below(&mut rng, legal.len()));
+                .unwrap_or_else(|| board::turn::below(&mut rng, legal.len()));
             let (command, events) = &legal[pick];
             match command.action {
                 Action::Fight { ref items, .. } if !items.is_empty() => {
