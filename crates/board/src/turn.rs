@@ -1,6 +1,6 @@
 //! The turn: whose it is, where it stands (its step), how it passes; and what every decision
 //! of a turn shares (`Out`, the events being decided; `LazyRng`, a command's generator).
-//! [`crate::decide`] and the rules of cards, spaces and the market build on it.
+//! [`decide`](mod@crate::decide) and the rules of cards, spaces and the market build on it.
 
 use crate::command::MoveKind;
 use crate::content::SpaceKind;
