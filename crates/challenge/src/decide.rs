@@ -2,12 +2,12 @@
 //! becomes or why not. The dice are rolled here, from the command's seed, by
 //! [`dice::challenge::roll`], and every face is stored in the event.
 
-use crate::command::{Action, BandRange, Command};
+use crate::command::{Action, BandRange, Choice, Command};
 use crate::event::Event;
-use crate::ids::{CharacterId, PlayerId};
+use crate::ids::{ChallengeId, CharacterId, PlayerId};
 use crate::limits::*;
 use crate::refusal::Refusal;
-use crate::sheet::{Aptitude, Sheet};
+use crate::sheet::{Aptitude, Sheet, Skill};
 use crate::state::{Character, State};
 use std::collections::BTreeSet;
 
@@ -25,42 +25,11 @@ pub fn decide(state: &State, command: Command) -> Decision {
         Some(_) => {}
     }
     let gm = state.is_gm(by);
-    let only_gm = |action: &'static str| {
-        if gm {
-            Ok(())
-        } else {
-            Err(Refusal::NotGm { action })
-        }
-    };
+    let only_gm = |action: &'static str| gm_only(gm, action);
     match command.action {
         // Only a seated player gets here.
         Action::Join { .. } => Err(Refusal::AlreadySeated),
-        Action::CreateSheet { owner, sheet } => {
-            let owner = owner.unwrap_or(by);
-            if owner != by {
-                only_gm("create_sheet")?;
-                if state.seated(owner).is_none() {
-                    return Err(Refusal::NoSuchPlayer { player: owner });
-                }
-            }
-            check_sheet(&sheet)?;
-            if state.characters_of(owner).count() >= SHEETS_PER_PLAYER {
-                return Err(Refusal::TooManySheets {
-                    most: SHEETS_PER_PLAYER,
-                });
-            }
-            if state.characters.iter().filter(|c| !c.retired).count() >= MAX_CHARACTERS {
-                return Err(Refusal::TooManyCharacters {
-                    most: MAX_CHARACTERS,
-                });
-            }
-            Ok(vec![Event::SheetCreated {
-                character: CharacterId::of(state.characters.len()),
-                owner,
-                by,
-                sheet,
-            }])
-        }
+        Action::CreateSheet { owner, sheet } => create_sheet(state, by, gm, owner, sheet),
         Action::EditSheet { character, sheet } => {
             let c = editable(state, by, character)?;
             // The sheet a Challenge was called on is the one it is rolled with.
@@ -92,23 +61,9 @@ pub fn decide(state: &State, command: Command) -> Decision {
             only_gm("call_challenge")?;
             live(state, character)?;
             no_open_challenge(state, character)?;
-            check_text("description", &description, DESCRIPTION_LEN, true)?;
-            let mut seen = BTreeSet::new();
-            if let Some(&skill) = skills.iter().find(|&&s| !seen.insert(s)) {
-                return Err(Refusal::SkillTwice { skill });
-            }
-            let allow_steps = allow_steps.unwrap_or(STEPS_WITHOUT_SPECIAL_RULE);
-            if !(STEPS_WITHOUT_SPECIAL_RULE..=MAX_STEPS).contains(&allow_steps) {
-                return Err(Refusal::AllowSteps {
-                    asked: allow_steps,
-                    most: MAX_STEPS,
-                });
-            }
-            if let Some(bands) = &bands {
-                check_bands(bands)?;
-            }
+            let allow_steps = check_call(&description, &skills, allow_steps, bands.as_deref())?;
             Ok(vec![Event::ChallengeCalled {
-                challenge: crate::ids::ChallengeId::of(state.challenges.len()),
+                challenge: ChallengeId::of(state.challenges.len()),
                 character,
                 by,
                 description,
@@ -133,34 +88,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
             challenge,
             choice,
             seed,
-        } => {
-            let ch = state
-                .challenge(challenge)
-                .ok_or(Refusal::NoSuchChallenge { challenge })?;
-            if !ch.is_open() {
-                return Err(Refusal::ChallengeClosed { challenge });
-            }
-            let character = live(state, ch.character)?;
-            // The player taking the action rolls: the sheet's owner, even when that is the GM.
-            if character.owner != by {
-                return Err(Refusal::NotYourRoll {
-                    character: character.id,
-                });
-            }
-            let plan = state.plan(challenge, &choice)?;
-            let roll = dice::challenge::roll(ch.situation, plan.steps, seed);
-            let label = ch.label_of(roll.result);
-            Ok(vec![Event::ChallengeRolled {
-                challenge,
-                character: character.id,
-                choice,
-                skills_held: plan.skills_held,
-                spent: plan.spent,
-                pool: plan.pool,
-                roll,
-                label,
-            }])
-        }
+        } => roll(state, by, challenge, choice, seed),
         Action::SpendPoint {
             character,
             aptitude,
@@ -215,26 +143,7 @@ pub fn decide(state: &State, command: Command) -> Decision {
                 suggested_by,
             }])
         }
-        Action::Narrate { challenge, text } => {
-            let ch = state
-                .challenge(challenge)
-                .ok_or(Refusal::NoSuchChallenge { challenge })?;
-            if ch.outcome().is_none() {
-                return Err(Refusal::NotRolled { challenge });
-            }
-            let owner = state.character(ch.character).map(|c| c.owner);
-            if owner != Some(by) && !state.is_gm(by) {
-                return Err(Refusal::NotYourCharacter {
-                    character: ch.character,
-                });
-            }
-            check_text("narration", &text, NARRATION_LEN, true)?;
-            Ok(vec![Event::Narrated {
-                challenge,
-                by,
-                text,
-            }])
-        }
+        Action::Narrate { challenge, text } => narrate(state, by, challenge, text),
         Action::HandGm { to } => {
             only_gm("hand_gm")?;
             if state.seated(to).is_none() {
@@ -247,6 +156,133 @@ pub fn decide(state: &State, command: Command) -> Decision {
         }
         Action::RemovePlayer { player } => remove(state, by, player),
     }
+}
+
+/// Only the game master may do `action`.
+fn gm_only(gm: bool, action: &'static str) -> Result<(), Refusal> {
+    if gm {
+        Ok(())
+    } else {
+        Err(Refusal::NotGm { action })
+    }
+}
+
+/// A new sheet, for oneself or (the GM) for another player.
+fn create_sheet(
+    state: &State,
+    by: PlayerId,
+    gm: bool,
+    owner: Option<PlayerId>,
+    sheet: Sheet,
+) -> Decision {
+    let owner = owner.unwrap_or(by);
+    if owner != by {
+        gm_only(gm, "create_sheet")?;
+        if state.seated(owner).is_none() {
+            return Err(Refusal::NoSuchPlayer { player: owner });
+        }
+    }
+    check_sheet(&sheet)?;
+    if state.characters_of(owner).count() >= SHEETS_PER_PLAYER {
+        return Err(Refusal::TooManySheets {
+            most: SHEETS_PER_PLAYER,
+        });
+    }
+    if state.characters.iter().filter(|c| !c.retired).count() >= MAX_CHARACTERS {
+        return Err(Refusal::TooManyCharacters {
+            most: MAX_CHARACTERS,
+        });
+    }
+    Ok(vec![Event::SheetCreated {
+        character: CharacterId::of(state.characters.len()),
+        owner,
+        by,
+        sheet,
+    }])
+}
+
+/// A call's own fields checked: its description, skills named once, the steps a special rule
+/// allows (the rules' two when it says none) and its band table. The steps allowed.
+fn check_call(
+    description: &str,
+    skills: &[Skill],
+    allow_steps: Option<u32>,
+    bands: Option<&[BandRange]>,
+) -> Result<u32, Refusal> {
+    check_text("description", description, DESCRIPTION_LEN, true)?;
+    let mut seen = BTreeSet::new();
+    if let Some(&skill) = skills.iter().find(|&&s| !seen.insert(s)) {
+        return Err(Refusal::SkillTwice { skill });
+    }
+    let allow_steps = allow_steps.unwrap_or(STEPS_WITHOUT_SPECIAL_RULE);
+    if !(STEPS_WITHOUT_SPECIAL_RULE..=MAX_STEPS).contains(&allow_steps) {
+        return Err(Refusal::AllowSteps {
+            asked: allow_steps,
+            most: MAX_STEPS,
+        });
+    }
+    if let Some(bands) = bands {
+        check_bands(bands)?;
+    }
+    Ok(allow_steps)
+}
+
+/// The character's owner rolls an open challenge with her choice of Specialty and points.
+fn roll(
+    state: &State,
+    by: PlayerId,
+    challenge: ChallengeId,
+    choice: Choice,
+    seed: dice::Seed,
+) -> Decision {
+    let ch = state
+        .challenge(challenge)
+        .ok_or(Refusal::NoSuchChallenge { challenge })?;
+    if !ch.is_open() {
+        return Err(Refusal::ChallengeClosed { challenge });
+    }
+    let character = live(state, ch.character)?;
+    // The player taking the action rolls: the sheet's owner, even when that is the GM.
+    if character.owner != by {
+        return Err(Refusal::NotYourRoll {
+            character: character.id,
+        });
+    }
+    let plan = state.plan(challenge, &choice)?;
+    let roll = dice::challenge::roll(ch.situation, plan.steps, seed);
+    let label = ch.label_of(roll.result);
+    Ok(vec![Event::ChallengeRolled {
+        challenge,
+        character: character.id,
+        choice,
+        skills_held: plan.skills_held,
+        spent: plan.spent,
+        pool: plan.pool,
+        roll,
+        label,
+    }])
+}
+
+/// The character's owner or the GM tells how a rolled challenge went.
+fn narrate(state: &State, by: PlayerId, challenge: ChallengeId, text: String) -> Decision {
+    let ch = state
+        .challenge(challenge)
+        .ok_or(Refusal::NoSuchChallenge { challenge })?;
+    if ch.outcome().is_none() {
+        return Err(Refusal::NotRolled { challenge });
+    }
+    let owner = state.character(ch.character).map(|c| c.owner);
+    if owner != Some(by) && !state.is_gm(by) {
+        return Err(Refusal::NotYourCharacter {
+            character: ch.character,
+        });
+    }
+    check_text("narration", &text, NARRATION_LEN, true)?;
+    Ok(vec![Event::Narrated {
+        challenge,
+        by,
+        text,
+    }])
 }
 
 /// The creator removes `player`; a removed GM's seat goes back to the creator first, so the
