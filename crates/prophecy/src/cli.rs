@@ -80,8 +80,8 @@ pub enum Command {
     /// The board game: games between bots summed up, or the cards of its content.
     #[command(subcommand)]
     Board(BoardCommand),
-    /// A game file from the web table ("Game file") as Markdown, or its outline as a tree or
-    /// diagram.
+    /// A game file from the web table (any game) as Markdown, or a story's outline as a tree
+    /// or diagram.
     Export(ExportArgs),
 }
 
@@ -137,10 +137,10 @@ pub enum ExportFormat {
 /// `prophecy export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The game file: one event per line, as JSON (`{"v":"1","type":…}`). Download it from the
-    /// web table ("Game file", `prophecy-game.jsonl`); at most 16 MiB.
+    /// The game file of any game at the web table ("Game file"): one event per line, as JSON;
+    /// at most 16 MiB.
     pub file: PathBuf,
-    /// markdown, tree or mermaid.
+    /// markdown, tree or mermaid (the tree and the diagram are the story game's outline).
     #[arg(long, value_enum, default_value_t = ExportFormat::Markdown)]
     pub format: ExportFormat,
 }

@@ -247,6 +247,14 @@ pub fn export(args: ExportArgs) -> Result<String, Failure> {
     let at = |line: usize, problem: &dyn std::fmt::Display| {
         Failure::Usage(format!("{shown}:{line}: {problem}"))
     };
+    // The story game's events carry their version; the other games' files are read by the
+    // web table's own adapters (server::games), whichever game wrote them.
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let story =
+        serde_json::from_str::<serde_json::Value>(first).is_ok_and(|v| v.get("v").is_some());
+    if !story && serde_json::from_str::<serde_json::Value>(first).is_ok() {
+        return other_game(&text, &shown, args.format);
+    }
     let mut events: Vec<Event> = Vec::new();
     // The file's line of each event, for messages (blank lines are skipped).
     let mut lines: Vec<usize> = Vec::new();
@@ -276,6 +284,28 @@ pub fn export(args: ExportArgs) -> Result<String, Failure> {
         }
         ExportFormat::Mermaid => story::views::mermaid(&story::export::outline_view(&state).1),
     })
+}
+
+/// The Markdown of a board game's or a Challenge session's file; they have no outline.
+fn other_game(text: &str, shown: &str, format: ExportFormat) -> Result<String, Failure> {
+    let mut lines = Vec::new();
+    let mut numbers = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if !line.trim().is_empty() {
+            lines.push(line.to_owned());
+            numbers.push(n + 1);
+        }
+    }
+    let markdown = server::games::file_markdown(&lines).map_err(|(line, why)| {
+        let line = numbers.get(line.saturating_sub(1)).copied().unwrap_or(1);
+        Failure::Usage(format!("{shown}:{line}: {why}"))
+    })?;
+    match format {
+        ExportFormat::Markdown => Ok(markdown),
+        ExportFormat::Tree | ExportFormat::Mermaid => Err(Failure::Usage(format!(
+            "{shown}: only the story game has an outline; this game exports as Markdown"
+        ))),
+    }
 }
 
 /// One line of a stored game as an event, or why it is not one, in the words of the stored form

@@ -2,6 +2,7 @@
 
 mod board;
 mod errors;
+mod export;
 mod odds;
 mod outline;
 mod rolls;

@@ -132,3 +132,38 @@ fn decoded<G: Game>(events: &[String]) -> Result<Vec<G::Event>, String> {
         })
         .collect()
 }
+
+/// A game file (the page's "Game file": one event per line, as [`Game::encode`] writes them)
+/// as its game's Markdown export, whichever hosted game wrote it: the game that reads every
+/// line as one of its events and whose [`Game::check_log`] passes. `Err` names the line that
+/// no game reads, counted from 1 among `lines`, in the words of the game that read the most.
+pub fn file_markdown(lines: &[String]) -> Result<String, (usize, String)> {
+    let mut best: Option<(usize, String)> = None;
+    for kind in KINDS {
+        let Some(read) = with_game!(kind, G => Some(markdown_of::<G>(lines)), _ => None) else {
+            continue;
+        };
+        match read {
+            Ok(markdown) => return Ok(markdown),
+            Err((line, why)) => {
+                if best.as_ref().is_none_or(|(most, _)| line > *most) {
+                    best = Some((line, format!("not an event of the {kind} game ({why})")));
+                }
+            }
+        }
+    }
+    Err(best.unwrap_or((1, "the file has no events".to_owned())))
+}
+
+/// `lines` as `G`'s Markdown, or the first line it cannot read (from 1) and why.
+fn markdown_of<G: Game>(lines: &[String]) -> Result<String, (usize, String)> {
+    let mut events = Vec::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        let event = G::decode(line)
+            .map_err(|e| (i + 1, e.split_whitespace().collect::<Vec<_>>().join(" ")))?;
+        events.push(event);
+    }
+    G::check_log(&events).map_err(|why| (lines.len(), why))?;
+    let state = events.iter().fold(G::State::default(), G::evolve);
+    Ok(G::markdown(&state).1)
+}
