@@ -484,53 +484,7 @@ fn raw_scene(item: &Spanned<DeValue<'_>>, lines: &Lines) -> Result<RawScene, Pla
         }
     };
 
-    let (pairs, pairs_line) = match get("pairs") {
-        None => {
-            return Err(PlanError::at(
-                line,
-                format!(
-                    "scene '{name}' has no pairs (the matching pairs planned, 0 to {MAX_PAIRS})"
-                ),
-            ));
-        }
-        Some((DeValue::Integer(n), at)) => {
-            let value = i64::from_str_radix(n.as_str(), n.radix()).ok();
-            match value {
-                Some(v) if (0..=i64::from(MAX_PAIRS)).contains(&v) => (v as u32, at),
-                Some(v) if v < 0 => {
-                    return Err(PlanError::at(
-                        at,
-                        format!(
-                            "the pairs of scene '{name}' cannot be negative (0 to {MAX_PAIRS})"
-                        ),
-                    ));
-                }
-                _ if n.as_str().starts_with('-') => {
-                    return Err(PlanError::at(
-                        at,
-                        format!(
-                            "the pairs of scene '{name}' cannot be negative (0 to {MAX_PAIRS})"
-                        ),
-                    ));
-                }
-                _ => {
-                    return Err(PlanError::at(
-                        at,
-                        format!("the pairs of scene '{name}' must be from 0 to {MAX_PAIRS}"),
-                    ));
-                }
-            }
-        }
-        Some((other, at)) => {
-            return Err(PlanError::at(
-                at,
-                format!(
-                    "the pairs of scene '{name}' must be a whole number from 0 to {MAX_PAIRS}, not {}",
-                    kind(other)
-                ),
-            ));
-        }
-    };
+    let (pairs, pairs_line) = scene_pairs(get("pairs"), line, &name)?;
 
     let parent = match get("parent") {
         None => None,
@@ -573,6 +527,46 @@ fn raw_scene(item: &Spanned<DeValue<'_>>, lines: &Lines) -> Result<RawScene, Pla
         pairs_line,
         outcome,
     })
+}
+
+/// A scene's `pairs`: the matching pairs planned, a whole number from 0 to [`MAX_PAIRS`],
+/// with the line it is on.
+fn scene_pairs(
+    value: Option<(&DeValue<'_>, usize)>,
+    line: usize,
+    name: &str,
+) -> Result<(u32, usize), PlanError> {
+    match value {
+        None => Err(PlanError::at(
+            line,
+            format!("scene '{name}' has no pairs (the matching pairs planned, 0 to {MAX_PAIRS})"),
+        )),
+        Some((DeValue::Integer(n), at)) => {
+            let value = i64::from_str_radix(n.as_str(), n.radix()).ok();
+            match value {
+                Some(v) if (0..=i64::from(MAX_PAIRS)).contains(&v) => Ok((v as u32, at)),
+                Some(v) if v < 0 => Err(PlanError::at(
+                    at,
+                    format!("the pairs of scene '{name}' cannot be negative (0 to {MAX_PAIRS})"),
+                )),
+                _ if n.as_str().starts_with('-') => Err(PlanError::at(
+                    at,
+                    format!("the pairs of scene '{name}' cannot be negative (0 to {MAX_PAIRS})"),
+                )),
+                _ => Err(PlanError::at(
+                    at,
+                    format!("the pairs of scene '{name}' must be from 0 to {MAX_PAIRS}"),
+                )),
+            }
+        }
+        Some((other, at)) => Err(PlanError::at(
+            at,
+            format!(
+                "the pairs of scene '{name}' must be a whole number from 0 to {MAX_PAIRS}, not {}",
+                kind(other)
+            ),
+        )),
+    }
 }
 
 /// An outline error, with the plan's ids and lines.

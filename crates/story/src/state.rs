@@ -1,5 +1,16 @@
 //! The state of a game: what the events so far add up to.
 
+mod checks;
+mod motions;
+mod objects;
+mod outline;
+mod pairs;
+mod prophecy;
+mod safety;
+mod scenes;
+mod table;
+mod timer;
+
 use crate::event::Event;
 use crate::ids::{AspectId, LineId, ObjectId, PairId, PlayerId, SceneId, Timestamp};
 use crate::model::{
@@ -196,37 +207,10 @@ impl State {
                 self.opened = true;
                 self.ruleset = *ruleset;
             }
-            Event::PlayerJoined { player, name } => {
-                self.players.insert(
-                    *player,
-                    Player {
-                        name: name.clone(),
-                        removed: false,
-                    },
-                );
-            }
-            Event::PlayerRemoved { player } => {
-                if let Some(p) = self.players.get_mut(player) {
-                    p.removed = true;
-                }
-                if self.moderator == Some(*player) {
-                    self.moderator = None;
-                }
-                for id in self.index.characters.remove(player).unwrap_or_default() {
-                    if let Some(object) = self.objects.get_mut(&id) {
-                        object.kind = ObjectKind::Character { player: None };
-                    }
-                }
-            }
+            Event::PlayerJoined { player, name } => self.player_joined(player, name),
+            Event::PlayerRemoved { player } => self.player_removed(player),
             Event::ModeratorChosen { player } => self.moderator = *player,
-            Event::LineAdded { line, text, by } => {
-                self.claim(line.0);
-                self.lines.insert(*line, text.clone());
-                match by {
-                    Some(by) => self.line_authors.insert(*line, *by),
-                    None => self.line_authors.remove(line),
-                };
-            }
+            Event::LineAdded { line, text, by } => self.line_added(line, text, by),
             Event::LineRemoved { line } => {
                 self.lines.remove(line);
                 self.line_authors.remove(line);
@@ -243,26 +227,8 @@ impl State {
                 proposal,
                 motion,
                 by,
-            } => {
-                self.claim(proposal.0);
-                let mut agreed = BTreeSet::new();
-                if self.votes(*by) {
-                    agreed.insert(*by);
-                }
-                self.proposal = Some(Proposal {
-                    id: *proposal,
-                    motion: *motion,
-                    by: *by,
-                    agreed,
-                });
-            }
-            Event::ProposalAgreed { proposal, by } => {
-                if let Some(p) = &mut self.proposal
-                    && p.id == *proposal
-                {
-                    p.agreed.insert(*by);
-                }
-            }
+            } => self.proposal_made(proposal, motion, by),
+            Event::ProposalAgreed { proposal, by } => self.proposal_agreed(proposal, by),
             Event::ProposalStopped { proposal, .. } | Event::ProposalCarried { proposal } => {
                 if self.proposal.as_ref().is_some_and(|p| p.id == *proposal) {
                     self.proposal = None;
@@ -272,22 +238,8 @@ impl State {
             Event::StoryPublished => self.published = true,
             Event::StoryWithdrawn => self.published = false,
             Event::TimerStarted { timed, at } => self.timer = Some(Timer::start(*timed, *at)),
-            Event::TimerStopped { at } => {
-                if let Some(t) = &mut self.timer
-                    && t.stopped_since.is_none()
-                {
-                    t.stopped_since = Some(*at);
-                }
-            }
-            Event::TimerCounting { at } => {
-                if let Some(t) = &mut self.timer
-                    && let Some(since) = t.stopped_since.take()
-                {
-                    t.added_ms = t
-                        .added_ms
-                        .saturating_add(at.0.saturating_sub(since.0).max(0));
-                }
-            }
+            Event::TimerStopped { at } => self.timer_stopped(at),
+            Event::TimerCounting { at } => self.timer_counting(at),
             Event::TimerHeld => {
                 if let Some(t) = &mut self.timer {
                     t.held = true;
@@ -303,120 +255,30 @@ impl State {
                     t.added_ms = t.added_ms.saturating_add(i64::from(*minutes) * 60_000);
                 }
             }
-            Event::TimerReset { at } => {
-                if let Some(t) = &mut self.timer {
-                    t.from = *at;
-                    t.added_ms = 0;
-                    t.stopped_since = t.stopped_since.map(|_| *at);
-                }
-            }
+            Event::TimerReset { at } => self.timer_reset(at),
             Event::QuestionAsked { text } => {
                 self.flags.remove(&TextRef::Question);
                 self.question = Some(text.clone());
             }
-            Event::ProphecyReceived { source, text } => {
-                self.flags.remove(&TextRef::Prophecy);
-                self.prophecy = Some(Prophecy {
-                    source: source.clone(),
-                    text: text.clone(),
-                });
-            }
-            Event::ProphecyEdited { text } => {
-                self.flags.remove(&TextRef::Prophecy);
-                if let Some(p) = &mut self.prophecy {
-                    p.text = text.clone();
-                }
-            }
-            Event::PhaseBegan { phase } => {
-                self.phase = *phase;
-                self.drop_proposal(|m| {
-                    matches!(m, Motion::Advance { .. } | Motion::ReturnToOutline)
-                });
-            }
+            Event::ProphecyReceived { source, text } => self.prophecy_received(source, text),
+            Event::ProphecyEdited { text } => self.prophecy_edited(text),
+            Event::PhaseBegan { phase } => self.phase_began(phase),
             Event::CharacterCreated {
                 object,
                 player,
                 name,
-            } => {
-                self.claim(object.0);
-                self.put_object(
-                    *object,
-                    Object {
-                        name: name.clone(),
-                        kind: ObjectKind::Character {
-                            player: Some(*player),
-                        },
-                    },
-                );
-            }
-            Event::ObjectCreated { object, name, kind } => {
-                self.claim(object.0);
-                self.put_object(
-                    *object,
-                    Object {
-                        name: name.clone(),
-                        kind: *kind,
-                    },
-                );
-            }
-            Event::ObjectRenamed { object, name } => {
-                self.flags.remove(&TextRef::ObjectName(*object));
-                if let Some(o) = self.objects.get_mut(object) {
-                    o.name = name.clone();
-                }
-            }
-            Event::ObjectRemoved { object } => {
-                if let Some(p) = self
-                    .objects
-                    .remove(object)
-                    .as_ref()
-                    .and_then(Self::player_of)
-                {
-                    unlink(&mut self.index.characters, p, object);
-                }
-                self.flags.remove(&TextRef::ObjectName(*object));
-                for aspect in self.index.aspects.remove(object).unwrap_or_default() {
-                    self.aspects.remove(&aspect);
-                    self.flags.remove(&TextRef::Aspect(aspect));
-                }
-                for scene in self.index.placed.remove(object).unwrap_or_default() {
-                    if let Some(scene) = self.scenes.get_mut(&scene) {
-                        scene.setting.objects.retain(|o| o != object);
-                    }
-                }
-            }
+            } => self.character_created(object, player, name),
+            Event::ObjectCreated { object, name, kind } => self.object_created(object, name, kind),
+            Event::ObjectRenamed { object, name } => self.object_renamed(object, name),
+            Event::ObjectRemoved { object } => self.object_removed(object),
             Event::AspectAttached {
                 aspect,
                 object,
                 text,
                 category,
-            } => {
-                self.claim(aspect.0);
-                let old = self.aspects.insert(
-                    *aspect,
-                    Aspect {
-                        object: *object,
-                        text: text.clone(),
-                        category: *category,
-                    },
-                );
-                if let Some(old) = old {
-                    unlink(&mut self.index.aspects, old.object, aspect);
-                }
-                link(&mut self.index.aspects, *object, *aspect);
-            }
-            Event::AspectEdited { aspect, text } => {
-                self.flags.remove(&TextRef::Aspect(*aspect));
-                if let Some(a) = self.aspects.get_mut(aspect) {
-                    a.text = text.clone();
-                }
-            }
-            Event::AspectRemoved { aspect } => {
-                self.flags.remove(&TextRef::Aspect(*aspect));
-                if let Some(old) = self.aspects.remove(aspect) {
-                    unlink(&mut self.index.aspects, old.object, aspect);
-                }
-            }
+            } => self.aspect_attached(aspect, object, text, category),
+            Event::AspectEdited { aspect, text } => self.aspect_edited(aspect, text),
+            Event::AspectRemoved { aspect } => self.aspect_removed(aspect),
             Event::FlashbackNarrated { text } => {
                 self.flags.remove(&TextRef::Flashback);
                 self.flashback = Some(text.clone());
@@ -427,119 +289,16 @@ impl State {
                 parent,
                 objective,
                 difficulty,
-            } => {
-                self.claim(scene.0);
-                let old = self.scenes.insert(
-                    *scene,
-                    Scene {
-                        parent: *parent,
-                        objective: objective.clone(),
-                        difficulty: *difficulty,
-                        setting: Default::default(),
-                        precursors: Vec::new(),
-                        started_at: None,
-                        pairs: Vec::new(),
-                        check: None,
-                        narration: None,
-                        performed: false,
-                        rolling: false,
-                    },
-                );
-                for object in old.map(|old| old.setting.objects).unwrap_or_default() {
-                    unlink(&mut self.index.placed, object, scene);
-                }
-                match parent {
-                    Some(parent) => {
-                        if let Some(p) = self.scenes.get_mut(parent) {
-                            p.precursors.push(*scene);
-                        }
-                    }
-                    None => self.finale = Some(*scene),
-                }
-            }
-            Event::ObjectiveEdited { scene, objective } => {
-                self.flags.remove(&TextRef::Objective(*scene));
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.objective = objective.clone();
-                }
-            }
-            Event::SceneRemoved { scene } => {
-                if let Some(removed) = self.scenes.remove(scene) {
-                    for object in &removed.setting.objects {
-                        unlink(&mut self.index.placed, *object, scene);
-                    }
-                    if let Some(parent) = removed.parent
-                        && let Some(p) = self.scenes.get_mut(&parent)
-                    {
-                        p.precursors.retain(|s| s != scene);
-                    }
-                }
-                // By the scene's id, not by its lack of a parent: the Finale never names a scene
-                // that is gone, whatever the log.
-                if self.finale == Some(*scene) {
-                    self.finale = None;
-                }
-                if self.in_progress == Some(*scene) {
-                    self.in_progress = None;
-                }
-                self.stop_timer(Timed::Scene(*scene));
-                for pair in self
-                    .pairs
-                    .iter()
-                    .filter(|(_, p)| p.scene == *scene)
-                    .map(|(id, _)| *id)
-                    .collect::<Vec<_>>()
-                {
-                    self.remove_pair(pair);
-                }
-                for target in [
-                    TextRef::Objective(*scene),
-                    TextRef::Setting(*scene),
-                    TextRef::Narration(*scene),
-                ] {
-                    self.flags.remove(&target);
-                }
-            }
+            } => self.scene_sketched(scene, parent, objective, difficulty),
+            Event::ObjectiveEdited { scene, objective } => self.objective_edited(scene, objective),
+            Event::SceneRemoved { scene } => self.scene_removed(scene),
             Event::SettingChanged { scene, time, place } => {
-                self.flags.remove(&TextRef::Setting(*scene));
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.setting.time = time.clone();
-                    s.setting.place = place.clone();
-                }
+                self.setting_changed(scene, time, place)
             }
-            Event::ObjectPlaced { scene, object } => {
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.setting.objects.push(*object);
-                    link(&mut self.index.placed, *object, *scene);
-                }
-            }
-            Event::ObjectWithdrawn { scene, object } => {
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.setting.objects.retain(|o| o != object);
-                    unlink(&mut self.index.placed, *object, scene);
-                }
-            }
-            Event::SceneStarted { scene, at } => {
-                self.in_progress = Some(*scene);
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.started_at = Some(*at);
-                }
-                self.timer = Some(Timer::start(Timed::Scene(*scene), *at));
-            }
-            Event::SceneCancelled { scene } => {
-                if self.in_progress == Some(*scene) {
-                    self.in_progress = None;
-                }
-                // Set aside, it is not started: it waits with the others, its pairs kept.
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.rolling = false;
-                    s.started_at = None;
-                }
-                self.stop_timer(Timed::Scene(*scene));
-                self.drop_proposal(
-                    |m| matches!(m, Motion::MakeCheck { scene: s, .. } if s == *scene),
-                );
-            }
+            Event::ObjectPlaced { scene, object } => self.object_placed(scene, object),
+            Event::ObjectWithdrawn { scene, object } => self.object_withdrawn(scene, object),
+            Event::SceneStarted { scene, at } => self.scene_started(scene, at),
+            Event::SceneCancelled { scene } => self.scene_cancelled(scene),
             Event::PairProposed {
                 pair,
                 scene,
@@ -547,47 +306,17 @@ impl State {
                 environment_aspect,
                 by,
                 justification,
-            } => {
-                self.claim(pair.0);
-                if let Some(old) = self.pairs.get(pair) {
-                    let aspects = [old.character_aspect, old.environment_aspect];
-                    for aspect in aspects {
-                        unlink(&mut self.index.pairs, aspect, pair);
-                    }
-                }
-                link(&mut self.index.pairs, *character_aspect, *pair);
-                link(&mut self.index.pairs, *environment_aspect, *pair);
-                self.pairs.insert(
-                    *pair,
-                    MatchingPair {
-                        scene: *scene,
-                        character_aspect: *character_aspect,
-                        environment_aspect: *environment_aspect,
-                        proposed_by: *by,
-                        justification: justification.clone(),
-                        accepted_by: BTreeSet::new(),
-                        objections: BTreeSet::new(),
-                    },
-                );
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.pairs.push(*pair);
-                }
-            }
+            } => self.pair_proposed(
+                pair,
+                scene,
+                character_aspect,
+                environment_aspect,
+                by,
+                justification,
+            ),
             Event::PairWithdrawn { pair } => self.remove_pair(*pair),
-            Event::PairAccepted { pair, by } => {
-                if let Some(p) = self.pairs.get_mut(pair) {
-                    p.objections.remove(by);
-                    if p.proposed_by != *by {
-                        p.accepted_by.insert(*by);
-                    }
-                }
-            }
-            Event::PairObjected { pair, by } => {
-                if let Some(p) = self.pairs.get_mut(pair) {
-                    p.accepted_by.remove(by);
-                    p.objections.insert(*by);
-                }
-            }
+            Event::PairAccepted { pair, by } => self.pair_accepted(pair, by),
+            Event::PairObjected { pair, by } => self.pair_objected(pair, by),
             Event::DiceCalledFor { scene } => {
                 if let Some(s) = self.scenes.get_mut(scene) {
                     s.rolling = true;
@@ -596,33 +325,10 @@ impl State {
             Event::JustificationEdited {
                 pair,
                 justification,
-            } => {
-                self.flags.remove(&TextRef::Justification(*pair));
-                if let Some(p) = self.pairs.get_mut(pair) {
-                    p.justification = justification.clone();
-                }
-            }
-            Event::CheckMade { scene, check } => {
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.check = Some(check.clone());
-                    s.rolling = false;
-                }
-            }
-            Event::Narrated { scene, text } => {
-                self.flags.remove(&TextRef::Narration(*scene));
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.narration = Some(text.clone());
-                }
-            }
-            Event::SceneFinished { scene } => {
-                if self.in_progress == Some(*scene) {
-                    self.in_progress = None;
-                }
-                if let Some(s) = self.scenes.get_mut(scene) {
-                    s.performed = true;
-                }
-                self.stop_timer(Timed::Scene(*scene));
-            }
+            } => self.justification_edited(pair, justification),
+            Event::CheckMade { scene, check } => self.check_made(scene, check),
+            Event::Narrated { scene, text } => self.narrated(scene, text),
+            Event::SceneFinished { scene } => self.scene_finished(scene),
             Event::LongTermEffectsNarrated { text } => {
                 self.flags.remove(&TextRef::LongTermEffects);
                 self.long_term_effects = Some(text.clone());
