@@ -46,10 +46,12 @@ pub struct Cli {
 pub enum Command {
     /// Open the web table (the story game, the board game with bots, the Challenge rules):
     /// players join from phones and laptops by link. Logs one line per request to stderr
-    /// (RUST_LOG changes the level); Ctrl-C or SIGTERM stops it cleanly.
+    /// (RUST_LOG changes the level); Ctrl-C or SIGTERM stops it cleanly. Each flag may be set
+    /// instead by the environment variable named beside it; a flag wins over its variable.
     Serve(ServeArgs),
     /// Copy the web table's database, even while it is serving: a consistent copy of every
-    /// table, seat and action, to keep or to serve with `prophecy serve --db COPY`.
+    /// table, seat and action, to keep or to serve with `prophecy serve --db COPY`. With
+    /// --check FILE, check a copy instead.
     Backup(BackupArgs),
     /// The web table's databases: copy the tables of a SQLite file into PostgreSQL.
     #[command(subcommand)]
@@ -194,54 +196,55 @@ pub struct OutlineShowArgs {
 pub struct ServeArgs {
     /// Where to listen: an IP address or a host name, and a port (e.g. localhost:8080). Use
     /// 0.0.0.0:8080 (or this machine's LAN address) for phones on the same network.
-    #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_addr)]
+    #[arg(long, env = "PROPHECY_ADDR", default_value = "127.0.0.1:8080", value_parser = parse_addr)]
     pub addr: SocketAddr,
     /// Where every table is kept: a SQLite file (created if missing, in a folder that exists;
     /// one server per file; `prophecy backup` copies it while serving, a plain file copy is
     /// safe only once the server has stopped), or a PostgreSQL database
     /// (postgres://USER@HOST:PORT/DB), which several servers may share.
-    #[arg(long, default_value = "prophecy.db", value_parser = parse_serve_db())]
+    #[arg(long, env = "PROPHECY_DB", default_value = "prophecy.db", value_parser = parse_serve_db())]
     pub db: server::Database,
     /// The address players use, if it is not --addr (e.g. http://192.168.1.20:8080/ when
     /// listening on 0.0.0.0): an http:// or https:// address, printed with a QR code.
-    #[arg(long, value_parser = parse_url)]
+    #[arg(long, env = "PROPHECY_URL", value_parser = parse_url)]
     pub url: Option<String>,
     /// How long a bot waits before each action, in milliseconds (0 to 10000), so people can
     /// follow its moves on the board.
-    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    #[arg(long, env = "PROPHECY_BOT_PAUSE_MS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     pub bot_pause_ms: u64,
     /// Take the client's address (for the per-address limits) from the last X-Forwarded-For
     /// entry. Only behind a reverse proxy that sets it: otherwise anyone can pose as any
     /// address.
-    #[arg(long)]
+    #[arg(long, env = "PROPHECY_TRUST_PROXY")]
     pub trust_proxy: bool,
     /// Serve /metrics (Prometheus) on this address instead of beside the pages (e.g.
     /// 127.0.0.1:9100), so players cannot read it.
-    #[arg(long, value_name = "ADDR", value_parser = parse_addr)]
+    #[arg(long, env = "PROPHECY_METRICS_ADDR", value_name = "ADDR", value_parser = parse_addr)]
     pub metrics_addr: Option<SocketAddr>,
     /// Tables one client address may create per minute (1 to 10000; default 10).
-    #[arg(long, value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
+    #[arg(long, env = "PROPHECY_TABLES_PER_MINUTE", value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
     pub tables_per_minute: Option<u32>,
     /// Seats one client address may take per minute (1 to 10000; default 30).
-    #[arg(long, value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
+    #[arg(long, env = "PROPHECY_JOINS_PER_MINUTE", value_name = "N", value_parser = parse_per_minute, allow_negative_numbers = true)]
     pub joins_per_minute: Option<u32>,
     /// KiB of whole tables (a page's first view, older log lines) one client address's pages
     /// may ask for per minute (1 to 1000000000; default 16384).
-    #[arg(long, value_name = "KIB", value_parser = parse_kib_per_minute, allow_negative_numbers = true)]
+    #[arg(long, env = "PROPHECY_SYNC_KIB_PER_MINUTE", value_name = "KIB", value_parser = parse_kib_per_minute, allow_negative_numbers = true)]
     pub sync_kib_per_minute: Option<u32>,
     /// KiB of events one client address's actions may write per minute, across its tables
     /// and seats (1 to 1000000000; default 512).
-    #[arg(long, value_name = "KIB", value_parser = parse_kib_per_minute, allow_negative_numbers = true)]
+    #[arg(long, env = "PROPHECY_WRITTEN_KIB_PER_MINUTE", value_name = "KIB", value_parser = parse_kib_per_minute, allow_negative_numbers = true)]
     pub written_kib_per_minute: Option<u32>,
     /// Connections (pages and sockets) open at once (1 to 1000000; default: the open-file
     /// limit less 256).
-    #[arg(long, value_name = "N", value_parser = parse_connections, allow_negative_numbers = true)]
+    #[arg(long, env = "PROPHECY_MAX_CONNECTIONS", value_name = "N", value_parser = parse_connections, allow_negative_numbers = true)]
     pub max_connections: Option<usize>,
     /// Connections (pages and sockets) open at once from one client address, IPv6 by its /64
     /// (1 to 1000000; default 128). Past it that address gets 429. Not with --trust-proxy:
     /// behind a proxy every connection is the proxy's, so the proxy caps them per client.
     #[arg(
         long,
+        env = "PROPHECY_CONNECTIONS_PER_ADDRESS",
         value_name = "N",
         value_parser = parse_per_address,
         allow_negative_numbers = true,
@@ -250,15 +253,16 @@ pub struct ServeArgs {
     pub connections_per_address: Option<u32>,
     /// Copy the database this often while serving (e.g. 1h, 30m; at least 1m, at most 365d),
     /// into --backup-dir as prophecy-<UTC time>.db. No copies without it.
-    #[arg(long, value_name = "DURATION", value_parser = parse_backup_every)]
+    #[arg(long, env = "PROPHECY_BACKUP_EVERY", value_name = "DURATION", value_parser = parse_backup_every)]
     pub backup_every: Option<std::time::Duration>,
     /// Where --backup-every puts its copies (created if missing; default: a backups folder
     /// beside the --db file).
-    #[arg(long, value_name = "DIR", requires = "backup_every", value_parser = parse_backup_dir())]
+    #[arg(long, env = "PROPHECY_BACKUP_DIR", value_name = "DIR", requires = "backup_every", value_parser = parse_backup_dir())]
     pub backup_dir: Option<PathBuf>,
     /// How many copies --backup-every keeps; the oldest are removed (1 to 10000; default 24).
     #[arg(
         long,
+        env = "PROPHECY_BACKUP_KEEP",
         value_name = "N",
         requires = "backup_every",
         value_parser = parse_backup_keep,
@@ -274,8 +278,13 @@ pub struct BackupArgs {
     #[arg(long, default_value = "prophecy.db", value_parser = parse_db())]
     pub db: PathBuf,
     /// The copy: a new file (it must not exist yet) in a folder that exists.
-    #[arg(value_name = "OUT", value_parser = parse_db())]
-    pub out: PathBuf,
+    #[arg(value_name = "OUT", value_parser = parse_db(), required_unless_present = "check")]
+    pub out: Option<PathBuf>,
+    /// Check a copy instead of making one, changing nothing: SQLite's check of the file, then
+    /// every table's log replayed through its game's rules. Says what it holds; exit status 2
+    /// if any of it is damaged.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "db"])]
+    pub check: Option<PathBuf>,
 }
 
 /// `prophecy db …`.
@@ -1008,6 +1017,33 @@ mod tests {
             format!("default {DEFAULT_BACKUPS_KEPT})"),
         ] {
             assert!(help.contains(&stated), "{stated} in {help}");
+        }
+    }
+
+    /// Container platforms and service managers set a server up through its environment: each
+    /// flag of `serve` has its variable, named in `--help`.
+    #[test]
+    fn every_serve_flag_has_its_environment_variable() {
+        let mut command = Cli::command();
+        let serve = command.find_subcommand_mut("serve").expect("serve");
+        let help = serve.render_long_help().to_string();
+        let flags: Vec<_> = serve
+            .get_arguments()
+            .filter_map(|a| a.get_long().map(|long| (long.to_owned(), a.get_env())))
+            .filter(|(long, _)| long != "help")
+            .collect();
+        assert_eq!(flags.len(), 15, "{flags:?}");
+        for (long, env) in flags {
+            let expected = format!("PROPHECY_{}", long.to_uppercase().replace('-', "_"));
+            assert_eq!(
+                env.and_then(|e| e.to_str()),
+                Some(expected.as_str()),
+                "--{long}"
+            );
+            assert!(
+                help.contains(&format!("[env: {expected}")),
+                "{expected} in --help"
+            );
         }
     }
 

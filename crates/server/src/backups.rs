@@ -47,6 +47,19 @@ pub fn copy_to_postgres(from: &Path, to: &str) -> Result<store::Copied, ServeErr
     })
 }
 
+/// Checks the SQLite file `file` (a backup, say) without changing it, on a runtime of its own:
+/// SQLite's check of the file, then each table's log replayed through its game's rules
+/// ([`crate::games::replays`]), as `prophecy db copy` would.
+pub fn verify(file: &Path) -> Result<store::Verified, ServeError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| ServeError::Runtime(format!("cannot start: {e}")))?;
+    runtime
+        .block_on(store::verify(file, crate::games::replays))
+        .map_err(|e| ServeError::Usage(e.to_string()))
+}
+
 /// Every `backups.every`, writes a copy of `db` into `backups.dir` (created if missing) and
 /// removes the oldest so that `backups.keep` remain, until `shutdown` turns true. A copy in
 /// progress is finished before it returns. A failed copy is logged and never stops the server.

@@ -21,7 +21,7 @@ mod room;
 mod text;
 mod ws;
 
-pub use backups::{backup, copy_to_postgres};
+pub use backups::{backup, copy_to_postgres, verify};
 use room::RoomHandle;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -480,15 +480,23 @@ pub fn run(config: Config) -> Result<(), ServeError> {
     runtime.block_on(serve(config))
 }
 
-/// Serves until Ctrl-C or SIGTERM, then closes every socket and stops.
+/// Serves until Ctrl-C or SIGTERM, then closes every socket and stops. The addresses are
+/// taken before the database is opened, so a taken port leaves no new database file behind.
+/// Logging is the caller's to set up (`tracing`).
 pub async fn serve(config: Config) -> Result<(), ServeError> {
-    init_logging();
+    let listeners = bind(&config).await?;
     let usage = |e: store::StoreError| ServeError::Usage(e.to_string());
     match &config.db {
         Database::File(path) => {
             let store = SqliteStore::open(path).await.map_err(usage)?;
             let closing = store.clone();
-            serve_store(&config, store, async move { closing.close().await }).await
+            serve_store(
+                &config,
+                store,
+                listeners,
+                async move { closing.close().await },
+            )
+            .await
         }
         Database::Postgres(url) => {
             if config.backups.is_some() {
@@ -498,39 +506,47 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
             }
             let store = PgStore::open(url).await.map_err(usage)?;
             let closing = store.clone();
-            serve_store(&config, store, async move { closing.close().await }).await
+            serve_store(
+                &config,
+                store,
+                listeners,
+                async move { closing.close().await },
+            )
+            .await
         }
     }
+}
+
+/// The pages' listener, and the metrics' own when `--metrics-addr` is given.
+struct Listeners {
+    pages: tokio::net::TcpListener,
+    metrics: Option<tokio::net::TcpListener>,
+}
+
+async fn bind(config: &Config) -> Result<Listeners, ServeError> {
+    let pages = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .map_err(|e| ServeError::Usage(format!("cannot listen on {}: {e}", config.addr)))?;
+    let metrics = match config.metrics_addr {
+        Some(metrics_addr) => Some(tokio::net::TcpListener::bind(metrics_addr).await.map_err(
+            |e| ServeError::Usage(format!("cannot listen on {metrics_addr} for metrics: {e}")),
+        )?),
+        None => None,
+    };
+    Ok(Listeners { pages, metrics })
 }
 
 /// [`serve`] on an open store; `close` closes it once the server has stopped.
 async fn serve_store<S: Store>(
     config: &Config,
     store: S,
+    listeners: Listeners,
     close: impl std::future::Future<Output = ()>,
 ) -> Result<(), ServeError> {
-    let listener = match tokio::net::TcpListener::bind(config.addr).await {
-        Ok(listener) => listener,
-        Err(e) => {
-            close.await;
-            return Err(ServeError::Usage(format!(
-                "cannot listen on {}: {e}",
-                config.addr
-            )));
-        }
-    };
-    let metrics_listener = match config.metrics_addr {
-        Some(metrics_addr) => match tokio::net::TcpListener::bind(metrics_addr).await {
-            Ok(listener) => Some(listener),
-            Err(e) => {
-                close.await;
-                return Err(ServeError::Usage(format!(
-                    "cannot listen on {metrics_addr} for metrics: {e}"
-                )));
-            }
-        },
-        None => None,
-    };
+    let Listeners {
+        pages: listener,
+        metrics: metrics_listener,
+    } = listeners;
     let addr = listener
         .local_addr()
         .map_err(|e| ServeError::Runtime(e.to_string()))?;
@@ -568,21 +584,6 @@ async fn serve_store<S: Store>(
     close.await;
     say(&format!("Stopped. Every table is saved in {}.", config.db));
     served.map_err(ServeError::Runtime)
-}
-
-/// Logs go to stderr: plain text unless stderr is a terminal, `info` unless `RUST_LOG` says
-/// otherwise (e.g. `RUST_LOG=server=debug`); sqlx's notices (a migration table that exists) only
-/// from `warn`.
-fn init_logging() {
-    use std::io::IsTerminal;
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_writer(std::io::stderr)
-        .try_init();
 }
 
 /// Prints a line for the person who started the server. Their terminal may be gone (a closed

@@ -1,4 +1,5 @@
-//! Moving tables from a SQLite file to PostgreSQL (`prophecy db copy`).
+//! Moving tables from a SQLite file to PostgreSQL (`prophecy db copy`), and checking such a
+//! file (`prophecy backup --check`).
 
 use crate::{PgStore, Result, StoreError};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteRow};
@@ -62,28 +63,86 @@ struct Table {
 /// touched. `from` is read over a read-only connection, so a server may go on serving it (the
 /// copy is then of the moment each table is read).
 pub async fn copy(from: &Path, to: &PgStore, check: impl Check) -> Result<Copied> {
+    let (mut file, tables) = open_file(from).await?;
+    let mut copied = Copied::default();
+    for table in tables {
+        copy_table(&mut file, &table, to, &check, &mut copied)
+            .await
+            .map_err(|e| readable(from, e))?;
+    }
+    let _ = file.close().await;
+    Ok(copied)
+}
+
+/// What [`verify`] found in a file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Verified {
+    /// Tables in the file.
+    pub tables: u64,
+    /// Their seats.
+    pub seats: u64,
+    /// Their events.
+    pub events: u64,
+    /// Tables whose log is not a game the rules could have played, in the file's order.
+    pub failed: Vec<Skipped>,
+}
+
+/// Checks a SQLite file (a backup, say) without changing it: SQLite's own check of the file,
+/// then every table's log through `check`, as [`copy`] would. `Err` when it is not a readable
+/// Prophecy database at all.
+pub async fn verify(from: &Path, check: impl Check) -> Result<Verified> {
+    let (mut file, tables) = open_file(from).await?;
+    let problems: Vec<String> = sqlx::query_scalar("PRAGMA quick_check")
+        .fetch_all(&mut file)
+        .await
+        .map_err(|e| readable(from, StoreError::Database(e)))?;
+    if problems != ["ok"] {
+        return Err(StoreError::Damaged(format!(
+            "{} is damaged: {}",
+            from.display(),
+            problems.join("; ")
+        )));
+    }
+    let mut verified = Verified::default();
+    for table in &tables {
+        let (events, checked) = checked_log(&mut file, table, &check)
+            .await
+            .map_err(|e| readable(from, e))?;
+        let seats: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM seats WHERE table_id = ?")
+            .bind(table.id)
+            .fetch_one(&mut file)
+            .await
+            .map_err(|e| readable(from, StoreError::Database(e)))?;
+        verified.tables += 1;
+        verified.seats += u64::try_from(seats).unwrap_or(0);
+        verified.events += events.len() as u64;
+        if let Err(reason) = checked {
+            verified.failed.push(Skipped {
+                table: table.id,
+                game: table.game.clone(),
+                reason,
+            });
+        }
+    }
+    let _ = file.close().await;
+    Ok(verified)
+}
+
+/// The file `from` opened read-only (a server may go on serving it), and its tables.
+async fn open_file(from: &Path) -> Result<(SqliteConnection, Vec<Table>)> {
     let shown = from.display();
     if !from.is_file() {
         return Err(StoreError::Open(format!(
             "there is no database file {shown}; give the --db file a server uses"
         )));
     }
-    let unreadable = |e: sqlx::Error| {
-        StoreError::Open(format!(
-            "cannot read {shown}: {}",
-            e.to_string()
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        ))
-    };
     let options = SqliteConnectOptions::new()
         .filename(from)
         .read_only(true)
         .busy_timeout(Duration::from_secs(5));
     let mut file = SqliteConnection::connect_with(&options)
         .await
-        .map_err(unreadable)?;
+        .map_err(|e| readable(from, StoreError::Database(e)))?;
     // A file from before stories could be published has no `share` column (none is published),
     // one from before tables had names no `name` (none is named).
     let share = column_or_null(&mut file, "share").await;
@@ -113,18 +172,23 @@ pub async fn copy(from: &Path, to: &PgStore, check: impl Check) -> Result<Copied
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()
-            .map_err(unreadable)?;
-    let mut copied = Copied::default();
-    for table in tables {
-        copy_table(&mut file, &table, to, &check, &mut copied)
-            .await
-            .map_err(|e| match e {
-                StoreError::Database(e) => unreadable(e),
-                other => other,
-            })?;
+            .map_err(|e| readable(from, StoreError::Database(e)))?;
+    Ok((file, tables))
+}
+
+/// A database error while reading `from`, in one line naming the file.
+fn readable(from: &Path, e: StoreError) -> StoreError {
+    match e {
+        StoreError::Database(e) => StoreError::Open(format!(
+            "cannot read {}: {}",
+            from.display(),
+            e.to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
+        other => other,
     }
-    let _ = file.close().await;
-    Ok(copied)
 }
 
 /// `column` if the file's `tables` have it, else `NULL`.
@@ -138,14 +202,17 @@ async fn column_or_null(file: &mut SqliteConnection, column: &'static str) -> &'
     if has { column } else { "NULL" }
 }
 
-async fn copy_table(
+/// One event of the file: seq, at, player, body.
+type FileEvent = (i64, i64, Option<i64>, String);
+
+/// A table's events, and whether its log passes `check` (numbered 1, 2, 3… without a gap, and
+/// a game its rules could have played), or why not.
+async fn checked_log(
     file: &mut SqliteConnection,
     table: &Table,
-    to: &PgStore,
     check: &impl Check,
-    copied: &mut Copied,
-) -> Result<()> {
-    let events: Vec<(i64, i64, Option<i64>, String)> =
+) -> Result<(Vec<FileEvent>, std::result::Result<(), String>)> {
+    let events: Vec<FileEvent> =
         sqlx::query_as("SELECT seq, at, player, body FROM events WHERE table_id = ? ORDER BY seq")
             .bind(table.id)
             .fetch_all(&mut *file)
@@ -163,6 +230,17 @@ async fn copy_table(
             check(&table.game, &bodies)
         }
     };
+    Ok((events, checked))
+}
+
+async fn copy_table(
+    file: &mut SqliteConnection,
+    table: &Table,
+    to: &PgStore,
+    check: &impl Check,
+    copied: &mut Copied,
+) -> Result<()> {
+    let (events, checked) = checked_log(file, table, check).await?;
     if let Err(reason) = checked {
         copied.skipped.push(Skipped {
             table: table.id,

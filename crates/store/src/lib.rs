@@ -17,7 +17,7 @@ mod files;
 pub mod postgres;
 mod sqlite;
 
-pub use copy::{Check, Copied, Skipped, copy};
+pub use copy::{Check, Copied, Skipped, Verified, copy, verify};
 pub use postgres::PgStore;
 pub use sqlite::{SqliteStore, backup};
 

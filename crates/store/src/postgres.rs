@@ -70,12 +70,7 @@ impl PgStore {
                 one_line(&e.to_string())
             ))
         })?;
-        let unreachable = |e: sqlx::Error| {
-            StoreError::Open(format!(
-                "cannot reach the database {shown}: {}",
-                one_line(&e.to_string())
-            ))
-        };
+        let unreachable = |e: sqlx::Error| unreachable(&options, &shown, &e);
         // One connection first: a wrong address fails at once, not after the pool's retries.
         sqlx::PgConnection::connect_with(&options)
             .await
@@ -172,6 +167,30 @@ pub fn describe(url: &str) -> String {
         Err(_) => "that PostgreSQL address".to_owned(),
     }
 }
+
+/// Why the server cannot use the database at `options`, in words: a missing database is named,
+/// with the command that creates it.
+fn unreachable(options: &PgConnectOptions, shown: &str, e: &sqlx::Error) -> StoreError {
+    let code = e.as_database_error().and_then(|d| d.code());
+    if code.as_deref() == Some(MISSING_DATABASE) {
+        let name = options.get_database().unwrap_or_default();
+        return StoreError::Open(format!(
+            "the database '{name}' does not exist on the PostgreSQL server at {}:{}; create it first, e.g. with: createdb -h {} -p {} -U {} {name}",
+            options.get_host(),
+            options.get_port(),
+            options.get_host(),
+            options.get_port(),
+            options.get_username(),
+        ));
+    }
+    StoreError::Open(format!(
+        "cannot reach the database {shown}: {}",
+        one_line(&e.to_string())
+    ))
+}
+
+/// PostgreSQL's SQLSTATE for a database that does not exist (`invalid_catalog_name`).
+const MISSING_DATABASE: &str = "3D000";
 
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")

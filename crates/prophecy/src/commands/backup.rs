@@ -5,14 +5,56 @@ use super::serve_failure;
 use crate::Failure;
 use crate::cli::{BackupArgs, DbCopyArgs};
 
-/// Copies `--db` to `OUT`; says where the copy is and how to serve it.
+/// Copies `--db` to `OUT`, and says where the copy is and how to serve it; or checks the
+/// `--check` file.
 pub fn run(args: BackupArgs) -> Result<String, Failure> {
-    server::backup(&args.db, &args.out).map_err(serve_failure)?;
-    let out = story::views::one_line(&args.out.display().to_string());
+    let out = match (args.check, args.out) {
+        (Some(file), _) => return check(&file),
+        (None, Some(out)) => out,
+        (None, None) => {
+            return Err(Failure::Usage(
+                "give the copy's file, or --check FILE".into(),
+            ));
+        }
+    };
+    server::backup(&args.db, &out).map_err(serve_failure)?;
+    let out = story::views::one_line(&out.display().to_string());
     let db = story::views::one_line(&args.db.display().to_string());
     Ok(format!(
         "Copied {db} to {out}; to serve the copy: prophecy serve --db {out}\n"
     ))
+}
+
+/// Checks `file`: what it holds, or each table whose log the rules refuse (status 2).
+fn check(file: &std::path::Path) -> Result<String, Failure> {
+    let verified = server::verify(file).map_err(serve_failure)?;
+    let shown = story::views::one_line(&file.display().to_string());
+    let holds = format!(
+        "{shown} holds {} ({} and {})",
+        super::count(verified.tables, "table", "tables"),
+        super::count(verified.seats, "seat", "seats"),
+        super::count(verified.events, "event", "events"),
+    );
+    if verified.failed.is_empty() {
+        return Ok(format!(
+            "{holds}; the file is sound and every table's log replays through its rules. To serve it: prophecy serve --db {shown}\n"
+        ));
+    }
+    let failed: Vec<String> = (verified.failed.iter())
+        .map(|t| {
+            format!(
+                "table {} ({}): {}",
+                t.table,
+                story::views::one_line(&t.game),
+                story::views::one_line(&t.reason)
+            )
+        })
+        .collect();
+    Err(Failure::Usage(format!(
+        "{holds}, and {} not replay through its rules: {}",
+        super::count(failed.len() as u64, "table does", "tables do"),
+        failed.join("; ")
+    )))
 }
 
 /// Copies `--from` into `--to`; says what was copied, what was there already, and each table

@@ -21,9 +21,12 @@ use serde::Serialize;
 /// Runs one command and returns what it prints.
 pub fn run(command: Command) -> Result<String, Failure> {
     match command {
-        Command::Serve(args) => server::run(serve_config(args))
-            .map(|()| String::new())
-            .map_err(serve_failure),
+        Command::Serve(args) => {
+            init_logging();
+            server::run(serve_config(args))
+                .map(|()| String::new())
+                .map_err(serve_failure)
+        }
         Command::Backup(args) => backup::run(args),
         Command::Db(DbCommand::Copy(args)) => backup::copy(args),
         Command::Roll(args) => roll::run(args),
@@ -85,6 +88,21 @@ fn serve_config(args: ServeArgs) -> server::Config {
         metrics_addr: args.metrics_addr,
         backups,
     }
+}
+
+/// Logs go to stderr: plain text unless stderr is a terminal, `info` unless `RUST_LOG` says
+/// otherwise (e.g. `RUST_LOG=server=debug`); sqlx's notices (a migration table that exists) only
+/// from `warn`.
+fn init_logging() {
+    use std::io::IsTerminal;
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info,sqlx=warn".into()),
+        )
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// The server's refusals are bad input (status 2); its failures while running are not.

@@ -2,7 +2,7 @@
 //! per request, stops cleanly on SIGTERM leaving the whole database in its file, holds its
 //! database against a second server, and refuses a damaged one.
 
-use crate::prophecy;
+use crate::{ok, prophecy};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -38,9 +38,16 @@ struct Served {
 
 impl Served {
     fn start(db: &Path) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_prophecy"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_prophecy"));
+        command
             .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-            .arg(db)
+            .arg(db);
+        Served::spawn(command)
+    }
+
+    /// Starts `command` (a `prophecy serve`) and waits until it listens.
+    fn spawn(mut command: Command) -> Served {
+        let mut child = command
             .env_remove("RUST_LOG")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -304,6 +311,44 @@ fn serve_reports_bad_addresses_and_databases_in_one_line() {
         "{}",
         run.stderr
     );
+    assert!(
+        !dir.0.join("t.db").exists(),
+        "a server that could not listen left a new database file behind"
+    );
+}
+
+/// Every flag of `serve` can be set by its variable (for service managers and containers),
+/// and a flag wins over its variable.
+#[test]
+fn serve_takes_its_settings_from_the_environment_and_a_flag_wins() {
+    let dir = TempDir::new("serve-env");
+    let db = dir.0.join("from-env.db");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_prophecy"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .env("PROPHECY_ADDR", "nowhere:80")
+        .env("PROPHECY_DB", &db)
+        .env("PROPHECY_BOT_PAUSE_MS", "0")
+        // An on/off flag's variable is `true` or `false`.
+        .env("PROPHECY_TRUST_PROXY", "true");
+    let mut served = Served::spawn(command);
+    let line = served.wait_for("with the database");
+    assert!(line.contains(&db.display().to_string()), "{line}");
+    assert!(served.stop().success());
+    assert!(db.exists(), "the database named by PROPHECY_DB");
+    // A bad value in a variable is named like a bad flag.
+    let run = Command::new(env!("CARGO_BIN_EXE_prophecy"))
+        .args(["serve", "--db"])
+        .arg(dir.0.join("unused.db"))
+        .env("PROPHECY_ADDR", "nowhere:80")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(run.stderr).unwrap();
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: invalid value 'nowhere:80' for '--addr <ADDR>'"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -364,7 +409,7 @@ fn backup_refuses_in_one_line_with_status_2() {
         (
             format!("backup --db {d}/tables.db {d}/no/such/copy.db"),
             format!(
-                "error: invalid value '{d}/no/such/copy.db' for '<OUT>': {d}/no/such does not exist; give a file in a folder that exists"
+                "error: invalid value '{d}/no/such/copy.db' for '[OUT]': {d}/no/such does not exist; give a file in a folder that exists"
             ),
         ),
     ] {
@@ -564,6 +609,24 @@ fn psql(sql: &str) {
         run.status.success(),
         "psql {sql}: {}",
         String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+/// A PostgreSQL database that was never created is named, with the command that creates it.
+#[test]
+fn a_missing_postgresql_database_is_named_with_how_to_create_it() {
+    let name = format!("prophecy_never_made_{}", std::process::id());
+    let run = prophecy(&format!(
+        "serve --addr 127.0.0.1:0 --db postgres://postgres@{}:5432/{name}",
+        pg_host()
+    ));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: the database '{name}' does not exist on the PostgreSQL server at {host}:5432; create it first, e.g. with: createdb -h {host} -p 5432 -U postgres {name}\n",
+            host = pg_host()
+        )
     );
 }
 
@@ -784,4 +847,68 @@ fn db_copy_replays_every_table_through_its_rules_and_says_which_it_left_out_and_
         run.stdout
     );
     assert_eq!(psql_count(&db.name, "SELECT COUNT(*) FROM tables"), 3);
+}
+
+/// `prophecy backup --check` reads a copy without changing it, says what it holds, and names
+/// each table whose log its rules refuse (status 2), as `db copy` would.
+#[test]
+fn backup_check_says_what_a_copy_holds_and_which_tables_are_damaged() {
+    let dir = TempDir::new("backup-check");
+    let file = dir.0.join("tables.db");
+    let server = Served::start(&file);
+    for body in [
+        r#"{"name": "Ada", "ruleset": "1.1"}"#,
+        r#"{"name": "Ann", "game": "board", "bots": 1}"#,
+    ] {
+        let (status, body) = server.http("POST", "/tables", body);
+        assert_eq!(status, 200, "{body}");
+    }
+    assert!(server.stop().success());
+    let copy = dir.0.join("copy.db");
+    ok(&format!(
+        "backup --db {} {}",
+        file.display(),
+        copy.display()
+    ));
+    let before = std::fs::read(&copy).unwrap();
+    let checked = ok(&format!("backup --check {}", copy.display()));
+    assert!(
+        checked.starts_with(&format!("{} holds 2 tables (2 seats and ", copy.display())),
+        "{checked}"
+    );
+    assert!(
+        checked.ends_with(&format!(
+            "events); the file is sound and every table's log replays through its rules. To serve it: prophecy serve --db {}\n",
+            copy.display()
+        )),
+        "{checked}"
+    );
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        before,
+        "the check changed the file"
+    );
+    add_broken_tables(&copy, &[("garbled", "story", &["not json"])]);
+    let run = prophecy(&format!("backup --check {}", copy.display()));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(
+            "and 1 table does not replay through its rules: table 3 (story): event 1 is not an event of this game: expected ident at line 1 column 2\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    // Not a database at all, and no file.
+    let junk = dir.0.join("junk.db");
+    std::fs::write(&junk, vec![7u8; 8192]).unwrap();
+    for (path, says) in [
+        (junk, "junk.db"),
+        (dir.0.join("none.db"), "there is no database file"),
+    ] {
+        let run = prophecy(&format!("backup --check {}", path.display()));
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.contains(says), "{}", run.stderr);
+    }
 }
