@@ -67,18 +67,20 @@ browser_tests() {
 }
 
 postgres_ready() {
-  # The PostgreSQL store's tests use this machine's server on 127.0.0.1:5432 (user postgres,
-  # each test in a database of its own) and psql. Start the server if it has stopped.
+  # The PostgreSQL tests use PROPHECY_TEST_POSTGRES, by default this machine's server on
+  # 127.0.0.1:5432 as postgres (each test in a database of its own), and psql. Start this
+  # machine's server if it is the one and has stopped.
   needs psql postgresql-client || return 1
-  pg_isready -q -h 127.0.0.1 -p 5432 && return 0
-  if command -v pg_ctlcluster >/dev/null 2>&1; then
+  local server="${PROPHECY_TEST_POSTGRES:-postgres://postgres@127.0.0.1:5432/postgres}"
+  pg_isready -q -d "$server" && return 0
+  if [ -z "${PROPHECY_TEST_POSTGRES:-}" ] && command -v pg_ctlcluster >/dev/null 2>&1; then
     pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql)" main start || true
   fi
   for _ in $(seq 20); do
-    pg_isready -q -h 127.0.0.1 -p 5432 && return 0
+    pg_isready -q -d "$server" && return 0
     sleep 0.5
   done
-  echo "PostgreSQL does not answer on 127.0.0.1:5432"
+  echo "PostgreSQL does not answer at $server"
   return 1
 }
 

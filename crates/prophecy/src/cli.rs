@@ -159,7 +159,7 @@ pub enum OutlineCommand {
 /// `prophecy outline odds`.
 #[derive(Debug, Args)]
 pub struct OutlineOddsArgs {
-    /// The outline plan: a TOML file of `[[scene]]` tables (see the README).
+    /// The outline plan: a TOML file of `[[scene]]` tables (format: docs/cli.md).
     pub file: PathBuf,
     /// The rules: 1.0 (Finale 4), 1.1 (Finale 5) or temporal.
     #[arg(long, default_value = "1.0", value_parser = parse_ruleset)]
@@ -181,7 +181,7 @@ pub enum ShowFormat {
 /// `prophecy outline show`.
 #[derive(Debug, Args)]
 pub struct OutlineShowArgs {
-    /// The outline plan: a TOML file of `[[scene]]` tables (see the README).
+    /// The outline plan: a TOML file of `[[scene]]` tables (format: docs/cli.md).
     pub file: PathBuf,
     /// tree or mermaid.
     #[arg(long, value_enum, default_value_t = ShowFormat::Tree)]

@@ -364,11 +364,11 @@ async fn healthz<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
     }
 }
 
-/// The rulings (`docs/rulings.md`): where the seeds are silent or the table adds a step, in
+/// The rulings (`crates/server/rulings.md`): where the seeds are silent or the table adds a step, in
 /// plain words, as a page of the site. Linked from the pages' rules help; made once.
 async fn rulings(headers: HeaderMap) -> Response {
     static PAGE: std::sync::LazyLock<String> =
-        std::sync::LazyLock::new(|| rulings_page(include_str!("../../../docs/rulings.md")));
+        std::sync::LazyLock::new(|| rulings_page(include_str!("../rulings.md")));
     assets::written(
         &headers,
         "text/html; charset=utf-8",

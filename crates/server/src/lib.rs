@@ -107,7 +107,7 @@ impl Default for Options {
 }
 
 /// Limits on everything a stranger can spend, each answered with a clear message. The
-/// defaults are the README's; tests shorten the timeouts.
+/// defaults are listed in docs/deploy.md#limits; tests shorten the timeouts.
 #[derive(Debug, Clone)]
 pub struct Limits {
     /// Tables one client address may create per minute (also the burst).

@@ -6,7 +6,7 @@
 //! [`Event`]s it becomes or a [`Refusal`] naming the rule; [`evolve`] applies an event. Dice
 //! results live in the events, so replaying a stored log never re-rolls. What cannot be undone
 //! (a phase move, a check, the end) is a motion the table agrees to: a [`model::Proposal`]
-//! carries when every player has agreed (see `docs/rulings.md`).
+//! carries when every player has agreed (see `crates/server/rulings.md`).
 //!
 //! - [`ruleset`]: the three rulesets and their parameters.
 //! - [`model`]: phases, objects, aspects, scenes, pairs, motions and proposals, the timer,

@@ -272,6 +272,12 @@ pub fn export(args: ExportArgs) -> Result<String, Failure> {
     }
     let state = State::replay_checked(&events)
         .map_err(|broken| at(lines[broken.position], &broken.problem))?;
+    let outline = || story::export::outline_view(&state).1;
+    if args.format != ExportFormat::Markdown && outline().is_empty() {
+        return Err(Failure::Usage(format!(
+            "{shown}: this story has no outline yet (no scene is set out), so there is nothing to draw; --format markdown exports the story so far"
+        )));
+    }
     Ok(match args.format {
         ExportFormat::Markdown => story::export::to_markdown(&state),
         ExportFormat::Tree => {
@@ -280,9 +286,9 @@ pub fn export(args: ExportArgs) -> Result<String, Failure> {
             } else {
                 "Finale"
             };
-            story::views::tree_rooted(&story::export::outline_view(&state).1, root)
+            story::views::tree_rooted(&outline(), root)
         }
-        ExportFormat::Mermaid => story::views::mermaid(&story::export::outline_view(&state).1),
+        ExportFormat::Mermaid => story::views::mermaid(&outline()),
     })
 }
 

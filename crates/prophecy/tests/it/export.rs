@@ -120,3 +120,23 @@ fn a_file_of_no_game_names_its_line() {
         run.stderr
     );
 }
+
+#[test]
+fn a_story_with_no_outline_yet_says_so_rather_than_draw_nothing() {
+    let file = game_file::<server::games::story::StoryGame>(
+        "story-unplanned",
+        json!({"ruleset": "1.1"}),
+        &[(1, "Ada", None)],
+    );
+    assert!(ok(&format!("export {file}")).starts_with("# "));
+    for format in ["mermaid", "tree"] {
+        let run = prophecy(&format!("export {file} --format {format}"));
+        assert_eq!((run.code, run.stdout.as_str()), (2, ""), "{format}");
+        assert_eq!(
+            run.stderr.trim_end(),
+            format!(
+                "error: {file}: this story has no outline yet (no scene is set out), so there is nothing to draw; --format markdown exports the story so far"
+            )
+        );
+    }
+}

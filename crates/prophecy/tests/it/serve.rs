@@ -559,8 +559,8 @@ fn the_cap_per_address_is_checked_and_not_for_a_proxy() {
     }
 }
 
-/// A database of its own on this machine's PostgreSQL (`PROPHECY_TEST_POSTGRES_HOST`, default
-/// 127.0.0.1, user postgres), made with `psql` and dropped when this is dropped.
+/// A database of its own on the tests' PostgreSQL server (`PROPHECY_TEST_POSTGRES`, as for the
+/// store's tests), made with `psql` and dropped when this is dropped.
 struct PgDb {
     name: String,
     url: String,
@@ -571,7 +571,7 @@ impl PgDb {
         let name = format!("prophecy_cli_{name}_{}", std::process::id());
         psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
         psql(&format!("CREATE DATABASE {name}"));
-        let url = format!("postgres://postgres@{}:5432/{name}", pg_host());
+        let url = pg_url(&name);
         PgDb { name, url }
     }
 }
@@ -585,24 +585,29 @@ impl Drop for PgDb {
     }
 }
 
-fn pg_host() -> String {
-    std::env::var("PROPHECY_TEST_POSTGRES_HOST").unwrap_or_else(|_| "127.0.0.1".to_owned())
+/// The tests' server: the address of a database its user may create databases from.
+fn server_url() -> String {
+    std::env::var("PROPHECY_TEST_POSTGRES")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+}
+
+/// The address of the database `name` on the tests' server.
+fn pg_url(name: &str) -> String {
+    let server = server_url();
+    let (address, query) = server.split_once('?').unwrap_or((&server, ""));
+    let at = address.rfind('/').expect("postgres://USER@HOST:PORT/DB");
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{query}")
+    };
+    format!("{}/{name}{query}", &address[..at])
 }
 
 fn psql(sql: &str) {
     let run = Command::new("psql")
-        .args([
-            "-h",
-            &pg_host(),
-            "-U",
-            "postgres",
-            "-d",
-            "postgres",
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-c",
-            sql,
-        ])
+        .arg(server_url())
+        .args(["-v", "ON_ERROR_STOP=1", "-c", sql])
         .output()
         .expect("psql runs (Debian's postgresql-client)");
     assert!(
@@ -616,17 +621,26 @@ fn psql(sql: &str) {
 #[test]
 fn a_missing_postgresql_database_is_named_with_how_to_create_it() {
     let name = format!("prophecy_never_made_{}", std::process::id());
-    let run = prophecy(&format!(
-        "serve --addr 127.0.0.1:0 --db postgres://postgres@{}:5432/{name}",
-        pg_host()
-    ));
+    let run = prophecy(&format!("serve --addr 127.0.0.1:0 --db {}", pg_url(&name)));
     assert_eq!(run.code, 2, "{}", run.stderr);
-    assert_eq!(
-        run.stderr,
-        format!(
-            "error: the database '{name}' does not exist on the PostgreSQL server at {host}:5432; create it first, e.g. with: createdb -h {host} -p 5432 -U postgres {name}\n",
-            host = pg_host()
-        )
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: the database '{name}' does not exist on the PostgreSQL server at "
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("; create it first, e.g. with: createdb -h "),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.ends_with(&format!(" {name}\n")),
+        "{}",
+        run.stderr
     );
 }
 
@@ -675,16 +689,8 @@ fn serve_keeps_its_tables_in_postgresql_which_several_servers_share() {
 
 fn psql_count(database: &str, sql: &str) -> i64 {
     let run = Command::new("psql")
-        .args([
-            "-h",
-            &pg_host(),
-            "-U",
-            "postgres",
-            "-d",
-            database,
-            "-tAc",
-            sql,
-        ])
+        .arg(pg_url(database))
+        .args(["-tAc", sql])
         .output()
         .unwrap();
     String::from_utf8_lossy(&run.stdout).trim().parse().unwrap()
@@ -710,10 +716,9 @@ fn db_copy_moves_a_files_tables_into_postgresql_and_is_safe_to_run_again() {
     assert_eq!(
         run.stdout,
         format!(
-            "Copied 1 new table (1 seat and 2 events) from {} to postgres://{}:5432/{}.\n",
+            "Copied 1 new table (1 seat and 2 events) from {} to {}.\n",
             file.display(),
-            pg_host(),
-            db.name
+            store::postgres::describe(&db.url)
         )
     );
     let run = prophecy(&format!(
