@@ -11,8 +11,8 @@
 
 use divan::{Bencher, black_box};
 use serde_json::{Value, json};
-use server::game::{Context, Game};
-use server::games::story::{StoryGame, StoryView};
+use server::game::{Context, Extras, Game};
+use server::games::story::{StoryExtras, StoryGame, StoryView};
 use server::patch::View;
 use story::State;
 
@@ -69,7 +69,7 @@ impl Table {
         for event in events {
             log.push((
                 StoryGame::describe(&self.state, event),
-                StoryGame::describe_parts(&self.state, event),
+                StoryExtras::describe_parts(&self.state, event),
             ));
             self.state = StoryGame::evolve(std::mem::take(&mut self.state), event);
         }

@@ -31,7 +31,7 @@ pub enum Rejection {
 }
 
 /// How a player's request to publish or withdraw a table's story (`/t/{token}/share`) is
-/// taken ([`Game::share`]).
+/// taken ([`Extras::share`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Sharing {
     /// The table layer changes the story's link at once.
@@ -40,19 +40,17 @@ pub enum Sharing {
     Forbidden(String),
     /// The game's own rules decide it: this action of the player's is taken like any (a
     /// proposal, say), and the link follows the event that publishes or withdraws
-    /// ([`Game::publishes`]), whoever's action brings it.
+    /// ([`Extras::publishes`]), whoever's action brings it.
     Act(Value),
 }
 
-/// A game the web table can host.
+/// A game the web table can host: what every game gives. What only some games need is in
+/// [`Extras`].
 pub trait Game: Send + Sync + 'static {
     /// The name stored with each table (`tables.game`).
     const KIND: &'static str;
     /// The page (an embedded asset) that plays it.
     const PAGE: &'static str;
-    /// Whether an unnamed table's exports keep the title of the game's own Markdown
-    /// ([`Game::markdown`]: the story game's, its prophecy's) rather than [`Game::title`].
-    const EXPORT_KEEPS_ITS_TITLE: bool = false;
     /// The state every event folds into.
     type State: Default + Send + Sync + 'static;
     /// What happened; stored one per log row.
@@ -60,6 +58,9 @@ pub trait Game: Send + Sync + 'static {
     /// What every page is shown: a [`Value`], or a typed view that is cheaper to build and
     /// compare at every change (see [`crate::patch`]).
     type View: crate::patch::View;
+    /// What the game adds to the common table, such as secret authorship or publishing by
+    /// vote ([`Extras`]); [`Plain`] for nothing.
+    type Extras: Extras<Self::State, Self::Event>;
 
     /// The first events of a new table from the creation form's settings (e.g. the ruleset).
     fn open(settings: &Value) -> Result<Vec<Self::Event>, Rejection>;
@@ -81,18 +82,8 @@ pub trait Game: Send + Sync + 'static {
     fn encode(event: &Self::Event) -> String;
     /// Reads a stored event.
     fn decode(body: &str) -> Result<Self::Event, String>;
-    /// Events that must not record who caused them (the anonymous flag).
-    fn anonymous(event: &Self::Event) -> bool;
-
     /// One line for the table's log, from the state before the event.
     fn describe(before: &Self::State, event: &Self::Event) -> String;
-    /// The same line in parts, where it names something by what players wrote (a scene by its
-    /// objective): text, and objects such as `{"scene": 12, "text": "the primary scene (3)"}`
-    /// that the page shows by their current text (a flagged one by `text`). `None`: the text
-    /// alone.
-    fn describe_parts(_before: &Self::State, _event: &Self::Event) -> Option<Vec<Value>> {
-        None
-    }
     /// What the players see (flagged text left out). The same for everyone, so it is built and
     /// serialized once per change; each page knows which player it is.
     fn view(state: &Self::State, creator: u32) -> Self::View;
@@ -107,17 +98,6 @@ pub trait Game: Send + Sync + 'static {
     ) -> Self::View {
         let _ = (previous, events);
         Self::view(state, creator)
-    }
-    /// What only `player` may know: their own anonymous doings (the lines they drew, whether
-    /// the pause is theirs). Sent to that player's pages alone, beside the shared view.
-    fn own(_state: &Self::State, _player: u32) -> Value {
-        Value::Null
-    }
-    /// Whether `events` may change what [`Game::own`] gives some player; after events that
-    /// cannot, an update carries no `own` message (pages keep theirs). By default they may.
-    fn own_may_change(events: &[Self::Event]) -> bool {
-        let _ = events;
-        true
     }
     /// What the game's page needs once and never changes (a board, the cards by id), served
     /// at `/games/{KIND}/content.json` with caching; `None` if it needs nothing.
@@ -138,35 +118,9 @@ pub trait Game: Send + Sync + 'static {
     ) -> Result<Vec<Self::Event>, Rejection> {
         Err(Rejection::Malformed("this game has no bots".into()))
     }
-    /// The story so far: its title, and the story as Markdown.
+    /// The table's record so far as Markdown, and its title: the story game's story, the board
+    /// game's chronicle, a Challenge session's characters and checks.
     fn markdown(state: &Self::State) -> (String, String);
-    /// The story as its published page shows it to anyone with the link; by default
-    /// [`Game::markdown`]. Nothing only the table should know (the story game's lines).
-    fn published_markdown(state: &Self::State) -> (String, String) {
-        Self::markdown(state)
-    }
-    /// How `player` publishes the story (`publish`) or withdraws it (`creator` made the table).
-    /// By default only the table's creator publishes, and anyone seated withdraws at once:
-    /// anyone may want their words taken down.
-    fn share(_state: &Self::State, player: u32, creator: u32, publish: bool) -> Sharing {
-        if publish && player != creator {
-            Sharing::Forbidden("Only the table's creator can publish its story.".into())
-        } else {
-            Sharing::Now
-        }
-    }
-    /// Whether `event`, once committed, publishes the story (`Some(true)`: the room gives the
-    /// table a new link) or withdraws it (`Some(false)`). Only for games whose rules decide
-    /// it ([`Sharing::Act`]).
-    fn publishes(_event: &Self::Event) -> Option<bool> {
-        None
-    }
-    /// The outline (or whatever the story's Markdown draws as a Mermaid diagram) as an SVG
-    /// picture, for the printable and published pages, which show it in the diagram's place;
-    /// `None` to show the diagram's source.
-    fn outline_svg(_state: &Self::State) -> Option<String> {
-        None
-    }
     /// The table's name when its creator gave it none (`creator` made the table, at
     /// `created_at`, milliseconds since the Unix epoch): the home page's list, the table page
     /// and the exports show it. A name the creator gave wins over it everywhere.
@@ -186,6 +140,68 @@ pub trait Game: Send + Sync + 'static {
         Ok(())
     }
 }
+
+/// What a game may add to the common table, each with a default that does nothing (the
+/// story game uses them all): secret authorship, log lines naming what players wrote,
+/// per-player knowledge, publishing by the rules, a picture of the outline.
+pub trait Extras<State, Event> {
+    /// Whether an unnamed table's exports keep the title of the game's own Markdown
+    /// ([`Game::markdown`]: the story game's, its prophecy's) rather than [`Game::title`].
+    const EXPORT_KEEPS_ITS_TITLE: bool = false;
+    /// Events that must not record who caused them (the story game's anonymous lines).
+    fn anonymous(_event: &Event) -> bool {
+        false
+    }
+    /// An event's log line in parts, where it names something by what players wrote (a scene by
+    /// its objective): text, and objects such as `{"scene": 12, "text": "the primary scene
+    /// (3)"}` that the page shows by their current text (a flagged one by `text`). `None`: the
+    /// line ([`Game::describe`]) alone.
+    fn describe_parts(_before: &State, _event: &Event) -> Option<Vec<Value>> {
+        None
+    }
+    /// What only `player` may know (the lines they drew, whether the pause is theirs). Sent to
+    /// that player's pages alone, beside the shared view.
+    fn own(_state: &State, _player: u32) -> Value {
+        Value::Null
+    }
+    /// Whether `events` may change what [`Extras::own`] gives some player; after events that
+    /// cannot, an update carries no `own` message (pages keep theirs). By default they may.
+    fn own_may_change(_events: &[Event]) -> bool {
+        true
+    }
+    /// The record as its published page shows it to anyone with the link, when it differs
+    /// from [`Game::markdown`]: nothing only the table should know (the story game's lines).
+    fn published_markdown(_state: &State) -> Option<(String, String)> {
+        None
+    }
+    /// How `player` publishes the story (`publish`) or withdraws it (`creator` made the table).
+    /// By default only the table's creator publishes, and anyone seated withdraws at once:
+    /// anyone may want their words taken down.
+    fn share(_state: &State, player: u32, creator: u32, publish: bool) -> Sharing {
+        if publish && player != creator {
+            Sharing::Forbidden("Only the table's creator can publish its story.".into())
+        } else {
+            Sharing::Now
+        }
+    }
+    /// Whether `event`, once committed, publishes the story (`Some(true)`: the room gives the
+    /// table a new link) or withdraws it (`Some(false)`). Only for games whose rules decide
+    /// it ([`Sharing::Act`]).
+    fn publishes(_event: &Event) -> Option<bool> {
+        None
+    }
+    /// The outline (or whatever the Markdown draws as a Mermaid diagram) as an SVG picture, for
+    /// the printable and published pages, which show it in the diagram's place; `None` to show
+    /// the diagram's source.
+    fn outline_svg(_state: &State) -> Option<String> {
+        None
+    }
+}
+
+/// A game that adds nothing to the common table.
+pub struct Plain;
+
+impl<State, Event> Extras<State, Event> for Plain {}
 
 /// Reads a page's action as the game's own type. When it cannot be read the answer names the
 /// action and what is wrong with it in the protocol's words ("the action 'add_line' needs

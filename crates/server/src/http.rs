@@ -1167,7 +1167,7 @@ fn story_page(story: &Story, note: &str) -> String {
 }
 
 /// A seated player publishes the story as a read-only page, or withdraws it. The game says
-/// who may ([`crate::game::Game::share`]): by default the table's creator publishes, and
+/// who may ([`crate::game::Extras::share`]): by default the table's creator publishes, and
 /// anyone withdraws at once (anyone may want their words taken down); in the story game
 /// publishing is a proposal, and the link comes when the table agrees. Every page at the
 /// table hears of a change (as of an invitation change).

@@ -2,7 +2,7 @@
 //! its inbox in order, so two players acting at once are decided one after the other against
 //! the same state. An accepted action is committed to the store before anyone hears of it.
 
-use crate::game::{Context, Game, Rejection};
+use crate::game::{Context, Extras as _, Game, Rejection};
 use crate::metrics::Metrics;
 use crate::patch::View as _;
 use serde_json::{Value, json};
@@ -24,7 +24,7 @@ pub struct LogEntry {
     pub by: Option<u32>,
     /// What happened.
     pub text: String,
-    /// The same in parts ([`Game::describe_parts`]), when it names something players wrote.
+    /// The same in parts ([`crate::game::Extras::describe_parts`]), when it names something players wrote.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parts: Option<Vec<Value>>,
 }
@@ -36,7 +36,7 @@ pub struct Story {
     pub title: String,
     /// The story as Markdown (flagged text left out).
     pub markdown: String,
-    /// The outline as an SVG picture ([`Game::outline_svg`]), for pages that draw it.
+    /// The outline as an SVG picture ([`crate::game::Extras::outline_svg`]), for pages that draw it.
     pub outline_svg: Option<String>,
 }
 
@@ -142,7 +142,7 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Story>,
     },
-    /// A seated player publishes the story (`publish`) or withdraws it ([`Game::share`]).
+    /// A seated player publishes the story (`publish`) or withdraws it ([`crate::game::Extras::share`]).
     Share {
         /// Who.
         player: u32,
@@ -499,7 +499,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 reply,
             } => {
                 let answer = (!self.is_removed(player)).then(|| {
-                    let own = Arc::from(own_message(&G::own(&self.state, player)));
+                    let own = Arc::from(own_message(&G::Extras::own(&self.state, player)));
                     (self.seq, self.sync_message(player, since), own)
                 });
                 let _ = reply.send(answer);
@@ -530,13 +530,12 @@ impl<G: Game, S: Store> Room<G, S> {
             Request::Export { public, reply } => {
                 // Texts are balanced as they arrive; tables older than that are balanced here,
                 // line by line, so no direction control reaches past its line in the export.
-                let (title, markdown) = if public {
-                    G::published_markdown(&self.state)
-                } else {
-                    G::markdown(&self.state)
-                };
+                let published = public.then(|| G::Extras::published_markdown(&self.state));
+                let (title, markdown) = published
+                    .flatten()
+                    .unwrap_or_else(|| G::markdown(&self.state));
                 let (title, markdown) = match &self.name {
-                    None if G::EXPORT_KEEPS_ITS_TITLE => (title, markdown),
+                    None if G::Extras::EXPORT_KEEPS_ITS_TITLE => (title, markdown),
                     _ => {
                         let title = self.title();
                         let markdown = retitled(&markdown, &title);
@@ -546,7 +545,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 let _ = reply.send(Story {
                     title: crate::text::text(&title),
                     markdown: crate::text::text(&markdown),
-                    outline_svg: G::outline_svg(&self.state),
+                    outline_svg: G::Extras::outline_svg(&self.state),
                 });
             }
             Request::Summary { reply } => {
@@ -629,7 +628,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 at: row.at,
                 by: row.player,
                 text: G::describe(&self.state, &event),
-                parts: G::describe_parts(&self.state, &event),
+                parts: G::Extras::describe_parts(&self.state, &event),
             });
             self.state = G::evolve(std::mem::take(&mut self.state), &event);
             self.seq = row.seq;
@@ -892,7 +891,7 @@ impl<G: Game, S: Store> Room<G, S> {
             .iter()
             .map(|e| NewEvent {
                 at: context.now,
-                player: (!G::anonymous(e)).then_some(player),
+                player: (!G::Extras::anonymous(e)).then_some(player),
                 body: G::encode(e),
             })
             .collect();
@@ -941,9 +940,9 @@ impl<G: Game, S: Store> Room<G, S> {
             self.log.push(LogEntry {
                 seq: first + i as u64,
                 at: context.now,
-                by: (!G::anonymous(event)).then_some(player),
+                by: (!G::Extras::anonymous(event)).then_some(player),
                 text: G::describe(&self.state, event),
-                parts: G::describe_parts(&self.state, event),
+                parts: G::Extras::describe_parts(&self.state, event),
             });
             self.state = G::evolve(std::mem::take(&mut self.state), event);
         }
@@ -1041,9 +1040,9 @@ impl<G: Game, S: Store> Room<G, S> {
         // its `sync`.
         // Pages keep their last `own`: none is needed after events that cannot change it.
         let own = match events {
-            Some(events) if !G::own_may_change(events) => BTreeMap::new(),
+            Some(events) if !G::Extras::own_may_change(events) => BTreeMap::new(),
             _ => (self.connections.keys())
-                .map(|p| (*p, Arc::from(own_message(&G::own(&self.state, *p)))))
+                .map(|p| (*p, Arc::from(own_message(&G::Extras::own(&self.state, *p)))))
                 .collect(),
         };
         let _ = self.published.send(Arc::new(Published {
@@ -1088,7 +1087,7 @@ impl<G: Game, S: Store> Room<G, S> {
             older,
             you: player,
             view,
-            own: G::own(&self.state, player),
+            own: G::Extras::own(&self.state, player),
             online,
             name: self.name.as_deref(),
             title: self.title(),
@@ -1151,7 +1150,7 @@ pub enum ShareAnswer {
 // Publishing the story: whose it is to do, and the link that follows a game's own event.
 impl<G: Game, S: Store> Room<G, S> {
     async fn share(&mut self, player: u32, publish: bool) -> ShareAnswer {
-        match G::share(&self.state, player, self.creator, publish) {
+        match G::Extras::share(&self.state, player, self.creator, publish) {
             crate::game::Sharing::Now => ShareAnswer::Now,
             crate::game::Sharing::Forbidden(why) => ShareAnswer::Forbidden(why),
             crate::game::Sharing::Act(action) => match self.act(player, &action).await {
@@ -1165,7 +1164,7 @@ impl<G: Game, S: Store> Room<G, S> {
     /// withdraws it takes the link away, and every page hears that the links changed. Only
     /// the server that committed the event does this; a shared store tells the others.
     async fn share_follows(&self, events: &[G::Event]) {
-        let Some(publish) = events.iter().rev().find_map(G::publishes) else {
+        let Some(publish) = events.iter().rev().find_map(G::Extras::publishes) else {
             return;
         };
         let code = match publish.then(crate::random_token).transpose() {

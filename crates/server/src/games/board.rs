@@ -364,6 +364,7 @@ impl Game for BoardGame {
     type State = Table;
     type Event = Event;
     type View = Value;
+    type Extras = crate::game::Plain;
 
     fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
         // A form sends the number as text; an empty field is no bots.
@@ -514,10 +515,6 @@ impl Game for BoardGame {
 
     fn decode(body: &str) -> Result<Event, String> {
         serde_json::from_str(body).map_err(|e| e.to_string())
-    }
-
-    fn anonymous(_event: &Event) -> bool {
-        false
     }
 
     fn content() -> Option<Value> {

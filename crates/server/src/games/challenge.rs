@@ -3,7 +3,7 @@
 //! view every page shares, with the exact chance of each band for every improvement a player
 //! may choose on an open challenge (see PROTOCOL.md, "The Challenge rules").
 
-use crate::game::{Context, Game, Rejection, Sharing};
+use crate::game::{Context, Extras, Game, Rejection, Sharing};
 use challenge::command::{Action, Choice, Command};
 use challenge::ids::{CharacterId, PlayerId};
 use challenge::sheet::{Aptitude, Skill, Specialty};
@@ -45,12 +45,27 @@ fn engine_action(action: &Value, context: &Context) -> Result<Action, Rejection>
     crate::game::read_action(Value::Object(object))
 }
 
+/// The Challenge rules' addition to the common table: the game master publishes.
+pub struct ChallengeExtras;
+
+impl Extras<State, Event> for ChallengeExtras {
+    /// The game master publishes the story; anyone withdraws it.
+    fn share(state: &State, player: u32, _creator: u32, publish: bool) -> Sharing {
+        if publish && !state.is_gm(PlayerId(player)) {
+            Sharing::Forbidden("Only the game master can publish the story.".into())
+        } else {
+            Sharing::Now
+        }
+    }
+}
+
 impl Game for ChallengeGame {
     const KIND: &'static str = "challenge";
     const PAGE: &'static str = "challenge/table.html";
     type State = State;
     type Event = Event;
     type View = Value;
+    type Extras = ChallengeExtras;
 
     fn open(_settings: &Value) -> Result<Vec<Event>, Rejection> {
         // The creator becomes the game master by joining first.
@@ -100,10 +115,6 @@ impl Game for ChallengeGame {
         serde_json::from_str(body).map_err(|e| e.to_string())
     }
 
-    fn anonymous(_event: &Event) -> bool {
-        false
-    }
-
     fn describe(before: &State, event: &Event) -> String {
         describe(before, event)
     }
@@ -119,15 +130,6 @@ impl Game for ChallengeGame {
     fn for_players(log: Vec<Event>) -> Vec<Event> {
         // Nothing at this table is secret.
         log
-    }
-
-    /// The game master publishes the story; anyone withdraws it.
-    fn share(state: &State, player: u32, _creator: u32, publish: bool) -> Sharing {
-        if publish && !state.is_gm(PlayerId(player)) {
-            Sharing::Forbidden("Only the game master can publish the story.".into())
-        } else {
-            Sharing::Now
-        }
     }
 
     fn title(_state: &State, _creator: u32, created_at: i64) -> String {

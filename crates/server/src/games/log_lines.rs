@@ -6,7 +6,7 @@
 use super::board::BoardGame;
 use super::challenge::ChallengeGame;
 use super::story::StoryGame;
-use crate::game::{Context, Game};
+use crate::game::{Context, Extras as _, Game};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -31,7 +31,7 @@ fn resolved_lines<G: Game>(
     out: &mut String,
 ) -> G::State {
     for event in events {
-        let line = match G::describe_parts(&state, event) {
+        let line = match G::Extras::describe_parts(&state, event) {
             Some(parts) => parts
                 .iter()
                 .map(|p| match p {

@@ -2,7 +2,7 @@
 //! (with the server's seeds and times), events become log lines, and the state becomes each
 //! player's view (see PROTOCOL.md).
 
-use crate::game::{Context, Game, Rejection, Sharing};
+use crate::game::{Context, Extras, Game, Rejection, Sharing};
 use dice::Seed;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -84,14 +84,95 @@ fn decide(state: &State, player: u32, action: Action, now: i64) -> Result<Vec<Ev
     .map_err(|refusal| refused(refusal, state.ruleset))
 }
 
+/// The story game's additions to the common table: anonymous safety tools and lines, log
+/// lines naming what players wrote, publishing by proposal, the outline as a picture.
+pub struct StoryExtras;
+
+impl Extras<State, Event> for StoryExtras {
+    /// An unnamed story is exported under its prophecy's title.
+    const EXPORT_KEEPS_ITS_TITLE: bool = true;
+
+    fn anonymous(event: &Event) -> bool {
+        // The safety tools never say who used them; resuming would tell who paused.
+        matches!(
+            event,
+            Event::Flagged { .. }
+                | Event::LineAdded { .. }
+                | Event::LineRemoved { .. }
+                | Event::TablePaused { .. }
+                | Event::TableResumed
+                | Event::StoryWithdrawn
+        )
+    }
+
+    fn describe_parts(before: &State, event: &Event) -> Option<Vec<Value>> {
+        log::line_parts(&log::describe(before, event))
+    }
+
+    fn own(state: &State, player: u32) -> Value {
+        let me = PlayerId(player);
+        json!({
+            "lines": state
+                .line_authors
+                .iter()
+                .filter(|(_, by)| **by == me)
+                .map(|(line, _)| line.0)
+                .collect::<Vec<_>>(),
+            "paused": state.x_card.is_some_and(|x| x.by == Some(me)),
+        })
+    }
+
+    fn own_may_change(events: &[Event]) -> bool {
+        // `own` reads only the lines' authors and who used the X-card.
+        events.iter().any(|e| {
+            matches!(
+                e,
+                Event::LineAdded { .. }
+                    | Event::LineRemoved { .. }
+                    | Event::TablePaused { .. }
+                    | Event::TableResumed
+            )
+        })
+    }
+
+    fn published_markdown(state: &State) -> Option<(String, String)> {
+        let (title, _) = StoryGame::markdown(state);
+        Some((title, story::export::to_published_markdown(state)))
+    }
+
+    /// Publishing is the table's choice (a proposal); withdrawing is anyone's, at once.
+    fn share(state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
+        if publish {
+            Sharing::Act(json!({"action": "propose", "motion": {"motion": "publish"}}))
+        } else if state.published {
+            Sharing::Act(json!({"action": "withdraw_story"}))
+        } else {
+            // Nothing the table published (a link from before publishing was a proposal, or
+            // none): the table layer takes any link away, and the log gains nothing.
+            Sharing::Now
+        }
+    }
+
+    fn publishes(event: &Event) -> Option<bool> {
+        match event {
+            Event::StoryPublished => Some(true),
+            Event::StoryWithdrawn => Some(false),
+            _ => None,
+        }
+    }
+
+    fn outline_svg(state: &State) -> Option<String> {
+        story::export::outline_svg(state)
+    }
+}
+
 impl Game for StoryGame {
     const KIND: &'static str = "story";
     const PAGE: &'static str = "story/table.html";
-    /// An unnamed story is exported under its prophecy's title.
-    const EXPORT_KEEPS_ITS_TITLE: bool = true;
     type State = State;
     type Event = Event;
     type View = StoryView;
+    type Extras = StoryExtras;
 
     fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
         let ruleset = match settings.get("ruleset").and_then(Value::as_str) {
@@ -202,25 +283,8 @@ impl Game for StoryGame {
             .map_err(|e| e.to_string())
     }
 
-    fn anonymous(event: &Event) -> bool {
-        // The safety tools never say who used them; resuming would tell who paused.
-        matches!(
-            event,
-            Event::Flagged { .. }
-                | Event::LineAdded { .. }
-                | Event::LineRemoved { .. }
-                | Event::TablePaused { .. }
-                | Event::TableResumed
-                | Event::StoryWithdrawn
-        )
-    }
-
     fn describe(before: &State, event: &Event) -> String {
         log::plain_line(&log::describe(before, event))
-    }
-
-    fn describe_parts(before: &State, event: &Event) -> Option<Vec<Value>> {
-        log::line_parts(&log::describe(before, event))
     }
 
     /// The worlds and modules a table may draw its prophecy from: the same at every table and
@@ -253,32 +317,6 @@ impl Game for StoryGame {
         view::view_after(state, creator, previous, events)
     }
 
-    fn own(state: &State, player: u32) -> Value {
-        let me = PlayerId(player);
-        json!({
-            "lines": state
-                .line_authors
-                .iter()
-                .filter(|(_, by)| **by == me)
-                .map(|(line, _)| line.0)
-                .collect::<Vec<_>>(),
-            "paused": state.x_card.is_some_and(|x| x.by == Some(me)),
-        })
-    }
-
-    fn own_may_change(events: &[Event]) -> bool {
-        // `own` reads only the lines' authors and who used the X-card.
-        events.iter().any(|e| {
-            matches!(
-                e,
-                Event::LineAdded { .. }
-                    | Event::LineRemoved { .. }
-                    | Event::TablePaused { .. }
-                    | Event::TableResumed
-            )
-        })
-    }
-
     fn markdown(state: &State) -> (String, String) {
         let markdown = story::export::to_markdown(state);
         let title = markdown
@@ -302,38 +340,8 @@ impl Game for StoryGame {
         })
     }
 
-    fn published_markdown(state: &State) -> (String, String) {
-        let (title, _) = Self::markdown(state);
-        (title, story::export::to_published_markdown(state))
-    }
-
-    /// Publishing is the table's choice (a proposal); withdrawing is anyone's, at once.
-    fn share(state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
-        if publish {
-            Sharing::Act(json!({"action": "propose", "motion": {"motion": "publish"}}))
-        } else if state.published {
-            Sharing::Act(json!({"action": "withdraw_story"}))
-        } else {
-            // Nothing the table published (a link from before publishing was a proposal, or
-            // none): the table layer takes any link away, and the log gains nothing.
-            Sharing::Now
-        }
-    }
-
-    fn publishes(event: &Event) -> Option<bool> {
-        match event {
-            Event::StoryPublished => Some(true),
-            Event::StoryWithdrawn => Some(false),
-            _ => None,
-        }
-    }
-
     fn title(state: &State, creator: u32, _created_at: i64) -> String {
         title(state, creator)
-    }
-
-    fn outline_svg(state: &State) -> Option<String> {
-        story::export::outline_svg(state)
     }
 
     fn progress(state: &State) -> String {
@@ -447,7 +455,7 @@ mod own_messages {
     use story::ids::LineId;
 
     /// After a whole stored game and the safety tools used by several players, no event
-    /// changes what `own` gives a player unless [`StoryGame::own_may_change`] says it may.
+    /// changes what `own` gives a player unless [`StoryExtras::own_may_change`] says it may.
     #[test]
     fn every_event_that_changes_a_player_s_own_says_so() {
         let stored = include_str!("../../../../story/tests/data/game-v1.jsonl");
@@ -479,13 +487,13 @@ mod own_messages {
         let mut state = State::default();
         let mut changes = 0;
         for event in &events {
-            let before: Vec<Value> = (1..=4).map(|p| StoryGame::own(&state, p)).collect();
+            let before: Vec<Value> = (1..=4).map(|p| StoryExtras::own(&state, p)).collect();
             state = story::evolve(state, event);
-            let after: Vec<Value> = (1..=4).map(|p| StoryGame::own(&state, p)).collect();
+            let after: Vec<Value> = (1..=4).map(|p| StoryExtras::own(&state, p)).collect();
             if before != after {
                 changes += 1;
                 assert!(
-                    StoryGame::own_may_change(std::slice::from_ref(event)),
+                    StoryExtras::own_may_change(std::slice::from_ref(event)),
                     "{event:?} changed a player's own"
                 );
             }
