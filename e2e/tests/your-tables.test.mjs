@@ -52,10 +52,10 @@ test('the home page lists your tables and reopens one as you, after the browser 
     const adas = await entries(ada);
     assert.deepEqual(adas.map((e) => e.token).sort(), [story, board].sort(), 'Ada sees both her tables');
     const boardEntry = adas.find((e) => e.token === board);
-    assert.equal(boardEntry.game, 'The board game');
+    assert.equal(boardEntry.game, 'Prophecy, the board game');
     assert.match(boardEntry.progress, /^Waiting to begin: 2 adventurers seated$|^Turn \d+: /);
     const storyEntry = adas.find((e) => e.token === story);
-    assert.equal(storyEntry.game, 'The story game');
+    assert.equal(storyEntry.game, 'Prophecy, the story game');
     assert.equal(storyEntry.progress, 'Receive the Prophecy');
     assert.match(storyEntry.meta, /^You are Ada · with Bo · last activity (just now|a minute ago)$/);
     assert.equal(adas[0].token, board, 'the table with the latest activity comes first');

@@ -49,6 +49,9 @@ pub enum Sharing {
 pub trait Game: Send + Sync + 'static {
     /// The name stored with each table (`tables.game`).
     const KIND: &'static str;
+    /// Its name for players ("Prophecy, the board game"): the join page and the home page's
+    /// list of tables show it.
+    const NAME: &'static str;
     /// The page (an embedded asset) that plays it.
     const PAGE: &'static str;
     /// The state every event folds into.

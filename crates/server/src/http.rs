@@ -852,7 +852,7 @@ async fn me<S: Store>(
                         })
                         .await
                         .ok()
-                        .map(|s| json!({"game": s.game, "title": s.title, "players": s.players})),
+                        .map(|s| json!({"game": s.game, "game_name": s.game_name, "title": s.title, "players": s.players})),
                         _ => None,
                     };
                 no_store(
@@ -885,6 +885,7 @@ async fn summary<S: Store>(
         Ok(summary) => no_store(
             Json(json!({
                 "game": summary.game,
+                "game_name": summary.game_name,
                 "title": summary.title,
                 "progress": summary.progress,
                 "players": summary.players,

@@ -45,6 +45,8 @@ pub struct Story {
 pub struct Summary {
     /// The game ([`Game::KIND`]).
     pub game: &'static str,
+    /// Its name for players ([`Game::NAME`]).
+    pub game_name: &'static str,
     /// The table's name, as its page shows it ([`Game::title`]).
     pub title: String,
     /// Where the game stands ([`Game::progress`]).
@@ -551,6 +553,7 @@ impl<G: Game, S: Store> Room<G, S> {
             Request::Summary { reply } => {
                 let _ = reply.send(Summary {
                     game: G::KIND,
+                    game_name: G::NAME,
                     title: crate::text::text(&self.title()),
                     progress: crate::text::text(&G::progress(&self.state)),
                     players: self.names.values().cloned().collect(),

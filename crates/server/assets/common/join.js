@@ -10,7 +10,6 @@ import { rememberTable } from './your-tables.js';
  * The games by their name in views and summaries.
  * @type {Record<string, string>}
  */
-const GAMES = { story: 'Prophecy, the story game', board: 'Prophecy, the board game', challenge: 'The Challenge rules' };
 
 /**
  * The join screen of one page, and what seats the newcomer; `seated()` runs once they are.
@@ -39,7 +38,7 @@ export function joinForm(page, seated) {
         ? h(
             'p',
             { class: 'join-about', testid: 'join-about' },
-            h('strong', null, GAMES[about.game] || about.game),
+            h('strong', null, about.game_name || about.game),
             about.players && about.players.length ? ` · at the table: ${about.players.join(', ')}` : ' · nobody is seated yet',
           )
         : null,

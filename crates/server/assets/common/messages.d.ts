@@ -136,7 +136,7 @@ export type Me =
       player: null;
       joining: 'open' | 'closed' | 'wrong_link';
       message: string | null;
-      table: { game: GameName; title: string; players: string[] } | null;
+      table: { game: GameName; game_name: string; title: string; players: string[] } | null;
     };
 
 export type GameName = 'story' | 'board' | 'challenge';
@@ -154,6 +154,8 @@ export interface Invite {
 /** `GET /t/{token}/summary`: a seated player's table in a few words, for the home page. */
 export interface Summary {
   game: GameName;
+  /** The game's name for players ("Prophecy, the board game"). */
+  game_name: string;
   title: string;
   progress: string;
   players: string[];

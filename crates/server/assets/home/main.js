@@ -76,8 +76,6 @@ form.addEventListener('submit', async (e) => {
 
 // ------------------------------------------------------------------------------ your tables
 
-/** @type {Record<string, string>} */
-const GAMES = { story: 'The story game', board: 'The board game', challenge: 'The Challenge rules' };
 const yourTables = /** @type {HTMLElement} */ (document.querySelector('[data-testid="your-tables"]'));
 const tableList = /** @type {HTMLElement} */ (document.querySelector('[data-testid="table-list"]'));
 
@@ -161,7 +159,7 @@ function tableEntry(token, answer) {
       'a',
       { class: 'entry-open', href: `/t/${token}`, testid: 'open-table' },
       h('span', { class: 'entry-title' }, s.title),
-      h('span', { class: 'entry-game' }, GAMES[s.game] || s.game),
+      h('span', { class: 'entry-game' }, s.game_name || s.game),
     ),
     h('p', { class: 'entry-progress', testid: 'table-progress' }, s.progress),
     h(

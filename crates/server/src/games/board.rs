@@ -360,6 +360,7 @@ fn engine_action(action: &Value, context: &Context) -> Result<Action, Rejection>
 
 impl Game for BoardGame {
     const KIND: &'static str = "board";
+    const NAME: &'static str = "Prophecy, the board game";
     const PAGE: &'static str = "board/table.html";
     type State = Table;
     type Event = Event;

@@ -61,6 +61,7 @@ impl Extras<State, Event> for ChallengeExtras {
 
 impl Game for ChallengeGame {
     const KIND: &'static str = "challenge";
+    const NAME: &'static str = "The Challenge rules";
     const PAGE: &'static str = "challenge/table.html";
     type State = State;
     type Event = Event;

@@ -168,6 +168,7 @@ impl Extras<State, Event> for StoryExtras {
 
 impl Game for StoryGame {
     const KIND: &'static str = "story";
+    const NAME: &'static str = "Prophecy, the story game";
     const PAGE: &'static str = "story/table.html";
     type State = State;
     type Event = Event;
