@@ -398,7 +398,7 @@ impl Refusal {
                 "Only a PC's traits have one of the five categories.".into()
             }
             RelationshipNeedsAnotherCharacter => {
-                "A relationship connects the PC with another PC.".into()
+                "A relationship connects the PC with another PC or an NPC.".into()
             }
             CharacterStays => "PCs can be removed only before the story tree is started.".into(),
             FinaleExists => {

@@ -339,7 +339,9 @@ function attachForm(ctx, o, where) {
   const character = isCharacter(o);
   const cats = view.categories || [];
   const chosen = ui.cat.get(key) || (character && o.missing && o.missing.length ? firstMissing(cats, o.missing) : '');
-  const others = (view.objects || []).filter((x) => isCharacter(x) && x.id !== o.id);
+  // Temporal Mechanics has two kinds of characters: a PC's relationship may be with an NPC.
+  const temporal = Boolean(view.ruleset && view.ruleset.temporal);
+  const others = (view.objects || []).filter((x) => (isCharacter(x) || (temporal && x.kind === 'npc')) && x.id !== o.id);
   const tid = (/** @type {string} */ x) => (where === 'cards' ? x : 'scene-' + x);
   const catOptions = [{ value: '', label: character ? 'No category' : '—' }].concat(cats.map((c) => ({ value: c.id, label: c.name })));
   return form(
@@ -384,7 +386,7 @@ function attachForm(ctx, o, where) {
           'With',
           others.length
             ? select(id + '-with', 'with', others.map((x) => ({ value: x.id, label: objectName(x) })), others[0].id, { testid: tid('aspect-relationship-with') })
-            : h('span', { class: 'muted small', testid: tid('aspect-relationship-with') }, 'No other character yet'),
+            : h('span', { class: 'muted small', testid: tid('aspect-relationship-with') }, temporal ? 'No other PC or NPC yet: add an NPC below' : 'No other character yet'),
         )
       : null,
     submit(ctx, key, `Add ${t.aspect}`, tid('attach-aspect'), { class: 'primary small' }),

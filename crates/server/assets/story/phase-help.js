@@ -39,7 +39,7 @@ export const TEMPORAL_HELP = {
     'Anyone can propose moving on; the table moves on when every player has agreed.',
   ],
   characters: [
-    'Each player makes a PC with one trait in each of five categories.',
+    'Each player makes a PC with one trait in each of five categories; the relationship may be with another PC or with an NPC.',
     'NPCs, people, places and things belong to everyone: anyone can add them.',
   ],
   outline: [

@@ -93,7 +93,10 @@ impl Rules<'_> {
                 return Err(Refusal::CategoryForCharactersOnly);
             }
             if let AspectCategory::Relationship { with } = category {
-                let other = state.objects.get(&with).map(|o| o.kind.is_character());
+                // Temporal Mechanics calls NPCs characters too ("two kinds of characters"), so
+                // a PC's relationship may be with one; NPCs exist only there.
+                let other = (state.objects.get(&with))
+                    .map(|o| o.kind.is_character() || o.kind == ObjectKind::Npc);
                 if with == object || other != Some(true) {
                     return Err(Refusal::RelationshipNeedsAnotherCharacter);
                 }

@@ -6,7 +6,7 @@ use crate::game::Game;
 use story::command::Action;
 use story::export::to_markdown;
 use story::ids::Timestamp;
-use story::model::{Motion, ObjectKind, Phase, Timed};
+use story::model::{AspectCategory, Motion, ObjectKind, Phase, Timed};
 use story::{Event, Refusal, Ruleset};
 
 #[test]
@@ -224,4 +224,33 @@ fn refusals_speak_temporal_mechanics_words() {
         Refusal::NoFinale.explain(Ruleset::Temporal),
         "Sketch the climactic scene first."
     );
+}
+
+/// Temporal Mechanics has two kinds of characters, PCs and NPCs: a PC's relationship may be
+/// with an NPC, so one player alone can finish their PC and go on to the Setup.
+#[test]
+fn a_pcs_relationship_may_be_with_an_npc_so_one_player_can_begin() {
+    let mut game = Game::open(Ruleset::Temporal);
+    game.join(1, "Ada");
+    game.advance(1, Phase::Characters);
+    let ines = game.character(1, "Ines", None);
+    let place = game.object(1, "The dam", ObjectKind::Place);
+    let refusal = game.refused(
+        1,
+        Action::AttachAspect {
+            object: ines,
+            text: "haunted by it".into(),
+            category: Some(AspectCategory::Relationship { with: place }),
+        },
+    );
+    assert_eq!(refusal, Refusal::RelationshipNeedsAnotherCharacter);
+    assert_eq!(
+        refusal.explain(Ruleset::Temporal),
+        "A relationship connects the PC with another PC or an NPC."
+    );
+    let mentor = game.object(1, "Old Mags", ObjectKind::Npc);
+    game.relationship(1, ines, mentor);
+    game.advance(1, Phase::Outline);
+    assert_eq!(game.state.phase, Phase::Outline);
+    assert!(to_markdown(&game.state).contains("**Relationship** (with Old Mags): owes a debt"));
 }
