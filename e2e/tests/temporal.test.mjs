@@ -1,6 +1,7 @@
-// A whole Temporal Mechanics game through the page, in its own words: no prophecy is needed to
-// leave Choose a World; the Setup opens with the flashback on a timer (stopped by the X-card),
-// then the story tree, which needs the climactic scene and one more; the act badge goes Setup,
+// A whole Temporal Mechanics game through the page, in its own words: the players gather and
+// make their PCs with no prophecy; the Setup opens with the flashback on a timer (stopped by the
+// X-card), then the warning to send back (optional, fixed when the Confrontation begins), then
+// the story tree, which needs the climactic scene and one more; the act badge goes Setup,
 // Confrontation, Resolution; the flashforward is timed and told before the end. No page says
 // "prophecy" or "Finale". Bo plays on a phone (375 × 812).
 
@@ -10,7 +11,7 @@ import {
   withTable, createTable, joinTable, seated, advance, makeCharacters, sketchFinale, sketchPrecursor,
   createObject, attachAspect, cardOf, placeObject, startScene, proposePair, makeCheck, narrate,
   finishScene, endGame, panel, sameSeq, accepted, aspectId, tid, consoleErrors, view, shot, CHARS, logLine,
-  comesIntoView,
+  comesIntoView, rollProphecy,
 } from './table.mjs';
 
 const PHONE = { width: 375, height: 812 };
@@ -53,10 +54,10 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     const players = seated([ada, bo]);
     await sameSeq(players);
 
-    // Choose a World is optional: the table skips it, with no warning at all.
-    await assertPhase(players, 'prophecy', 'Choose a World', null);
-    for (const p of players) await p.page.locator('#prophecy-h').filter({ hasText: 'Choose a World (optional)' }).waitFor();
-    await assertTemporalWords(players, 'Choose a World');
+    // The players gather: no warning is offered before the Setup's flashback.
+    await assertPhase(players, 'prophecy', 'Gather the Players', null);
+    for (const p of players) assert.equal(await p.page.locator('#prophecy-h').count(), 0, `${p.name}: no warning yet`);
+    await assertTemporalWords(players, 'Gather the Players');
     await advance(ada, 'characters');
     await assertPhase(players, 'characters', 'Create the PCs', null);
     assert.equal((await view(ada)).prophecy, null);
@@ -97,6 +98,16 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     });
     for (const p of players) await p.page.getByTestId('flashback-text').filter({ hasText: 'eleven seconds' }).waitFor();
 
+    // The flashback told, the warning to send back comes into view: Bo rolls one on the phone.
+    for (const p of players) {
+      assert.ok(await comesIntoView(p, p.page.locator('#prophecy-h').filter({ hasText: 'The warning (optional)' })), `${p.name}: the warning is out of view`);
+    }
+    await rollProphecy(bo);
+    const warning = (await bo.page.getByTestId('prophecy-text').textContent()).trim();
+    await ada.page.getByTestId('prophecy-text').filter({ hasText: warning.slice(0, 30) }).waitFor();
+    await assertTemporalWords(players, 'the warning');
+    await shot(bo, 'phone-temporal-warning');
+
     // The story tree: the climactic scene alone is not enough to move on.
     const climax = await sketchFinale(ada, 'Stop the master clock from skipping');
     for (const p of players) await p.page.locator(tid('outline-node', { 'scene-id': climax })).filter({ hasText: 'CLIMACTIC · DIFFICULTY 4' }).waitFor();
@@ -123,6 +134,12 @@ test('a Temporal Mechanics game from the flashback to the flashforward', { timeo
     // Confrontation: the story scenes, the climactic scene last.
     await advance(ada, 'story');
     await assertPhase(players, 'story', 'Confrontation: the Story Scenes', 'Confrontation');
+    // The warning was sent back: everyone still reads it, and no one can change it.
+    for (const p of players) {
+      await p.page.getByTestId('prophecy-text').filter({ hasText: warning.slice(0, 30) }).waitFor({ state: 'attached' });
+      assert.equal(await p.page.getByTestId('roll-d66').count(), 0, `${p.name}: no new warning`);
+      assert.equal(await p.page.getByTestId('edit-prophecy').count(), 0, `${p.name}: the warning is fixed`);
+    }
     await startScene(ada, below);
     await assertTimer(players, 'scene');
     await proposePair(ada, await aspectId(ada, 'Smuggler'), await aspectId(ada, 'Cold maser'), 'She has smuggled colder things');

@@ -131,7 +131,8 @@ pub enum Action {
         /// The module.
         module: Module,
     },
-    /// Write the prophecy, or change it (until the outline is started).
+    /// Write the prophecy, or change it (until the outline is started; Temporal Mechanics'
+    /// warning in the Setup, once the flashback is told).
     WriteProphecy {
         /// The text.
         text: String,

@@ -40,7 +40,7 @@ impl Phase {
         }
     }
 
-    /// Temporal Mechanics' act in this phase: none before the story (choosing a world,
+    /// Temporal Mechanics' act in this phase: none before the story (gathering the players,
     /// creating the PCs), Setup while the flashback and the story tree are made, Confrontation
     /// while the story scenes are played. The Resolution (the flashforward) begins once the
     /// climactic scene is performed, which the phase alone does not say: see [`State::act`].
@@ -69,7 +69,7 @@ impl Phase {
             };
         }
         match self {
-            Phase::Prophecy => "Choose a World",
+            Phase::Prophecy => "Gather the Players",
             Phase::Characters => "Create the PCs",
             Phase::Outline => "Setup: the Flashback and the Story Tree",
             Phase::Story => "Confrontation: the Story Scenes",

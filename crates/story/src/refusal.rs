@@ -118,6 +118,8 @@ pub enum Refusal {
     NoFinale,
     /// Temporal Mechanics: the flashback comes before the story.
     NoFlashback,
+    /// Temporal Mechanics: the warning is prepared in the Setup, after the flashback.
+    WarningAfterFlashback,
     /// One character per player.
     AlreadyHasCharacter,
     /// Only a character's player changes it.
@@ -267,6 +269,7 @@ impl Refusal {
             CharactersIncomplete { .. } => "characters_incomplete",
             NoFinale => "no_finale",
             NoFlashback => "no_flashback",
+            WarningAfterFlashback => "warning_after_flashback",
             AlreadyHasCharacter => "already_has_character",
             NotYourCharacter => "not_your_character",
             UseCreateCharacter => "use_create_character",
@@ -347,7 +350,7 @@ impl Refusal {
             | CategoryForCharactersOnly
             | RelationshipNeedsAnotherCharacter
             | CharacterStays => "Create the Characters",
-            NpcsOnlyInTemporal | NoFlashback => "Temporal Mechanics",
+            NpcsOnlyInTemporal | NoFlashback | WarningAfterFlashback => "Temporal Mechanics",
             UsedInPair | PairOfOneKind { .. } | DuplicatePair | NotInScene { .. } => {
                 "Matching Aspects"
             }
@@ -384,7 +387,8 @@ impl Refusal {
                 to.name_in(ruleset)
             ),
             ProphecyLocked => {
-                "The warning can be changed only until the story tree is started.".into()
+                "The warning was sent back when the Confrontation began: it can no longer be changed."
+                    .into()
             }
             CharactersIncomplete { problems } => format!(
                 "Every player needs a PC with a trait in each of the five categories: {}.",
@@ -430,7 +434,7 @@ impl Refusal {
             (true, "Write the Outline") => "Story Tree",
             (true, "Tell the Story") => "Story Scenes",
             (true, "Create the Characters") => "Characters",
-            (true, "Receive the Prophecy") => "Choose a World",
+            (true, "Receive the Prophecy") => "Acts",
             (true, "The four phases") => "Acts",
             (_, rule) => rule,
         }
@@ -490,6 +494,9 @@ impl fmt::Display for Refusal {
             ),
             NoFinale => f.write_str("Sketch the Finale first."),
             NoFlashback => f.write_str("Narrate the flashback (the catastrophe as it happened) first."),
+            WarningAfterFlashback => f.write_str(
+                "Temporal Mechanics prepares the warning in the Setup, once the flashback is told.",
+            ),
             AlreadyHasCharacter => f.write_str("You already have a character; each player has one."),
             NotYourCharacter => f.write_str("Only a character's own player changes that character."),
             UseCreateCharacter => f.write_str("Characters are created by their players, one each."),

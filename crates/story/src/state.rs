@@ -409,6 +409,17 @@ impl State {
         !pair.objections.iter().any(|p| self.is_present(*p))
     }
 
+    /// Whether the prophecy may be received or changed now: until the outline is started. In
+    /// Temporal Mechanics the prophecy is the warning, which the rules prepare in the Setup once
+    /// the flashback is told, and send back when the Confrontation begins.
+    pub fn prophecy_open(&self) -> bool {
+        if self.ruleset.is_temporal() {
+            self.phase == Phase::Outline && self.flashback.is_some()
+        } else {
+            matches!(self.phase, Phase::Prophecy | Phase::Characters)
+        }
+    }
+
     /// Temporal Mechanics' act now: the phase's, except that the Resolution (the flashforward)
     /// begins once the climactic scene is performed.
     pub fn act(&self) -> Option<&'static str> {

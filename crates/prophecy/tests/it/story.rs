@@ -417,7 +417,10 @@ fn a_temporal_mechanics_game_exports_in_its_own_words() {
     for words in ["## The Flashback", "## The Story Tree", "real dice"] {
         assert!(markdown.contains(words), "{words}: {markdown}");
     }
-    assert!(markdown.contains("Phase: Choose a World."), "{markdown}");
+    assert!(
+        markdown.contains("Phase: Gather the Players."),
+        "{markdown}"
+    );
     for words in ["Prophecy", "Finale", "Outline"] {
         assert!(!markdown.contains(words), "{words}: {markdown}");
     }

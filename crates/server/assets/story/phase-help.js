@@ -35,7 +35,7 @@ export const STORY_HELP = {
 /** @type {Record<string, string[]>} */
 export const TEMPORAL_HELP = {
   prophecy: [
-    'A warning from the future, for inspiration: roll on a world’s table or pick a scenario, or skip it.',
+    'Everyone joins by the table’s link. The game begins with the PCs; the warning from the future comes later, in the Setup.',
     'Anyone can propose moving on; the table moves on when every player has agreed.',
   ],
   characters: [
@@ -44,6 +44,7 @@ export const TEMPORAL_HELP = {
   ],
   outline: [
     'Setup, in the future: first the flashback, the catastrophe as it happened, told against the timer.',
+    'Then, if you like, the warning your PCs send back to their past selves: roll on a world’s table, pick a scenario or write it. It is fixed when the Confrontation begins.',
     'Then the story tree, from the climactic scene down: the scenes below a scene make it easier.',
   ],
   story: [

@@ -22,9 +22,10 @@ export function prophecySection(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
   const p = view.prophecy;
-  const choosing = phase === 'prophecy';
   const temporal = isTemporal(view);
-  const title = temporal ? (choosing ? 'Choose a World (optional)' : 'The warning') : 'The Prophecy';
+  // Temporal Mechanics' warning is prepared in the Setup, once the flashback is told.
+  const choosing = temporal ? phase === 'outline' && !!(view.flashback || view.flashback_flagged) : phase === 'prophecy';
+  const title = temporal ? (choosing ? 'The warning (optional)' : 'The warning') : 'The Prophecy';
   return h(
     'section',
     { class: ['panel', 'prophecy', choosing ? 'choosing' : 'settled'], id: 'prophecy', 'aria-labelledby': 'prophecy-h', 'data-key': 'prophecy' },
@@ -32,7 +33,7 @@ export function prophecySection(ctx) {
     p
       ? prophecyCard(ctx, p)
       : h('p', { class: 'muted', testid: 'no-prophecy' }, temporal
-          ? 'No warning yet. Roll on a world’s table or pick a scenario for a warning from the future — or skip it: it is only inspiration.'
+          ? 'No warning yet: what your PCs send back to their past selves. Roll on a world’s table, pick a scenario or write it — or skip it: it is optional.'
           : 'No prophecy yet. Roll on a world’s catastrophe table, pick a module, or write your own.'),
     choosing ? prophecyChoices(ctx, !!p) : null,
   );
@@ -122,7 +123,7 @@ function prophecyChoices(ctx, have) {
   return h(
     'div',
     { class: 'choices', 'data-key': 'choices' },
-    have ? h('p', { class: 'small muted' }, 'Not this one? Choose again below, or edit it, then propose moving on.') : null,
+    have ? h('p', { class: 'small muted' }, temporal ? 'Not this one? Choose again below, or edit it.' : 'Not this one? Choose again below, or edit it, then propose moving on.') : null,
     h(
       'div',
       { class: 'choice-grid' },

@@ -174,17 +174,21 @@ function phaseContent(ctx, phase) {
   const inProgress = view.in_progress !== null && view.in_progress !== undefined ? sceneById(view, view.in_progress) : null;
   const finale = view.finale !== null && view.finale !== undefined ? sceneById(view, view.finale) : null;
   const finaleDone = finale && finale.status === 'performed';
-  // Temporal Mechanics needs no warning: once past Choose a World, a table without one shows none.
+  // Temporal Mechanics needs no warning: outside the Setup, a table without one shows none.
   const warning = temporal && !view.prophecy ? null : tagged(prophecySection(ctx), 'table');
+  // Temporal Mechanics prepares its warning in the Setup, once the flashback is told.
+  const preparing = temporal && (view.flashback || view.flashback_flagged) ? prophecySection(ctx) : null;
   const now = (/** @type {import('../common/page-types').Child[]} */ ...nodes) => tagged(nodes, 'now');
   const cast = (/** @type {string} */ tabs) => tagged([charactersSection(ctx), objectsSection(ctx)], tabs);
   switch (phase) {
     case 'prophecy':
-      return [now(phaseIntro(view, ctx), prophecySection(ctx), advanceBar(ctx))];
+      return [now(phaseIntro(view, ctx), temporal ? null : prophecySection(ctx), advanceBar(ctx))];
     case 'characters':
       return [now(phaseIntro(view, ctx)), cast('now'), now(advanceBar(ctx)), warning];
     case 'outline':
-      return [now(phaseIntro(view, ctx), temporal ? flashbackSection(ctx) : null, outlineSection(ctx), advanceBar(ctx)), cast('characters'), warning];
+      return temporal
+        ? [now(phaseIntro(view, ctx), flashbackSection(ctx), preparing, outlineSection(ctx), advanceBar(ctx)), cast('characters')]
+        : [now(phaseIntro(view, ctx), outlineSection(ctx), advanceBar(ctx)), cast('characters'), warning];
     case 'story':
       return [
         // What to do now comes first (the scene being played, or the next to choose): nothing
@@ -221,9 +225,9 @@ const INTROS = {
 
 /** @type {Record<string, string>} */
 const TEMPORAL_INTROS = {
-  prophecy: 'Choose a World is optional: roll on a world’s table or pick a scenario for a warning from the future, as inspiration — or skip it and create the PCs.',
+  prophecy: 'Gather the players: everyone joins by the table’s link, then propose moving on to create the PCs. The warning from the future comes later, in the Setup.',
   characters: 'Each player creates a PC with one trait in each of the five categories. NPCs, people, places and things belong to everyone.',
-  outline: 'Setup, in the future: first the flashback (timed), the catastrophe as it happened; then the story tree, from the climactic scene down.',
+  outline: 'Setup, in the future: first the flashback (timed), the catastrophe as it happened; then the warning to send back (optional) and the story tree, from the climactic scene down.',
   story: 'Confrontation, in the present: play the story scenes — investigate, influence (the check), interpret — the climactic scene last; then the flashforward.',
 };
 

@@ -39,12 +39,30 @@ pub(super) fn check_world(world: &World) -> Result<(), Refusal> {
 }
 
 impl Rules<'_> {
-    pub(super) fn roll_catastrophe(&self, world: World, seed: Seed) -> Decision {
+    /// A prophecy is received before the characters are created. Temporal Mechanics' warning
+    /// is prepared in the Setup, once the flashback is told.
+    fn receiving_time(&self) -> Result<(), Refusal> {
+        if self.state.ruleset.is_temporal() {
+            return self.warning_time();
+        }
         self.only_in(
             &[Phase::Prophecy],
             "receiving the prophecy",
             "before the characters are created",
-        )?;
+        )
+    }
+
+    /// The warning is sent back when the Confrontation begins: after that it stays as it was.
+    fn warning_time(&self) -> Result<(), Refusal> {
+        match self.state.phase {
+            _ if self.state.prophecy_open() => Ok(()),
+            Phase::Story | Phase::Ended => Err(Refusal::ProphecyLocked),
+            _ => Err(Refusal::WarningAfterFlashback),
+        }
+    }
+
+    pub(super) fn roll_catastrophe(&self, world: World, seed: Seed) -> Decision {
+        self.receiving_time()?;
         check_world(&world)?;
         let roll = d66::roll(seed);
         Ok(vec![Event::ProphecyReceived {
@@ -58,11 +76,7 @@ impl Rules<'_> {
     }
 
     pub(super) fn pick_module(&self, module: Module) -> Decision {
-        self.only_in(
-            &[Phase::Prophecy],
-            "receiving the prophecy",
-            "before the characters are created",
-        )?;
+        self.receiving_time()?;
         let title = text("module title", &module.title, limits::NAME)?;
         let text = text("prophecy", &module.prophecy, limits::LONG_TEXT)?;
         Ok(vec![Event::ProphecyReceived {
@@ -75,7 +89,9 @@ impl Rules<'_> {
         let state = self.state;
         // A flagged text can always be replaced, or play would stay paused for good.
         let replacing = state.is_flagged(TextRef::Prophecy);
-        if !replacing && !matches!(state.phase, Phase::Prophecy | Phase::Characters) {
+        if !replacing && state.ruleset.is_temporal() {
+            self.warning_time()?;
+        } else if !replacing && !state.prophecy_open() {
             return Err(Refusal::ProphecyLocked);
         }
         let text = text("prophecy", &prophecy, limits::LONG_TEXT)?;

@@ -245,15 +245,7 @@ fn temporal_mechanics_three_acts_with_npcs() {
     game.join(1, "Ada");
     game.join(2, "Bo");
     game.join(3, "Cy");
-    // A world's table still gives a warning of the catastrophe, if the table wants one.
-    game.act(
-        1,
-        Action::RollCatastrophe {
-            world,
-            seed: Seed(2071),
-        },
-    );
-    // No act yet: the world is chosen and the PCs created before the Setup.
+    // No act yet: the PCs are created before the Setup.
     assert_eq!(game.state.phase.act(), None);
     assert_eq!(game.state.act(), None);
     game.advance(1, Phase::Characters);
@@ -280,6 +272,14 @@ fn temporal_mechanics_three_acts_with_npcs() {
         2,
         Action::NarrateFlashback {
             text: "The sirens, the glare, the silence after.".into(),
+        },
+    );
+    // Then a world's table gives the warning to send back, if the table wants one.
+    game.act(
+        1,
+        Action::RollCatastrophe {
+            world,
+            seed: Seed(2071),
         },
     );
     let climax = game.finale(1, "Keep the reactor from going critical");

@@ -254,3 +254,69 @@ fn a_pcs_relationship_may_be_with_an_npc_so_one_player_can_begin() {
     assert_eq!(game.state.phase, Phase::Outline);
     assert!(to_markdown(&game.state).contains("**Relationship** (with Old Mags): owes a debt"));
 }
+
+/// The rules prepare the warning in the Setup, after the flashback, and send it back when the
+/// Confrontation begins: before the flashback it is refused, after the Setup it is fixed, and
+/// both refusals speak Temporal Mechanics' words.
+#[test]
+fn the_warning_is_prepared_in_the_setup_after_the_flashback() {
+    let mut game = Game::open(Ruleset::Temporal);
+    game.join(1, "Ada");
+    let roll = || Action::RollCatastrophe {
+        world: crate::game::a_world(),
+        seed: dice::Seed(7),
+    };
+    let write = |text: &str| Action::WriteProphecy { text: text.into() };
+    game.refuses(
+        1,
+        roll(),
+        Refusal::WarningAfterFlashback,
+        "Temporal Mechanics",
+    );
+    game.advance(1, Phase::Characters);
+    game.refuses(
+        1,
+        write("Too soon."),
+        Refusal::WarningAfterFlashback,
+        "Temporal Mechanics",
+    );
+    let ines = game.character(1, "Ines", None);
+    let mentor = game.object(1, "Old Mags", ObjectKind::Npc);
+    game.relationship(1, ines, mentor);
+    game.advance(1, Phase::Outline);
+    let refusal = game.refused(1, roll());
+    assert_eq!(refusal, Refusal::WarningAfterFlashback);
+    assert_eq!(
+        refusal.explain(Ruleset::Temporal),
+        "Temporal Mechanics prepares the warning in the Setup, once the flashback is told."
+    );
+    assert!(!game.state.prophecy_open());
+
+    game.act(
+        1,
+        Action::NarrateFlashback {
+            text: "The dam broke at noon.".into(),
+        },
+    );
+    assert!(game.state.prophecy_open());
+    game.act(1, roll());
+    assert!(game.state.prophecy.is_some());
+    game.act(1, write("Do not trust the engineer."));
+    assert_eq!(
+        game.state.prophecy.as_ref().map(|p| p.text.as_str()),
+        Some("Do not trust the engineer.")
+    );
+
+    let climax = game.finale(1, "Hold the dam");
+    game.scene(1, climax, "Find the engineer");
+    game.advance(1, Phase::Story);
+    assert!(!game.state.prophecy_open());
+    let refusal = game.refused(1, write("Too late."));
+    assert_eq!(refusal, Refusal::ProphecyLocked);
+    assert_eq!(refusal.rule_in(Ruleset::Temporal), "Acts");
+    assert_eq!(
+        refusal.explain(Ruleset::Temporal),
+        "The warning was sent back when the Confrontation began: it can no longer be changed."
+    );
+    assert_eq!(game.refused(1, roll()), Refusal::ProphecyLocked);
+}

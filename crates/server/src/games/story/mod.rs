@@ -417,6 +417,11 @@ mod rulesets {
             for event in &joined {
                 state = story::evolve(state, event);
             }
+            if temporal {
+                // Temporal Mechanics' warning is prepared in the Setup, once the flashback is told.
+                state.phase = story::model::Phase::Outline;
+                state.flashback = Some("The dam broke at noon.".into());
+            }
             let other = LIBRARY
                 .worlds
                 .iter()

@@ -815,7 +815,7 @@ fn prophecy_view(s: &State, p: &story::model::Prophecy) -> ProphecyView {
     ProphecyView {
         text: shown(s, TextRef::Prophecy, &p.text),
         flagged: s.is_flagged(TextRef::Prophecy),
-        editable: matches!(s.phase, Phase::Prophecy | Phase::Characters),
+        editable: s.prophecy_open(),
         source: match &p.source {
             ProphecySource::Catastrophe { world, roll, .. } => SourceView::Catastrophe {
                 world: world.clone(),
