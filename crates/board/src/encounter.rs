@@ -52,7 +52,7 @@ use crate::content::{
 };
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
-use crate::model::{DeckKind, Experience, Gold, Step};
+use crate::model::{Adventurer, DeckKind, Experience, Gold, Step};
 use crate::refusal::Refusal;
 use crate::state::State;
 use crate::turn::{
@@ -581,6 +581,7 @@ pub(crate) fn use_opportunity(
         return Err(Refusal::NoOpportunity);
     };
     check_choices(state, by, &opportunity.effects, choices)?;
+    price_paid_in_full(adventurer, &opportunity.effects)?;
     Ok(move |out: &mut Out| {
         let Some(AdventureCard::Opportunity(opportunity)) = content.adventures.get(card.index())
         else {
@@ -599,6 +600,59 @@ pub(crate) fn use_opportunity(
             &mut LazyRng::new(seed),
         );
     })
+}
+
+/// An Opportunity's losses are its price: she pays all of it, in the card's order (a card may
+/// give Gold before it takes some), or she does not use the card. Magic is paid from the
+/// right, so with none there she "cannot use anything that requires the payment of Magic";
+/// Health too, and she may pay her last one (a loss kills only when she has none).
+pub(crate) fn price_paid_in_full(
+    adventurer: &Adventurer,
+    effects: &[Effect],
+) -> Result<(), Refusal> {
+    let mut gold = adventurer.gold.0;
+    let mut experience = adventurer.experience.0;
+    let mut health = adventurer.health;
+    let mut magic = adventurer.magic;
+    let mut items = adventurer.items.len();
+    let pay = |what: &'static str, has: &mut u32, cost: u32| {
+        *has = has.checked_sub(cost).ok_or(Refusal::PriceUnpaid {
+            what,
+            cost,
+            has: *has,
+        })?;
+        Ok(())
+    };
+    for &effect in effects {
+        match effect {
+            Effect::GainGold(n) => gold = gold.saturating_add(n),
+            Effect::GainExperience(n) => experience = experience.saturating_add(n),
+            Effect::Heal(n) => {
+                health.restore(n);
+            }
+            Effect::Recharge(n) => {
+                magic.restore(n);
+            }
+            Effect::LoseGold(n) => pay("Gold", &mut gold, n)?,
+            Effect::LoseExperience(n) => pay("Experience", &mut experience, n)?,
+            Effect::LoseHealth(n) => pay("Health", &mut health.right, n)?,
+            Effect::LoseMagic(n) => pay("Magic", &mut magic.right, n)?,
+            Effect::LoseItem => {
+                items = items.checked_sub(1).ok_or(Refusal::PriceUnpaid {
+                    what: "Item",
+                    cost: 1,
+                    has: 0,
+                })?;
+            }
+            Effect::GainStrength(_)
+            | Effect::GainWillpower(_)
+            | Effect::MissTurn
+            | Effect::DrawCommonItem
+            | Effect::DrawRareItem
+            | Effect::MoveOneSpace => {}
+        }
+    }
+    Ok(())
 }
 
 /// Applies effects in order to `by`, with her choices; stops if she dies (and settles her

@@ -8,8 +8,9 @@
 //!   Magic Tower) any number of times. Recovering nothing (nothing lost, or an amount of 0) is
 //!   refused rather than paid for.
 //! - A Possibility instead of movement needs the turn's move to have been `Stay` (she started
-//!   there and did not move), once per turn. Spending one Health is refused when it is her last
-//!   on the right: losing it would kill her, and no player would choose that for Gold.
+//!   there and did not move), once per turn. She may spend her last Health and live at 0 (the
+//!   rules kill only a loss of Health she does not have); with none left the trade is refused,
+//!   as a card's price would be.
 
 use crate::content::{Guild, SpaceKind};
 use crate::event::Event;
@@ -116,8 +117,8 @@ pub(crate) fn trade(state: &State, by: PlayerId) -> OneEvent {
     if turn.possibility_used {
         return Err(Refusal::PossibilityUsed);
     }
-    if health > 0 && adventurer.health.right <= health {
-        return Err(Refusal::WouldDie);
+    if health > adventurer.health.right {
+        return Err(Refusal::NoHealthToSpend);
     }
     if magic > adventurer.magic.right {
         return Err(Refusal::NoMagicToSpend);

@@ -127,8 +127,8 @@ pub enum Refusal {
     StayFirst,
     /// A Possibility instead of movement is used once per turn.
     PossibilityUsed,
-    /// Spending her last Health would kill her.
-    WouldDie,
+    /// She has no Health on the right to spend (the last one may be spent: she lives at 0).
+    NoHealthToSpend,
     /// No Magic on the right to spend.
     NoMagicToSpend,
     /// Items are bought and sold in the City and the Village.
@@ -208,6 +208,15 @@ pub enum Refusal {
         /// The Item.
         item: ItemId,
     },
+    /// An Opportunity's price is paid in full or the card is not used.
+    PriceUnpaid {
+        /// What the card takes: "Gold", "Magic", "Experience", "Health" or "Item".
+        what: &'static str,
+        /// How much of it.
+        cost: u32,
+        /// How much she has of it when it is due.
+        has: u32,
+    },
 }
 
 impl Refusal {
@@ -251,6 +260,7 @@ impl Refusal {
             PassGold { .. } => "pass_gold",
             ChoiceNotOffered { .. } => "choice_not_offered",
             LostItemNotCarried { .. } => "lost_item_not_carried",
+            PriceUnpaid { .. } => "price_unpaid",
             NoRecoveryHere => "no_recovery_here",
             RecoveredThisTurn => "recovered_this_turn",
             RecoveryAmount { .. } => "recovery_amount",
@@ -258,7 +268,7 @@ impl Refusal {
             NoPossibilityHere => "no_possibility_here",
             StayFirst => "stay_first",
             PossibilityUsed => "possibility_used",
-            WouldDie => "would_die",
+            NoHealthToSpend => "no_health_to_spend",
             NoMagicToSpend => "no_magic_to_spend",
             NotAMarket => "not_a_market",
             ItemNotCarried => "item_not_carried",
@@ -304,7 +314,7 @@ impl Refusal {
             EncounterAfterMoving => "Adventure Cards",
             WrongBattle { .. } => "Rules of Combat",
             NotEnoughMagic { .. } => "Optional Battles",
-            NoOpportunity => "Opportunities",
+            NoOpportunity | PriceUnpaid { .. } => "Opportunities",
             SpecialBattle { .. }
             | NoSpecialRule { .. }
             | MandatoryRule { .. }
@@ -321,7 +331,7 @@ impl Refusal {
             ItemNotCarried | DamagedItem | OneWeapon | TooManyHands | OneHeadwear => {
                 "Weapons and Items"
             }
-            NoPossibilityHere | StayFirst | PossibilityUsed | WouldDie | NoMagicToSpend => {
+            NoPossibilityHere | StayFirst | PossibilityUsed | NoHealthToSpend | NoMagicToSpend => {
                 "Possibilities Instead of Movement"
             }
         }
@@ -398,6 +408,14 @@ impl fmt::Display for Refusal {
                 "Starting a Battle of Wills costs {cost} Magic and you have {has}."
             ),
             NoOpportunity => write!(f, "There is no Opportunity to use here."),
+            PriceUnpaid { what: "Item", .. } => write!(
+                f,
+                "This card takes an Item and you carry none: its price is paid in full or not at all."
+            ),
+            PriceUnpaid { what, cost, has } => write!(
+                f,
+                "This card costs {cost} {what} and you have {has}: its price is paid in full or not at all."
+            ),
             NoRecoveryHere => write!(
                 f,
                 "Lost Health and Magic are recovered in the Monastery, the Forest Camp, the Enchanted Wilderness, the Magic Tower and the Village."
@@ -419,7 +437,7 @@ impl fmt::Display for Refusal {
                 "Possibilities instead of movement are for a turn you choose to stay where you start."
             ),
             PossibilityUsed => write!(f, "You have used this Possibility this turn."),
-            WouldDie => write!(f, "Spending your last Health would kill you."),
+            NoHealthToSpend => write!(f, "You have no Health to spend."),
             NoMagicToSpend => write!(f, "You have no Magic to spend."),
             ItemNotCarried => write!(f, "You can use only Items you carry, each once."),
             DamagedItem => write!(f, "A damaged Item cannot be used until repaired."),

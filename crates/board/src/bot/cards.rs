@@ -224,6 +224,12 @@ impl Bot<'_> {
                 }
                 _ => self.creature_value(c, &Foe::of(c), None, bonuses),
             },
+            // A card she cannot pay for in full is one she cannot use.
+            Some(AdventureCard::Opportunity(o))
+                if crate::encounter::price_paid_in_full(self.me, &o.effects).is_err() =>
+            {
+                0.0
+            }
             Some(AdventureCard::Opportunity(o)) => {
                 self.effects_value(&mut self.vitals(), &o.effects).max(0.0)
             }

@@ -5,7 +5,7 @@
 use crate::encounters::{card, fight, me, outcome_seed, strength, terrain};
 use crate::*;
 use board::content::ChanceKind;
-use board::model::{Gold, Step};
+use board::model::{Cubes, Gold, Step};
 use board::{BattleKind, MoveKind};
 use dice::opposed::BattleOutcome;
 
@@ -142,11 +142,21 @@ fn lose_item_takes_the_item_she_names_or_her_most_recent() {
         ("lost_item_not_carried", "What Evil May Befall a Character")
     );
 
-    // With nothing to lose, she still takes the Gold.
+    // With nothing to sell, she cannot use the card: its price is paid in full.
     let state = standing_on("Curio Dealer", terrain());
-    let (after, events) = play(state.clone(), P1, opportunity(None, None));
-    assert!(!events.iter().any(|e| matches!(e, Event::ItemLost { .. })));
-    assert_eq!(me(&after).gold, Gold(me(&state).gold.0 + 3));
+    let refusal = refused(&state, P1, opportunity(None, None));
+    assert_eq!(
+        refusal,
+        Refusal::PriceUnpaid {
+            what: "Item",
+            cost: 1,
+            has: 0
+        }
+    );
+    assert_eq!(
+        (refusal.code(), refusal.rule()),
+        ("price_unpaid", "Opportunities")
+    );
 }
 
 #[test]
@@ -245,4 +255,64 @@ fn choices_are_optional_fields_in_json() {
         serde_json::to_string(&Action::UseSpecialRule).unwrap(),
         r#"{"action":"use_special_rule"}"#
     );
+}
+
+/// An Opportunity's price is paid in full or the card is not used: Gold, Magic (none on the
+/// right, she "cannot use anything that requires the payment of Magic"), Health (the last one
+/// may be paid), and what the card gives before it takes counts toward the price.
+#[test]
+fn an_opportunitys_price_is_paid_in_full_or_not_at_all() {
+    let short = |name: &str, set: fn(&mut State)| {
+        let mut state = standing_on(name, terrain());
+        set(&mut state);
+        refused(&state, P1, opportunity(None, None))
+    };
+    // Old Soldier's Lessons: 3 Gold for a Strength.
+    let refusal = short("Old Soldier's Lessons", |s| s.adventurers[0].gold = Gold(2));
+    assert_eq!(
+        refusal,
+        Refusal::PriceUnpaid {
+            what: "Gold",
+            cost: 3,
+            has: 2
+        }
+    );
+    assert_eq!(
+        refusal.to_string(),
+        "This card costs 3 Gold and you have 2: its price is paid in full or not at all."
+    );
+    // Gambling Den: 4 Gold, then a Magic she must have on the right.
+    let den = short("Gambling Den", |s| {
+        s.adventurers[0].magic = Cubes { right: 0, left: 3 };
+    });
+    assert_eq!(
+        den,
+        Refusal::PriceUnpaid {
+            what: "Magic",
+            cost: 1,
+            has: 0
+        }
+    );
+    // Hermit's Riddles: a Health for a Willpower; none left, no riddles.
+    let hermit = short("Hermit's Riddles", |s| {
+        s.adventurers[0].health = Cubes { right: 0, left: 5 };
+    });
+    assert_eq!(
+        hermit,
+        Refusal::PriceUnpaid {
+            what: "Health",
+            cost: 1,
+            has: 0
+        }
+    );
+    // The last Health may be paid: she lives, at 0.
+    let mut state = standing_on("Hermit's Riddles", terrain());
+    state.adventurers[0].health = Cubes { right: 1, left: 4 };
+    let after = run(state, P1, opportunity(None, None));
+    assert_eq!((me(&after).health.right, me(&after).alive), (0, true));
+    // Paid in full: 3 Gold exactly.
+    let mut state = standing_on("Old Soldier's Lessons", terrain());
+    state.adventurers[0].gold = Gold(3);
+    let after = run(state, P1, opportunity(None, None));
+    assert_eq!(me(&after).gold, Gold(0));
 }

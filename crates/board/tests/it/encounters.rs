@@ -530,24 +530,26 @@ fn opportunity_effects_are_bounded_by_the_cubes() {
     assert_eq!(me(&after).magic.right, magic.right + 1);
     assert_eq!(me(&after).magic.maximum(), magic.maximum() + 1);
 
-    // Shrine of the Sea with no Gold: Gold stays 0, Experience still comes.
+    // Shrine of the Sea with no Gold: no offering, no insight (the price is paid in full).
     let mut state = meet("Shrine of the Sea");
     state.adventurers[0].gold = Gold(0);
-    let experience = me(&state).experience;
-    let after = run(state, P1, use_opportunity(0));
-    assert_eq!(me(&after).gold, Gold(0));
-    assert_eq!(me(&after).experience, Experience(experience.0 + 2));
+    assert!(matches!(
+        refused(&state, P1, use_opportunity(0)),
+        Refusal::PriceUnpaid { what: "Gold", .. }
+    ));
 }
 
+/// A Health an Opportunity takes is part of its price: with none left she cannot use it, so an
+/// Opportunity never kills (a Creature still can).
 #[test]
-fn an_opportunity_can_kill() {
+fn an_opportunity_cannot_take_a_health_she_does_not_have() {
     let mut state = meet("Buried Chest");
     state.adventurers[0].health.left += state.adventurers[0].health.right;
     state.adventurers[0].health.right = 0;
-    let (after, events) = play(state, P1, use_opportunity(0));
-    assert!(events.contains(&Event::AdventurerDied { player: P1 }));
-    assert_eq!(me(&after).items.len(), 1, "the Rare Item came first");
-    assert_eq!(after.turn().unwrap().player, P2);
+    assert!(matches!(
+        refused(&state, P1, use_opportunity(0)),
+        Refusal::PriceUnpaid { what: "Health", .. }
+    ));
 }
 
 #[test]

@@ -184,8 +184,10 @@ fn possibilities_instead_of_movement_need_staying() {
     );
 }
 
+/// The rules kill a character only when she must lose Health and has none: a trade may spend
+/// the last one, and with none left it is refused, as a card's price would be.
 #[test]
-fn thieves_guild_and_fortress_spend_health_but_never_the_last() {
+fn thieves_guild_and_fortress_spend_health_down_to_the_last() {
     let state = run(
         at(SpaceKind::Guild(Guild::ThievesGuild), 0, true),
         P1,
@@ -199,7 +201,15 @@ fn thieves_guild_and_fortress_spend_health_but_never_the_last() {
     );
     assert_eq!(cubes(&state), (3, 2, 0));
     assert_eq!(state.adventurer(P1).unwrap().experience, Experience(5));
-    let mut state = at(SpaceKind::Guild(Guild::Fortress), 0, true);
-    state.adventurers[0].health = Cubes { right: 1, left: 4 };
-    assert_eq!(refused(&state, P1, Action::Trade), Refusal::WouldDie);
+    let mut last = at(SpaceKind::Guild(Guild::Fortress), 0, true);
+    last.adventurers[0].health = Cubes { right: 1, left: 4 };
+    let after = run(last.clone(), P1, Action::Trade);
+    let her = after.adventurer(P1).unwrap();
+    assert_eq!((her.health, her.alive), (Cubes { right: 0, left: 5 }, true));
+    assert_eq!(her.experience, Experience(5));
+    let mut none = last;
+    none.adventurers[0].health = Cubes { right: 0, left: 5 };
+    let refusal = refused(&none, P1, Action::Trade);
+    assert_eq!(refusal, Refusal::NoHealthToSpend);
+    assert_eq!(refusal.to_string(), "You have no Health to spend.");
 }
