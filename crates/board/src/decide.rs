@@ -458,11 +458,20 @@ fn buy_certificate(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) 
 }
 
 fn end_turn(state: &State, by: PlayerId) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
-    let (turn, _) = current(state, by)?;
+    let (turn, adventurer) = current(state, by)?;
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Battle => return Err(fight_first(state, by)),
-        Step::Move | Step::Moved => {}
+        // "If you want to encounter the card located in the space where you start your
+        // movement, you must not move at all": not moving means meeting her space's Creature.
+        Step::Move => {
+            if let Some((_, creature)) = state.creature_on(adventurer.space) {
+                return Err(Refusal::MoveOrFight {
+                    creature: creature.name.clone(),
+                });
+            }
+        }
+        Step::Moved => {}
     }
     let extra = turn.extra_pending;
     Ok(move |out: &mut Out| {

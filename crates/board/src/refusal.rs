@@ -85,6 +85,11 @@ pub enum Refusal {
         /// The Creature's name.
         creature: String,
     },
+    /// Ending the turn without moving is staying: a Creature on her space must be fought.
+    MoveOrFight {
+        /// The Creature's name.
+        creature: String,
+    },
     /// Adventure cards are met where a move ends, so after moving (or staying).
     EncounterAfterMoving,
     /// There is no Creature to fight where she stands.
@@ -248,6 +253,7 @@ impl Refusal {
             CertificateGold { .. } => "certificate_gold",
             Dead => "dead",
             FightFirst { .. } => "fight_first",
+            MoveOrFight { .. } => "move_or_fight",
             EncounterAfterMoving => "encounter_after_moving",
             NoCreature => "no_creature",
             AlreadyFought => "already_fought",
@@ -311,7 +317,7 @@ impl Refusal {
             | CertificateGold { .. } => "Acquiring a Certificate",
             Dead => "What Evil May Befall a Character",
             FightFirst { .. } | NoCreature | AlreadyFought => "Creatures",
-            EncounterAfterMoving => "Adventure Cards",
+            EncounterAfterMoving | MoveOrFight { .. } => "Adventure Cards",
             WrongBattle { .. } => "Rules of Combat",
             NotEnoughMagic { .. } => "Optional Battles",
             NoOpportunity | PriceUnpaid { .. } => "Opportunities",
@@ -391,6 +397,10 @@ impl fmt::Display for Refusal {
             FightFirst { creature } => write!(
                 f,
                 "You met the {creature}: fighting it is mandatory and comes before anything else."
+            ),
+            MoveOrFight { creature } => write!(
+                f,
+                "The {creature} is on your space: not moving means meeting it. Move away, or stay and fight it."
             ),
             EncounterAfterMoving => write!(
                 f,

@@ -191,8 +191,14 @@ impl Bot<'_> {
         let (goals, weight) = self.goals(map, worth_at);
         // Moves are symmetric: the turns from `space` to the nearest goal.
         let to_goal = |space: usize| f32::from(map.turns_to(gold, space, goals));
-        // The best move so far (`None`: ending the turn where she stands).
-        let mut best: (f32, Option<MoveKind>) = (-weight * to_goal(here), None);
+        // The best move so far (`None`: ending the turn where she stands, which a Creature on
+        // her space forbids: not moving at all means meeting it).
+        let end_here = if self.state.creature_on(me.space).is_some() {
+            f32::NEG_INFINITY
+        } else {
+            -weight * to_goal(here)
+        };
+        let mut best: (f32, Option<MoveKind>) = (end_here, None);
         let mut consider = |how: MoveKind, to: usize| {
             let score = self.arrival_value(to, how, worth_at(to)) - weight * to_goal(to);
             if score > best.0 {

@@ -258,6 +258,28 @@ fn a_creature_is_met_by_staying_and_not_by_walking_away() {
     run(left, P1, Action::EndTurn);
 }
 
+/// "If you want to encounter the card located in the space where you start your movement, you
+/// must not move at all": ending the turn without moving is staying, so a Creature there must
+/// be fought. With none there, she may end her turn without moving.
+#[test]
+fn not_moving_off_a_creatures_space_means_fighting_it() {
+    let mut state = before("Hill Wolf");
+    state.adventurers[0].space = SpaceId::of(terrain());
+    let refusal = refused(&state, P1, Action::EndTurn);
+    assert_eq!(
+        refusal,
+        Refusal::MoveOrFight {
+            creature: "Hill Wolf".into()
+        }
+    );
+    assert_eq!(
+        (refusal.code(), refusal.rule()),
+        ("move_or_fight", "Adventure Cards")
+    );
+    let quiet = before("Hill Wolf");
+    run(quiet, P1, Action::EndTurn);
+}
+
 #[test]
 fn winning_discards_the_creature_and_gives_experience_and_treasure() {
     // Roadside Cutthroat: Strength 3, 1 Experience, 2 Gold treasure.

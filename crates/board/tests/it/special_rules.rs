@@ -525,8 +525,9 @@ fn a_scripted_game_of_special_rules_and_choices_replays_to_the_live_state() {
     state = step(state, P1, horse(false));
     state = step(state, P1, Action::UseSpecialRule);
     state = step(state, P1, end.clone());
-    // Player 2 stays put without meeting anything.
+    // Player 2 walks away from the Blood Lord (not moving would mean fighting it again).
     state = step(state, P2, draw(0));
+    state = step(state, P2, walk(true));
     state = step(state, P2, end.clone());
     // Player 3 rides to the Traveller's Shortcut and takes it back towards the Tower.
     state = step(state, P3, draw(0));

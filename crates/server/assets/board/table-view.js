@@ -239,7 +239,7 @@ function turnSection(ctx) {
       mine ? `Turn ${t.number}: your turn` : `Turn ${t.number}: ${who}’s turn`,
       t.extra ? h('span', { class: 'tag' }, 'extra turn') : null,
     ),
-    h('p', { class: 'turn-status', role: 'status', 'aria-live': 'polite' }, mine ? yourStepText(t.step) : null),
+    h('p', { class: 'turn-status', role: 'status', 'aria-live': 'polite' }, mine ? yourStepText(t.step, o) : null),
     // What just happened shows where the player's eyes are: where the Draw or Fight button was;
     // and what the others did since the player's last action.
     awayCard(ctx),
@@ -255,13 +255,17 @@ function turnSection(ctx) {
 
 /**
  * @param {import('./view-types').Step} step
+ * @param {import('./view-types').Options | null} o
  */
-function yourStepText(step) {
+function yourStepText(step, o) {
   switch (step) {
     case 'draw_chance':
       return 'Draw a Chance card to begin your turn.';
     case 'move':
-      return 'Move your adventurer (one option), or stay.';
+      // Not moving at all means meeting the card where she stands (the rules' Adventure cards).
+      return o && (o.moves || []).some((m) => m.how === 'stay' && m.creature !== null)
+        ? 'A Creature shares your space: move away, or stay and fight it.'
+        : 'Move your adventurer (one option), or stay.';
     case 'battle':
       return 'A Creature lies here: you must fight it.';
     default:
