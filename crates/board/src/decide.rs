@@ -332,41 +332,63 @@ fn reveal_chance(out: &mut Out, by: PlayerId, seed: Seed) {
             });
         }
         ChanceKind::Wind { heal, recharge } => {
-            refresh(out, |_| true, heal, recharge, Gold(0));
+            refresh(out, |a| {
+                (heal.min(a.health.left), recharge.min(a.magic.left), Gold(0))
+            });
         }
         ChanceKind::GoodTimes { gold } => {
-            refresh(out, |_| true, 0, 0, Gold(gold));
+            refresh(out, |_| (0, 0, Gold(gold)));
         }
         ChanceKind::Charity {
             heal,
             recharge,
             gold,
-        } => {
-            let least = (out.state.adventurers.iter())
-                .filter(|a| a.alive)
-                .map(|a| a.gold)
-                .min()
-                .unwrap_or_default();
-            refresh(out, |a| a.gold == least, heal, recharge, Gold(gold));
-        }
+        } => charity(out, heal, recharge, Gold(gold)),
         ChanceKind::PeacefulTimes => out.emit(Event::ExtraTurnGranted { player: by }),
     }
 }
 
-/// Heals, recharges (each up to the adventurer's maximum) and gives Gold to those alive `who`
-/// picks.
-///
-/// Charity's "the player that has the least" is read as the least **Gold**: Gold is what every
-/// adventurer can always be compared by (lost Health and Magic differ with each character's
-/// maximum), and the card gives Gold. Everyone tied for the least profits.
-fn refresh(out: &mut Out, who: impl Fn(&Adventurer) -> bool, heal: u32, recharge: u32, gold: Gold) {
+/// Charity is "a combination of the previous four cards" (the three winds and Good Times), "but
+/// only to the player that has the least": each of its gifts goes to whoever has the least of
+/// what that gift gives, as each of those cards would give it. Healing goes to the fewest
+/// Health (red cubes on the right), recharging to the fewest Magic (blue cubes on the right),
+/// Gold to the least Gold; everyone tied for a least profits from that gift.
+fn charity(out: &mut Out, heal: u32, recharge: u32, gold: Gold) {
+    let alive = || out.state.adventurers.iter().filter(|a| a.alive);
+    let least = |of: fn(&Adventurer) -> u32| alive().map(of).min().unwrap_or_default();
+    let health = least(|a| a.health.right);
+    let magic = least(|a| a.magic.right);
+    let coins = least(|a| a.gold.0);
+    refresh(out, |a| {
+        (
+            if a.health.right == health {
+                heal.min(a.health.left)
+            } else {
+                0
+            },
+            if a.magic.right == magic {
+                recharge.min(a.magic.left)
+            } else {
+                0
+            },
+            if a.gold.0 == coins { gold } else { Gold(0) },
+        )
+    });
+}
+
+/// Gives each adventurer alive what `gifts` says (healed, recharged, Gold; healing and
+/// recharging already bounded by what she lost).
+fn refresh(out: &mut Out, gifts: impl Fn(&Adventurer) -> (u32, u32, Gold)) {
     let refreshed: Vec<Refreshment> = (out.state.adventurers.iter())
-        .filter(|a| a.alive && who(a))
-        .map(|a| Refreshment {
-            player: a.player,
-            healed: heal.min(a.health.left),
-            recharged: recharge.min(a.magic.left),
-            gold,
+        .filter(|a| a.alive)
+        .map(|a| {
+            let (healed, recharged, gold) = gifts(a);
+            Refreshment {
+                player: a.player,
+                healed,
+                recharged,
+                gold,
+            }
         })
         .filter(|r| r.healed > 0 || r.recharged > 0 || r.gold.0 > 0)
         .collect();

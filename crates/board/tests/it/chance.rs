@@ -205,26 +205,42 @@ fn good_times_give_everyone_gold() {
     assert!(state.adventurers.iter().all(|a| a.gold == Gold(3 + gold)));
 }
 
+/// Charity combines the winds and Good Times "but only to the player that has the least": each
+/// gift goes to whoever has the least of what it gives, everyone tied sharing it.
 #[test]
-fn charity_goes_to_everyone_tied_for_the_least_gold() {
+fn charity_gives_each_gift_to_the_least_of_it() {
     let content = content();
     let charity = chance(&content, |k| matches!(k, ChanceKind::Charity { .. }));
-    let ChanceKind::Charity { heal, gold, .. } = content.chance[charity.index()].kind else {
+    let ChanceKind::Charity {
+        heal,
+        recharge,
+        gold,
+    } = content.chance[charity.index()].kind
+    else {
         panic!()
     };
     let mut state = game(vec![charity]);
+    // Gold: P2 and P3 tied for the least. Health: P1 the fewest. Magic: P3 the fewest.
     state.adventurers[0].gold = Gold(5);
     state.adventurers[1].gold = Gold(1);
     state.adventurers[2].gold = Gold(1);
-    state.adventurers[2].health = Cubes { right: 1, left: 2 };
-    state.adventurers[0].health = Cubes { right: 1, left: 2 };
+    state.adventurers[0].health = Cubes { right: 1, left: 3 };
+    state.adventurers[1].health = Cubes { right: 2, left: 2 };
+    state.adventurers[2].health = Cubes { right: 3, left: 1 };
+    state.adventurers[0].magic = Cubes { right: 3, left: 1 };
+    state.adventurers[1].magic = Cubes { right: 3, left: 1 };
+    state.adventurers[2].magic = Cubes { right: 1, left: 3 };
     let state = run(state, P1, draw(0));
-    let golds: Vec<_> = state.adventurers.iter().map(|a| a.gold.0).collect();
-    assert_eq!(golds, [5, 1 + gold, 1 + gold]);
-    assert_eq!(state.adventurers[2].health.right, 1 + heal);
+    let got: Vec<_> = (state.adventurers.iter())
+        .map(|a| (a.gold.0, a.health.right, a.magic.right))
+        .collect();
     assert_eq!(
-        state.adventurers[0].health.right, 1,
-        "not the least: nothing"
+        got,
+        [
+            (5, 1 + heal, 3),
+            (1 + gold, 2, 3),
+            (1 + gold, 3, 1 + recharge)
+        ]
     );
 }
 
