@@ -117,6 +117,19 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
 
+    /// A stored event that does not read says why, for `prophecy db copy` to print.
+    #[test]
+    fn an_event_that_does_not_read_says_why() {
+        let why = |body: &str| BoardGame::decode(body).unwrap_err();
+        assert_eq!(
+            why(r#"{"type":"seated","player":1}"#),
+            "missing field `name`"
+        );
+        assert_eq!(why(r#"{"type":"game"}"#), "missing field `event`");
+        assert!(why(r#"{"type":"sat"}"#).starts_with("unknown variant `sat`"));
+        assert_eq!(why("not json"), "expected ident at line 1 column 2");
+    }
+
     /// The number of bots, as a script sends it or as a form does (text), seats that many.
     #[test]
     fn bots_are_read_from_a_number_or_a_forms_text() {
