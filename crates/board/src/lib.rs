@@ -14,6 +14,8 @@
 //! - [`command`], [`event`], [`state`], [`turn`], [`decide`](mod@decide), [`refusal`]: the engine.
 //! - [`encounter`], [`possibility`], [`market`]: the rules of Adventure cards and battles, of
 //!   the spaces' Possibilities, and of buying, selling and repairing Items.
+//! - [`table`]: the table around the game: seats, bots, the creator, seats handed to bots,
+//!   decided and evolved like the game (the web table stores its events beside the game's).
 //! - [`bot`], [`simulate`]: bots that play any seat legally, and whole games between them
 //!   summed up (game length, wins by character and seat, deaths, cards met).
 //!
@@ -59,6 +61,7 @@ pub mod possibility;
 pub mod refusal;
 pub mod simulate;
 pub mod state;
+pub mod table;
 pub mod turn;
 
 pub use command::{Action, BattleKind, Choices, Command, MoveKind};

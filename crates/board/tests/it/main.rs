@@ -13,6 +13,7 @@ mod property;
 mod replay;
 mod setup;
 mod special_rules;
+mod table;
 
 use board::content::{ChanceKind, Content};
 use board::event::{Event, Seat, SetUp};

@@ -889,7 +889,8 @@ function thisTurn(ctx) {
 
 /**
  * The seq before the current turn's first line, for a page that arrived mid-turn: the line
- * that says whose turn it is (the server's words, games/board.rs), or none in the page's log.
+ * that says whose turn it is (the server's words, games/board/words.rs), or none in the
+ * page's log.
  * @param {import('../common/messages').LogEntry[]} log
  */
 function turnStart(log) {
