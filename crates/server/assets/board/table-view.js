@@ -313,6 +313,19 @@ function turnOptions(ctx, o, t) {
   }
   if ((o.moves || []).length) parts.push(movesGroup(ctx, o.moves));
   if (t.step === 'battle') parts.push(battleGroup(ctx, o));
+  if (o.opportunity_unusable) {
+    // An Opportunity she may not use says why where its button would be.
+    const card = adventureOf(ctx, o.opportunity_unusable.card);
+    parts.push(
+      h(
+        'div',
+        { class: 'option-group', 'data-key': 'opportunity' },
+        h('h3', null, icon('opportunity', 'h3-icon opportunity'), ` Opportunity: ${card.name}`),
+        card.kind === 'opportunity' && card.effects.length ? h('p', { class: 'small muted' }, `It ${card.effects.join(', ')}.`) : null,
+        h('p', { class: 'small', testid: 'opportunity-unusable' }, o.opportunity_unusable.why),
+      ),
+    );
+  }
   if (o.opportunity !== null && o.opportunity !== undefined) {
     const card = adventureOf(ctx, o.opportunity);
     // `opportunity` is the id of an Opportunity card (the server offers no other).

@@ -58,6 +58,8 @@ export interface Options {
   moves: Move[];
   battles: Battle[];
   opportunity: number | null;
+  /** The Opportunity here that she cannot use now, and why (its price, say). */
+  opportunity_unusable: { card: number; why: string } | null;
   special_rule: { rule: 'pay_to_pass' | 'let_go'; text: string; cost: number } | null;
   /** The choices a card here asks for before the action. */
   choices: Array<'clockwise' | 'lose_item'>;

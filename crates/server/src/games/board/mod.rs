@@ -153,6 +153,44 @@ mod tests {
         }
     }
 
+    /// An Opportunity she cannot pay for in full is not offered: the page says why instead.
+    #[test]
+    fn an_opportunity_she_cannot_pay_for_says_why() {
+        let mut table = Table::default();
+        let context = Context { now: 0, seed: 3 };
+        let joined = BoardGame::join(&table, 1, "Ada").unwrap();
+        table = joined.iter().fold(table, BoardGame::evolve);
+        for action in ["add_bot", "start"] {
+            let events = BoardGame::act(&table, 1, &json!({ "action": action }), &context);
+            table = events.unwrap().iter().fold(table, BoardGame::evolve);
+        }
+        let content = Arc::clone(&table.game.content);
+        let lessons = (content.adventures.iter())
+            .position(|c| c.name() == "Old Soldier's Lessons")
+            .map(AdventureId::of)
+            .unwrap();
+        let player = PlayerId(table.game.turn().unwrap().player.0);
+        let a = table.game.adventurer(player).unwrap().clone();
+        table.game.spaces[a.space.index()].adventure = Some(lessons);
+        if let board::model::Phase::Playing(turn) = &mut table.game.phase {
+            turn.step = board::model::Step::Moved;
+        }
+        let options = |table: &Table| view::view("board", table, 1)["options"].clone();
+        let idx = (table.game.adventurers.iter()).position(|x| x.player == player);
+        table.game.adventurers[idx.unwrap()].gold = board::model::Gold(1);
+        let short = options(&table);
+        assert_eq!(short["opportunity"], Value::Null, "{short}");
+        assert_eq!(short["opportunity_unusable"]["card"], lessons.0);
+        assert_eq!(
+            short["opportunity_unusable"]["why"],
+            "This card costs 3 Gold and you have 1: its price is paid in full or not at all."
+        );
+        table.game.adventurers[idx.unwrap()].gold = board::model::Gold(3);
+        let paid = options(&table);
+        assert_eq!(paid["opportunity"], lessons.0);
+        assert_eq!(paid["opportunity_unusable"], Value::Null);
+    }
+
     /// Against a Creature that asks for a Battle of Wills and then one of Strength, the battle
     /// offered names both: its own values and the second battle's (the odds are of both).
     #[test]

@@ -297,13 +297,31 @@ fn options(table: &Table, player: PlayerId, step: Step) -> Value {
             Some(AdventureCard::Opportunity(_))
         )
     });
+    // After moving, an Opportunity she cannot use (its price, say) says why, beside the card.
+    let verdict = (opportunity.filter(|_| step == Step::Moved))
+        .zip(page_action(json!({"action": "use_opportunity"})))
+        .map(|(card, action)| {
+            (
+                card,
+                board::decide(&table.game, Command::new(player, action)),
+            )
+        });
+    let usable = verdict
+        .as_ref()
+        .filter(|(_, v)| v.is_ok())
+        .map(|(c, _)| c.0);
+    let unusable = verdict.as_ref().and_then(|(card, v)| {
+        let why = v.as_ref().err()?;
+        Some(json!({ "card": card.0, "why": why.to_string() }))
+    });
     json!({
         "player": player.0,
         "step": step_name(step),
         "draw_chance": allowed(table, player, Action::DrawChance { seed: Seed(0) }).is_some(),
         "moves": if step == Step::Move { moves(table, player) } else { Vec::new() },
         "battles": if step == Step::Battle { battles(table, player) } else { Vec::new() },
-        "opportunity": opportunity.filter(|_| page_action(json!({"action": "use_opportunity"})).and_then(|a| allowed(table, player, a)).is_some()).map(|c| c.0),
+        "opportunity": usable,
+        "opportunity_unusable": unusable,
         "special_rule": special_rule,
         "choices": choices,
         "recover": recover,
