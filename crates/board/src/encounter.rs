@@ -736,7 +736,7 @@ impl State {
     }
 }
 
-/// The encounter's events applied to the state ([`State::apply`] sends each here).
+/// The encounter's events applied to the state (`State::apply` sends each here).
 impl State {
     /// [`Event::BattleFought`]: the Magic drained and paid to start it are lost, and the
     /// encounter is over.

@@ -99,7 +99,7 @@ pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> OneEvent {
     })
 }
 
-/// The market's events applied to the state ([`State::apply`] sends each here).
+/// The market's events applied to the state (`State::apply` sends each here).
 impl State {
     /// [`Event::ItemBought`]: the Item, if it still lies there, is hers for its price.
     pub(crate) fn buy_item(&mut self, player: PlayerId, space: SpaceId, item: ItemId, paid: Gold) {

@@ -132,7 +132,7 @@ pub(crate) fn trade(state: &State, by: PlayerId) -> OneEvent {
     })
 }
 
-/// The Possibilities' events applied to the state ([`State::apply`] sends each here).
+/// The Possibilities' events applied to the state (`State::apply` sends each here).
 impl State {
     /// [`Event::Recovered`]: cubes back to the right, paid for, and this turn's Possibility
     /// used.

@@ -297,7 +297,7 @@ pub(crate) fn fight_first(state: &State, by: PlayerId) -> Refusal {
     Refusal::FightFirst { creature }
 }
 
-/// The turn's events applied to the state ([`State::apply`] sends each here).
+/// The turn's events applied to the state (`State::apply` sends each here).
 impl State {
     /// [`Event::ChanceDrawn`]: the card goes to the discards and the turn moves on to the move.
     pub(crate) fn draw_chance(&mut self, card: ChanceId) {
