@@ -52,7 +52,7 @@ use crate::content::{
 };
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
-use crate::model::{Adventurer, DeckKind, Experience, Gold, Step};
+use crate::model::{Adventurer, DeckKind, Experience, Gold, Phase, Step};
 use crate::refusal::Refusal;
 use crate::state::State;
 use crate::turn::{
@@ -787,5 +787,150 @@ impl State {
     ) -> Option<BattleOdds> {
         let battle = battle(self, player, kind, items).ok()?;
         Some(odds(&battle))
+    }
+}
+
+/// The encounter's events applied to the state (`State::apply` sends each here).
+impl State {
+    /// [`Event::BattleFought`]: the Magic drained and paid to start it are lost, and the
+    /// encounter is over.
+    pub(crate) fn end_battle(&mut self, player: PlayerId, magic_paid: u32, drained: u32) {
+        // Most battles cost no Magic: then the adventurers are left alone, which spares
+        // `decide` copying them (they are shared with the state it decides from).
+        let lost = drained.saturating_add(magic_paid);
+        if lost > 0
+            && let Some(a) = self.adventurer_mut(player)
+        {
+            a.magic.lose(lost);
+        }
+        self.set_step(Step::Moved);
+    }
+
+    /// [`Event::CreatureRose`]: `rises_again` takes the Creature from the discards back onto
+    /// an empty space.
+    pub(crate) fn raise_creature(&mut self, card: AdventureId, to: SpaceId) {
+        let discard = &mut self.decks.adventure.discard;
+        if let Some(contents) = self.spaces.get_mut(to.index())
+            && contents.adventure.is_none()
+            && let Some(at) = discard.iter().rposition(|c| *c == card)
+        {
+            discard.remove(at);
+            contents.adventure = Some(card);
+        }
+    }
+
+    /// [`Event::CreaturePassed`]: `pay_to_pass` paid; the Creature stays and the encounter is
+    /// over.
+    pub(crate) fn pass_creature(&mut self, player: PlayerId, paid: Gold) {
+        if let Some(a) = self.adventurer_mut(player) {
+            a.gold.0 = a.gold.0.saturating_sub(paid.0);
+        }
+        self.set_step(Step::Moved);
+    }
+
+    /// [`Event::CreatureLetGo`]: `let_go` discards the Creature and ends the encounter.
+    pub(crate) fn let_creature_go(&mut self, card: AdventureId, space: SpaceId) {
+        self.discard_adventure(space, card);
+        self.set_step(Step::Moved);
+    }
+
+    /// [`Event::MovedOneSpace`]: a card's move, which is not her move.
+    pub(crate) fn move_one_space(&mut self, player: PlayerId, to: SpaceId) {
+        if let Some(a) = self.adventurer_mut(player) {
+            a.space = to;
+        }
+        // A Possibility instead of movement is for a turn she stays where she started.
+        if let Phase::Playing(turn) = &mut self.phase {
+            turn.stayed = false;
+        }
+    }
+
+    /// [`Event::CreatureDefeated`]: the Creature is discarded and its Experience is hers.
+    pub(crate) fn defeat_creature(
+        &mut self,
+        player: PlayerId,
+        card: AdventureId,
+        space: SpaceId,
+        experience: Experience,
+    ) {
+        self.discard_adventure(space, card);
+        if let Some(a) = self.adventurer_mut(player) {
+            a.experience.0 = a.experience.0.saturating_add(experience.0);
+        }
+    }
+
+    /// [`Event::EffectApplied`]: one effect of a card, by the amount it had.
+    pub(crate) fn take_effect(&mut self, player: PlayerId, effect: &Effect, applied: u32) {
+        let Some(a) = self.adventurer_mut(player) else {
+            return;
+        };
+        let n = applied;
+        match effect {
+            Effect::GainGold(_) => a.gold.0 = a.gold.0.saturating_add(n),
+            Effect::LoseGold(_) => a.gold.0 = a.gold.0.saturating_sub(n),
+            Effect::GainExperience(_) => {
+                a.experience.0 = a.experience.0.saturating_add(n);
+            }
+            Effect::LoseExperience(_) => {
+                a.experience.0 = a.experience.0.saturating_sub(n);
+            }
+            Effect::Heal(_) => {
+                a.health.restore(n);
+            }
+            Effect::LoseHealth(_) => {
+                a.health.lose(n);
+            }
+            Effect::Recharge(_) => {
+                a.magic.restore(n);
+            }
+            Effect::LoseMagic(_) => {
+                a.magic.lose(n);
+            }
+            Effect::GainStrength(_) => a.health.right = a.health.right.saturating_add(n),
+            Effect::GainWillpower(_) => a.magic.right = a.magic.right.saturating_add(n),
+            Effect::MissTurn => a.miss_turn = true,
+            // These have their own events.
+            Effect::DrawCommonItem
+            | Effect::DrawRareItem
+            | Effect::LoseItem
+            | Effect::MoveOneSpace => {}
+        }
+    }
+
+    /// [`Event::ItemDrawn`]: a treasure or a card's Item, from its deck to her.
+    pub(crate) fn draw_item(&mut self, player: PlayerId, item: ItemId) {
+        if let Some(deck) = self.item_deck(item) {
+            deck.take(&item);
+        }
+        if let Some(a) = self.adventurer_mut(player) {
+            a.items.push(item);
+        }
+    }
+
+    /// [`Event::ItemDamaged`]: a thrown weapon turned face-down after its battle.
+    pub(crate) fn damage_item(&mut self, player: PlayerId, item: ItemId) {
+        if let Some(a) = self.adventurer_mut(player)
+            && a.items.contains(&item)
+            && !a.damaged.contains(&item)
+        {
+            a.damaged.push(item);
+        }
+    }
+
+    /// [`Event::AdventurerDied`]: she is out; her turns are skipped from now on.
+    pub(crate) fn die(&mut self, player: PlayerId) {
+        if let Some(a) = self.adventurer_mut(player) {
+            a.alive = false;
+        }
+    }
+
+    /// Takes an Adventure card off a space (if it lies there) into the discards.
+    pub(crate) fn discard_adventure(&mut self, space: SpaceId, card: AdventureId) {
+        if let Some(contents) = self.spaces.get_mut(space.index())
+            && contents.adventure == Some(card)
+        {
+            contents.adventure = None;
+            self.decks.adventure.discard.push(card);
+        }
     }
 }

@@ -8,7 +8,7 @@
 
 use crate::content::{Item, SpaceKind};
 use crate::event::Event;
-use crate::ids::{ItemId, PlayerId};
+use crate::ids::{ItemId, PlayerId, SpaceId};
 use crate::model::Gold;
 use crate::refusal::Refusal;
 use crate::state::State;
@@ -97,4 +97,41 @@ pub(crate) fn repair(state: &State, by: PlayerId, item: ItemId) -> OneEvent {
         item,
         paid: REPAIR_COST,
     })
+}
+
+/// The market's events applied to the state (`State::apply` sends each here).
+impl State {
+    /// [`Event::ItemBought`]: the Item, if it still lies there, is hers for its price.
+    pub(crate) fn buy_item(&mut self, player: PlayerId, space: SpaceId, item: ItemId, paid: Gold) {
+        let lay = self
+            .spaces
+            .get_mut(space.index())
+            .and_then(|c| c.items.iter().position(|i| *i == item).map(|at| (c, at)));
+        if let Some((contents, at)) = lay {
+            contents.items.remove(at);
+            if let Some(a) = self.adventurer_mut(player) {
+                a.items.push(item);
+                a.gold.0 = a.gold.0.saturating_sub(paid.0);
+            }
+        }
+    }
+
+    /// [`Event::ItemSold`]: the Item goes to its deck's discards, its price to her.
+    pub(crate) fn sell_item(&mut self, player: PlayerId, item: ItemId, gold: Gold) {
+        if self.remove_item(player, item)
+            && let Some(a) = self.adventurer_mut(player)
+        {
+            a.gold.0 = a.gold.0.saturating_add(gold.0);
+        }
+    }
+
+    /// [`Event::ItemRepaired`]: the Item is face-up again, for the repair's price.
+    pub(crate) fn repair_item(&mut self, player: PlayerId, item: ItemId, paid: Gold) {
+        if let Some(a) = self.adventurer_mut(player)
+            && let Some(at) = a.damaged.iter().position(|i| *i == item)
+        {
+            a.damaged.remove(at);
+            a.gold.0 = a.gold.0.saturating_sub(paid.0);
+        }
+    }
 }

@@ -15,7 +15,7 @@
 use crate::content::{Guild, SpaceKind};
 use crate::event::Event;
 use crate::ids::PlayerId;
-use crate::model::{Experience, Gold};
+use crate::model::{Experience, Gold, Phase};
 use crate::refusal::Refusal;
 use crate::state::State;
 use crate::turn::{OneEvent, after_moving};
@@ -131,4 +131,50 @@ pub(crate) fn trade(state: &State, by: PlayerId) -> OneEvent {
         gold: Gold(gold),
         experience: Experience(experience),
     })
+}
+
+/// The Possibilities' events applied to the state (`State::apply` sends each here).
+impl State {
+    /// [`Event::Recovered`]: cubes back to the right, paid for, and this turn's Possibility
+    /// used.
+    pub(crate) fn recover_lost(
+        &mut self,
+        player: PlayerId,
+        healed: u32,
+        recharged: u32,
+        paid: Gold,
+    ) {
+        if let Some(a) = self.adventurer_mut(player) {
+            a.health.restore(healed);
+            a.magic.restore(recharged);
+            a.gold.0 = a.gold.0.saturating_sub(paid.0);
+        }
+        self.use_possibility();
+    }
+
+    /// [`Event::Traded`]: cubes to the left for Gold and Experience, and this turn's
+    /// Possibility used.
+    pub(crate) fn trade_cubes(
+        &mut self,
+        player: PlayerId,
+        health: u32,
+        magic: u32,
+        gold: Gold,
+        experience: Experience,
+    ) {
+        if let Some(a) = self.adventurer_mut(player) {
+            a.health.lose(health);
+            a.magic.lose(magic);
+            a.gold.0 = a.gold.0.saturating_add(gold.0);
+            a.experience.0 = a.experience.0.saturating_add(experience.0);
+        }
+        self.use_possibility();
+    }
+
+    /// Marks the turn's Possibility used, for the ones allowed once per turn.
+    fn use_possibility(&mut self) {
+        if let Phase::Playing(turn) = &mut self.phase {
+            turn.possibility_used = true;
+        }
+    }
 }

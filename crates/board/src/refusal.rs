@@ -347,6 +347,76 @@ impl Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Refusal::*;
+        // By area, one function each, so no one list of words grows too long to read.
+        match self {
+            NotSetUp
+            | AlreadySetUp
+            | PlayerCount { .. }
+            | SeatedTwice
+            | EmptyName
+            | NotEnoughCharacters { .. }
+            | GameOver
+            | NotAPlayer
+            | NotYourTurn
+            | ChanceAlreadyDrawn
+            | NoChanceInExtraTurn
+            | DrawChanceFirst
+            | AlreadyMoved
+            | NotEnoughGold { .. }
+            | NotAPort
+            | NotAMagicGate
+            | NotAnotherMagicGate
+            | MoveFirst
+            | NotAGuild
+            | AlreadyCertified { .. }
+            | NotEnoughExperience { .. }
+            | CertificateGold { .. }
+            | Dead => self.turn_words(f),
+            FightFirst { .. }
+            | MoveOrFight { .. }
+            | EncounterAfterMoving
+            | NoCreature
+            | AlreadyFought
+            | WrongBattle { .. }
+            | NotEnoughMagic { .. }
+            | NoOpportunity
+            | PriceUnpaid { .. }
+            | ItemNotCarried
+            | DamagedItem
+            | OneWeapon
+            | TooManyHands
+            | OneHeadwear
+            | SpecialBattle { .. }
+            | NoSpecialRule { .. }
+            | MandatoryRule { .. }
+            | PassGold { .. }
+            | ChoiceNotOffered { .. }
+            | LostItemNotCarried { .. } => self.encounter_words(f),
+            NoRecoveryHere
+            | RecoveredThisTurn
+            | RecoveryAmount { .. }
+            | RecoveryGold { .. }
+            | NoPossibilityHere
+            | StayFirst
+            | PossibilityUsed
+            | NoHealthToSpend
+            | NoMagicToSpend => self.possibility_words(f),
+            NotAMarket
+            | NotForSale
+            | ItemGold { .. }
+            | NotCarried
+            | ItemDamaged
+            | NotCivilization
+            | NotDamaged
+            | RepairGold { .. } => self.market_words(f),
+        }
+    }
+}
+
+impl Refusal {
+    /// Set-up, the turn, the Chance card, moving and Certificates.
+    fn turn_words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
         match self {
             NotSetUp => write!(f, "The game has not been set up yet."),
             AlreadySetUp => write!(f, "The game is already set up."),
@@ -394,6 +464,16 @@ impl fmt::Display for Refusal {
                 cost.0, has.0
             ),
             Dead => write!(f, "Your adventurer is dead: you are out of the game."),
+            // Sent to another area by `fmt`: never here.
+            other => f.write_str(other.code()),
+        }
+    }
+
+    /// Adventure cards: Creatures, battles and the Items used in them, special rules,
+    /// Opportunities and the choices a card asks for.
+    fn encounter_words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
             FightFirst { creature } => write!(
                 f,
                 "You met the {creature}: fighting it is mandatory and comes before anything else."
@@ -426,29 +506,6 @@ impl fmt::Display for Refusal {
                 f,
                 "This card costs {cost} {what} and you have {has}: its price is paid in full or not at all."
             ),
-            NoRecoveryHere => write!(
-                f,
-                "Lost Health and Magic are recovered in the Monastery, the Forest Camp, the Enchanted Wilderness, the Magic Tower and the Village."
-            ),
-            RecoveredThisTurn => write!(f, "You may do that only once per turn."),
-            RecoveryAmount { most: 0 } => write!(f, "You have nothing to recover here."),
-            RecoveryAmount { most } => {
-                write!(f, "You may recover from 1 to {most} here.")
-            }
-            RecoveryGold { cost, has } => {
-                write!(f, "That costs {} Gold and you have {}.", cost.0, has.0)
-            }
-            NoPossibilityHere => write!(
-                f,
-                "Only the City, the Thieves' Guild and the Fortress have a Possibility instead of movement."
-            ),
-            StayFirst => write!(
-                f,
-                "Possibilities instead of movement are for a turn you choose to stay where you start."
-            ),
-            PossibilityUsed => write!(f, "You have used this Possibility this turn."),
-            NoHealthToSpend => write!(f, "You have no Health to spend."),
-            NoMagicToSpend => write!(f, "You have no Magic to spend."),
             ItemNotCarried => write!(f, "You can use only Items you carry, each once."),
             DamagedItem => write!(f, "A damaged Item cannot be used until repaired."),
             OneWeapon => write!(f, "You may use only one weapon in a battle."),
@@ -457,21 +514,6 @@ impl fmt::Display for Refusal {
                 "You have two hands: a two-handed weapon alone, or a one-handed weapon with a shield or another hand Item."
             ),
             OneHeadwear => write!(f, "You may use only one piece of headwear."),
-            NotAMarket => write!(f, "Items are bought and sold in the City and the Village."),
-            NotForSale => write!(f, "That Item is not for sale here."),
-            ItemGold { cost, has } => {
-                write!(f, "That Item costs {} Gold and you have {}.", cost.0, has.0)
-            }
-            NotCarried => write!(f, "You do not carry that Item."),
-            ItemDamaged => write!(f, "That Item is damaged: repair it first."),
-            NotCivilization => write!(
-                f,
-                "Items are repaired in civilization spaces: the guilds, the City and the Village."
-            ),
-            NotDamaged => write!(f, "That Item is not damaged."),
-            RepairGold { cost, has } => {
-                write!(f, "A repair costs {} Gold and you have {}.", cost.0, has.0)
-            }
             SpecialBattle {
                 creature,
                 rule,
@@ -511,6 +553,65 @@ impl fmt::Display for Refusal {
                     "You do not carry {item}: you can lose only an Item you carry."
                 )
             }
+
+            // Sent to another area by `fmt`: never here.
+            other => f.write_str(other.code()),
+        }
+    }
+
+    /// The spaces' Possibilities: recovering, and the ones instead of movement.
+    fn possibility_words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            NoRecoveryHere => write!(
+                f,
+                "Lost Health and Magic are recovered in the Monastery, the Forest Camp, the Enchanted Wilderness, the Magic Tower and the Village."
+            ),
+            RecoveredThisTurn => write!(f, "You may do that only once per turn."),
+            RecoveryAmount { most: 0 } => write!(f, "You have nothing to recover here."),
+            RecoveryAmount { most } => {
+                write!(f, "You may recover from 1 to {most} here.")
+            }
+            RecoveryGold { cost, has } => {
+                write!(f, "That costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            NoPossibilityHere => write!(
+                f,
+                "Only the City, the Thieves' Guild and the Fortress have a Possibility instead of movement."
+            ),
+            StayFirst => write!(
+                f,
+                "Possibilities instead of movement are for a turn you choose to stay where you start."
+            ),
+            PossibilityUsed => write!(f, "You have used this Possibility this turn."),
+            NoHealthToSpend => write!(f, "You have no Health to spend."),
+            NoMagicToSpend => write!(f, "You have no Magic to spend."),
+            // Sent to another area by `fmt`: never here.
+            other => f.write_str(other.code()),
+        }
+    }
+
+    /// Buying, selling and repairing Items.
+    fn market_words(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal::*;
+        match self {
+            NotAMarket => write!(f, "Items are bought and sold in the City and the Village."),
+            NotForSale => write!(f, "That Item is not for sale here."),
+            ItemGold { cost, has } => {
+                write!(f, "That Item costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            NotCarried => write!(f, "You do not carry that Item."),
+            ItemDamaged => write!(f, "That Item is damaged: repair it first."),
+            NotCivilization => write!(
+                f,
+                "Items are repaired in civilization spaces: the guilds, the City and the Village."
+            ),
+            NotDamaged => write!(f, "That Item is not damaged."),
+            RepairGold { cost, has } => {
+                write!(f, "A repair costs {} Gold and you have {}.", cost.0, has.0)
+            }
+            // Sent to another area by `fmt`: never here.
+            other => f.write_str(other.code()),
         }
     }
 }
@@ -519,5 +620,214 @@ fn battle_name(kind: BattleKind) -> &'static str {
     match kind {
         BattleKind::Strength => "Strength",
         BattleKind::Wills => "Wills",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One refusal of every kind, in the order of [`kind`]'s numbers.
+    fn one_of_each() -> Vec<Refusal> {
+        use Refusal::*;
+        let (gold, experience) = (Gold(5), Experience(5));
+        let creature = || "Dragon".to_owned();
+        vec![
+            NotSetUp,
+            AlreadySetUp,
+            PlayerCount { count: 6 },
+            SeatedTwice,
+            EmptyName,
+            NotEnoughCharacters { available: 1 },
+            GameOver,
+            NotAPlayer,
+            NotYourTurn,
+            ChanceAlreadyDrawn,
+            NoChanceInExtraTurn,
+            DrawChanceFirst,
+            AlreadyMoved,
+            NotEnoughGold {
+                cost: gold,
+                has: Gold(1),
+            },
+            NotAPort,
+            NotAMagicGate,
+            NotAnotherMagicGate,
+            MoveFirst,
+            NotAGuild,
+            AlreadyCertified {
+                guild: Guild::Monastery,
+            },
+            NotEnoughExperience {
+                cost: experience,
+                has: Experience(2),
+            },
+            CertificateGold {
+                cost: gold,
+                has: Gold(1),
+            },
+            Dead,
+            FightFirst {
+                creature: creature(),
+            },
+            EncounterAfterMoving,
+            NoCreature,
+            AlreadyFought,
+            WrongBattle {
+                asked: BattleKind::Wills,
+            },
+            NotEnoughMagic { cost: 2, has: 1 },
+            NoOpportunity,
+            NoRecoveryHere,
+            RecoveredThisTurn,
+            RecoveryAmount { most: 2 },
+            RecoveryGold {
+                cost: gold,
+                has: Gold(1),
+            },
+            NoPossibilityHere,
+            StayFirst,
+            PossibilityUsed,
+            NoHealthToSpend,
+            NoMagicToSpend,
+            NotAMarket,
+            NotForSale,
+            ItemGold {
+                cost: gold,
+                has: Gold(1),
+            },
+            NotCarried,
+            ItemDamaged,
+            NotCivilization,
+            NotDamaged,
+            RepairGold {
+                cost: gold,
+                has: Gold(0),
+            },
+            ItemNotCarried,
+            DamagedItem,
+            OneWeapon,
+            TooManyHands,
+            OneHeadwear,
+            SpecialBattle {
+                creature: creature(),
+                rule: "only_wills",
+                asked: BattleKind::Strength,
+            },
+            NoSpecialRule {
+                creature: creature(),
+            },
+            MandatoryRule {
+                creature: creature(),
+                rule: "draw_is_loss",
+            },
+            PassGold {
+                cost: gold,
+                has: Gold(1),
+            },
+            ChoiceNotOffered {
+                choice: "clockwise",
+            },
+            LostItemNotCarried { item: ItemId(0) },
+            MoveOrFight {
+                creature: creature(),
+            },
+            PriceUnpaid {
+                what: "Gold",
+                cost: 3,
+                has: 1,
+            },
+        ]
+    }
+
+    /// The refusal's place in [`one_of_each`]. It names every kind with no catch-all, so a
+    /// kind added to [`Refusal`] does not compile here until the list has it too.
+    fn kind(refusal: &Refusal) -> usize {
+        use Refusal::*;
+        match refusal {
+            NotSetUp => 0,
+            AlreadySetUp => 1,
+            PlayerCount { .. } => 2,
+            SeatedTwice => 3,
+            EmptyName => 4,
+            NotEnoughCharacters { .. } => 5,
+            GameOver => 6,
+            NotAPlayer => 7,
+            NotYourTurn => 8,
+            ChanceAlreadyDrawn => 9,
+            NoChanceInExtraTurn => 10,
+            DrawChanceFirst => 11,
+            AlreadyMoved => 12,
+            NotEnoughGold { .. } => 13,
+            NotAPort => 14,
+            NotAMagicGate => 15,
+            NotAnotherMagicGate => 16,
+            MoveFirst => 17,
+            NotAGuild => 18,
+            AlreadyCertified { .. } => 19,
+            NotEnoughExperience { .. } => 20,
+            CertificateGold { .. } => 21,
+            Dead => 22,
+            FightFirst { .. } => 23,
+            EncounterAfterMoving => 24,
+            NoCreature => 25,
+            AlreadyFought => 26,
+            WrongBattle { .. } => 27,
+            NotEnoughMagic { .. } => 28,
+            NoOpportunity => 29,
+            NoRecoveryHere => 30,
+            RecoveredThisTurn => 31,
+            RecoveryAmount { .. } => 32,
+            RecoveryGold { .. } => 33,
+            NoPossibilityHere => 34,
+            StayFirst => 35,
+            PossibilityUsed => 36,
+            NoHealthToSpend => 37,
+            NoMagicToSpend => 38,
+            NotAMarket => 39,
+            NotForSale => 40,
+            ItemGold { .. } => 41,
+            NotCarried => 42,
+            ItemDamaged => 43,
+            NotCivilization => 44,
+            NotDamaged => 45,
+            RepairGold { .. } => 46,
+            ItemNotCarried => 47,
+            DamagedItem => 48,
+            OneWeapon => 49,
+            TooManyHands => 50,
+            OneHeadwear => 51,
+            SpecialBattle { .. } => 52,
+            NoSpecialRule { .. } => 53,
+            MandatoryRule { .. } => 54,
+            PassGold { .. } => 55,
+            ChoiceNotOffered { .. } => 56,
+            LostItemNotCarried { .. } => 57,
+            MoveOrFight { .. } => 58,
+            PriceUnpaid { .. } => 59,
+        }
+    }
+
+    /// Every refusal has words of its own (a sentence, not its code), whichever area's
+    /// function words it: a kind sent to the wrong area would fall back to its code.
+    #[test]
+    fn every_refusal_is_put_in_words() {
+        let all = one_of_each();
+        let kinds: Vec<usize> = all.iter().map(kind).collect();
+        assert_eq!(
+            kinds,
+            (0..all.len()).collect::<Vec<_>>(),
+            "one of each kind, in order"
+        );
+        let nothing_to_recover = Refusal::RecoveryAmount { most: 0 };
+        for refusal in all.iter().chain([&nothing_to_recover]) {
+            let words = refusal.to_string();
+            assert_ne!(words, refusal.code(), "{refusal:?} has no words");
+            assert!(words.ends_with('.'), "{refusal:?}: {words}");
+            assert!(
+                words.chars().next().is_some_and(char::is_uppercase),
+                "{refusal:?}: {words}"
+            );
+        }
     }
 }

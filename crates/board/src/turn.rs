@@ -3,10 +3,12 @@
 //! [`decide`](mod@crate::decide) and the rules of cards, spaces and the market build on it.
 
 use crate::command::MoveKind;
-use crate::content::SpaceKind;
-use crate::event::Event;
-use crate::ids::{PlayerId, SpaceId};
-use crate::model::{Adventurer, DeckKind, Phase, Ranking, Step, Turn};
+use crate::content::{Guild, SpaceKind};
+use crate::event::{Event, Refreshment};
+use crate::ids::{ChanceId, PlayerId, SpaceId};
+use crate::model::{
+    Adventurer, Certificate, DeckKind, Experience, Gold, Phase, Ranking, Step, Turn,
+};
 use crate::refusal::Refusal;
 use crate::state::State;
 use dice::{DiceRng, Seed};
@@ -293,4 +295,104 @@ pub(crate) fn fight_first(state: &State, by: PlayerId) -> Refusal {
         .and_then(|a| state.creature_on(a.space))
         .map_or_else(|| "Creature".to_owned(), |(_, c)| c.name.clone());
     Refusal::FightFirst { creature }
+}
+
+/// The turn's events applied to the state (`State::apply` sends each here).
+impl State {
+    /// [`Event::ChanceDrawn`]: the card goes to the discards and the turn moves on to the move.
+    pub(crate) fn draw_chance(&mut self, card: ChanceId) {
+        self.decks.chance.take(&card);
+        self.decks.chance.discard.push(card);
+        self.set_step(Step::Move);
+    }
+
+    /// [`Event::AdventurersRefreshed`]: what a wind, Good Times or Charity gave each one.
+    pub(crate) fn refresh(&mut self, refreshed: &[Refreshment]) {
+        for r in refreshed {
+            if let Some(a) = self.adventurer_mut(r.player) {
+                a.health.restore(r.healed);
+                a.magic.restore(r.recharged);
+                a.gold.0 = a.gold.0.saturating_add(r.gold.0);
+            }
+        }
+    }
+
+    /// [`Event::ExtraTurnGranted`]: Peaceful Times' extra turn comes when this one ends.
+    pub(crate) fn grant_extra_turn(&mut self) {
+        if let Phase::Playing(turn) = &mut self.phase {
+            turn.extra_pending = true;
+        }
+    }
+
+    /// [`Event::Moved`]: she stands on her new space, having paid for the way; a Creature
+    /// there is fought next.
+    pub(crate) fn move_adventurer(
+        &mut self,
+        player: PlayerId,
+        how: MoveKind,
+        to: SpaceId,
+        paid: Gold,
+    ) {
+        if let Phase::Playing(turn) = &mut self.phase {
+            turn.stayed = how == MoveKind::Stay;
+        }
+        if let Some(a) = self.adventurer_mut(player) {
+            a.space = to;
+            a.gold.0 = a.gold.0.saturating_sub(paid.0);
+        }
+        let meets = self.creature_on(to).is_some();
+        self.set_step(if meets { Step::Battle } else { Step::Moved });
+    }
+
+    /// [`Event::CertificateBought`]: the guild's Certificate, for its Experience and Gold.
+    pub(crate) fn certify(
+        &mut self,
+        player: PlayerId,
+        guild: Guild,
+        experience: Experience,
+        gold: Gold,
+    ) {
+        if let Some(a) = self.adventurer_mut(player) {
+            if !a.has_certificate(guild) {
+                a.certificates.push(Certificate(guild));
+            }
+            a.experience.0 = a.experience.0.saturating_sub(experience.0);
+            a.gold.0 = a.gold.0.saturating_sub(gold.0);
+        }
+    }
+
+    /// [`Event::GameWon`]: the game ends with its winner.
+    pub(crate) fn win(&mut self, winner: PlayerId, ranking: &Ranking) {
+        self.phase = Phase::Won {
+            winner,
+            ranking: ranking.clone(),
+        };
+    }
+
+    /// [`Event::GameEndedWithoutWinner`]: nobody is left alive.
+    pub(crate) fn end_without_winner(&mut self, ranking: &Ranking) {
+        self.phase = Phase::Ended {
+            ranking: ranking.clone(),
+        };
+    }
+
+    /// [`Event::TurnMissed`]: the turn she misses is skipped, and only that one.
+    pub(crate) fn miss_turn(&mut self, player: PlayerId) {
+        if let Some(a) = self.adventurer_mut(player) {
+            a.miss_turn = false;
+        }
+    }
+
+    /// [`Event::TurnEnded`]: the next turn begins with its Chance card, or with the move for
+    /// Peaceful Times' extra turn.
+    pub(crate) fn end_turn(&mut self, next: PlayerId, extra: bool) {
+        self.phase = Phase::Playing(Turn {
+            player: next,
+            step: if extra { Step::Move } else { Step::DrawChance },
+            extra,
+            extra_pending: false,
+            stayed: false,
+            possibility_used: false,
+        });
+    }
 }

@@ -452,6 +452,8 @@ async fn measure(settings: &Settings, players: usize) -> Result<Report, String> 
     result
 }
 
+/// One run against `servers`: the tables set up (not timed), then played through the
+/// warm-up and the measured window, then what it measured and what it cost the machine.
 async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result<Report, String> {
     let tables = players / SEATS;
     let plan = settings.plan(players);
@@ -469,6 +471,50 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         shown.join(", "),
         plan.scenes
     );
+    let (ready, mut errors, setup_s) = set_up(settings, &addrs, &plan, &traffic, tables).await?;
+    let played = play(settings, ready, &plan, &pids, &traffic).await;
+    errors.add(&played.outcome.errors);
+    let seconds = played
+        .after
+        .at
+        .duration_since(played.before.at)
+        .as_secs_f64();
+    let (server_use, generator_use, machine) = resource_use(&pids, &played, seconds);
+    let (before, after) = (played.before, played.after);
+    let latency = Latency::of(played.outcome.samples);
+    Ok(Report {
+        players,
+        tables,
+        scenes_per_table: plan.scenes,
+        think_ms: plan.think.as_millis() as u64,
+        offered_rolls_per_s: tables as f64 / plan.think.as_secs_f64(),
+        setup_s,
+        warmup_s: settings.warmup.as_secs_f64(),
+        duration_s: seconds,
+        rolls: latency.samples as u64,
+        rolls_per_s: latency.samples as f64 / seconds,
+        actions_per_s: played.outcome.actions as f64 / seconds,
+        messages_per_s: (after.messages - before.messages) as f64 / seconds,
+        received_mb_per_s: (after.bytes - before.bytes) as f64 / seconds / 1e6,
+        latency,
+        answer_latency: Latency::of(played.outcome.answered),
+        errors,
+        server: server_use,
+        generator: generator_use,
+        machine,
+    })
+}
+
+/// Sets up `tables` tables, `settings.setup_concurrency` at a time, their four players spread
+/// over `addrs`: the tables ready, what went wrong, and the seconds it took. An error when no
+/// table could be set up, or the setup outlasted `--setup-timeout`.
+async fn set_up(
+    settings: &Settings,
+    addrs: &[SocketAddr],
+    plan: &Plan,
+    traffic: &Arc<client::Traffic>,
+    tables: usize,
+) -> Result<(Vec<Table>, Errors, f64), String> {
     let setup_started = Instant::now();
     let permits = Arc::new(tokio::sync::Semaphore::new(settings.setup_concurrency));
     let mut setups = tokio::task::JoinSet::new();
@@ -536,7 +582,33 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         settings.warmup.as_secs(),
         settings.duration.as_secs()
     );
+    Ok((ready, errors, setup_s))
+}
 
+/// What playing every table gave: `/proc` as the measured window opened and closed, the
+/// memory as it closed, and the tables' outcomes summed.
+struct Played {
+    before: Snapshot,
+    after: Snapshot,
+    /// The servers' memory (resident, peak) in MiB, summed; none when their processes are
+    /// unknown.
+    server_memory: Option<(Option<f64>, Option<f64>)>,
+    /// The generator's memory (resident, peak) in MiB.
+    generator_memory: (Option<f64>, Option<f64>),
+    /// Every table's samples, actions and errors together, with the tables still stuck at the
+    /// end counted as timeouts.
+    outcome: table::Outcome,
+}
+
+/// Plays the `ready` tables through the warm-up and the measured window, then lets the
+/// scenes under way finish (each action within the timeout).
+async fn play(
+    settings: &Settings,
+    ready: Vec<Table>,
+    plan: &Plan,
+    pids: &[u32],
+    traffic: &client::Traffic,
+) -> Played {
     let start = Instant::now() + Duration::from_millis(200);
     let window = Window {
         start,
@@ -548,11 +620,11 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         players_tasks.spawn(table.play(plan.clone(), window, Jitter::new()));
     }
     tokio::time::sleep_until(window.from.into()).await;
-    let before = snapshot(&pids, &traffic);
+    let before = snapshot(pids, traffic);
     tokio::time::sleep_until(window.until.into()).await;
-    let after = snapshot(&pids, &traffic);
+    let after = snapshot(pids, traffic);
     // The servers' memory, summed.
-    let memory = (!pids.is_empty()).then(|| {
+    let server_memory = (!pids.is_empty()).then(|| {
         pids.iter().map(|&pid| server::memory_mib(pid)).fold(
             (Some(0.0), Some(0.0)),
             |(rss, peak), (r, p)| {
@@ -568,24 +640,37 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
     // A scene under way when the window closes finishes (its roll may have been measured);
     // each of its six actions may wait at most the timeout.
     let drain = tokio::time::Instant::now() + settings.timeout * 7 + Duration::from_secs(5);
-    let mut samples = Vec::new();
-    let mut answered = Vec::new();
-    let mut actions = 0;
+    let mut outcome = table::Outcome::default();
     while let Ok(Some(done)) = tokio::time::timeout_at(drain, players_tasks.join_next()).await {
-        if let Ok(outcome) = done {
-            samples.extend(outcome.samples);
-            answered.extend(outcome.answered);
-            actions += outcome.actions;
-            errors.add(&outcome.errors);
+        if let Ok(table) = done {
+            outcome.samples.extend(table.samples);
+            outcome.answered.extend(table.answered);
+            outcome.actions += table.actions;
+            outcome.errors.add(&table.errors);
         }
     }
     let stuck = players_tasks.len() as u64;
     if stuck > 0 {
-        errors.timeouts += stuck;
+        outcome.errors.timeouts += stuck;
         players_tasks.abort_all();
     }
+    Played {
+        before,
+        after,
+        server_memory,
+        generator_memory,
+        outcome,
+    }
+}
 
-    let seconds = after.at.duration_since(before.at).as_secs_f64();
+/// The CPU the servers, the generator and the whole machine used over the `seconds` of the
+/// measured window, with the processes' memory as it closed: (servers, generator, machine).
+fn resource_use(
+    pids: &[u32],
+    played: &Played,
+    seconds: f64,
+) -> (Option<ProcessUse>, Option<ProcessUse>, Option<MachineUse>) {
+    let (before, after) = (&played.before, &played.after);
     let ticks = server::clock_ticks();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let usage = |pid: u32, a: Option<u64>, b: Option<u64>, memory: (Option<f64>, Option<f64>)| {
@@ -602,7 +687,14 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
     };
     let server_use = pids
         .first()
-        .and_then(|&pid| usage(pid, before.server, after.server, memory.unwrap_or_default()))
+        .and_then(|&pid| {
+            usage(
+                pid,
+                before.server,
+                after.server,
+                played.server_memory.unwrap_or_default(),
+            )
+        })
         .map(|u| ProcessUse {
             also: pids[1..].to_vec(),
             ..u
@@ -611,7 +703,7 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         std::process::id(),
         before.generator,
         after.generator,
-        generator_memory,
+        played.generator_memory,
     );
     let machine = match (before.machine, after.machine) {
         (Some(a), Some(b)) if b.total > a.total => {
@@ -629,26 +721,5 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         }
         _ => None,
     };
-    let latency = Latency::of(samples);
-    Ok(Report {
-        players,
-        tables,
-        scenes_per_table: plan.scenes,
-        think_ms: plan.think.as_millis() as u64,
-        offered_rolls_per_s: tables as f64 / plan.think.as_secs_f64(),
-        setup_s,
-        warmup_s: settings.warmup.as_secs_f64(),
-        duration_s: seconds,
-        rolls: latency.samples as u64,
-        rolls_per_s: latency.samples as f64 / seconds,
-        actions_per_s: actions as f64 / seconds,
-        messages_per_s: (after.messages - before.messages) as f64 / seconds,
-        received_mb_per_s: (after.bytes - before.bytes) as f64 / seconds / 1e6,
-        latency,
-        answer_latency: Latency::of(answered),
-        errors,
-        server: server_use,
-        generator: generator_use,
-        machine,
-    })
+    (server_use, generator_use, machine)
 }

@@ -140,16 +140,44 @@ fn carry(
 /// an eight-scene outline, every scene performed with its investigation, pairs and narration,
 /// and the rest of the log in the edits a long evening of play makes.
 fn long_game(target: usize) -> Vec<story::Event> {
-    use story::State;
     use story::command::Action;
-    use story::ids::{AspectId, ObjectId, SceneId};
-    use story::model::{AspectCategory, Motion, ObjectKind, Phase};
+    use story::model::Motion;
 
-    let mut state = State::default();
+    let mut state = story::State::default();
     let mut events = Vec::new();
+    let characters = long_game_characters(&mut state, &mut events);
+    let mut scenes = long_game_outline(&mut state, &mut events);
+    // Perform the scenes deepest first, so that every scene's precursors come before it.
+    scenes.sort_by_key(|s| std::cmp::Reverse(state.depth(*s)));
+    let per_scene = target / scenes.len();
+    for (n, &scene) in scenes.iter().enumerate() {
+        long_game_scene(&mut state, &mut events, &characters, n, scene, per_scene);
+    }
     act(
         &mut state,
         &mut events,
+        3,
+        Action::NarrateLongTermEffects {
+            text: "Dawn.".into(),
+        },
+    );
+    carry(&mut state, &mut events, 3, Motion::EndGame, 0);
+    events
+}
+
+/// [`long_game`]'s table: the game opened, four players, the prophecy, and a character each
+/// with all five aspects; then on to the outline. Returns the characters.
+fn long_game_characters(
+    state: &mut story::State,
+    events: &mut Vec<story::Event>,
+) -> Vec<story::ids::ObjectId> {
+    use story::command::Action;
+    use story::ids::ObjectId;
+    use story::model::{AspectCategory, Motion, Phase};
+
+    act(
+        state,
+        events,
         0,
         Action::Open {
             ruleset: Ruleset::Edition10,
@@ -157,8 +185,8 @@ fn long_game(target: usize) -> Vec<story::Event> {
     );
     for p in 1..=4 {
         act(
-            &mut state,
-            &mut events,
+            state,
+            events,
             p,
             Action::Join {
                 name: format!("Player {p}"),
@@ -166,16 +194,16 @@ fn long_game(target: usize) -> Vec<story::Event> {
         );
     }
     act(
-        &mut state,
-        &mut events,
+        state,
+        events,
         1,
         Action::WriteProphecy {
             text: "The long night comes.".into(),
         },
     );
     carry(
-        &mut state,
-        &mut events,
+        state,
+        events,
         1,
         Motion::Advance {
             to: Phase::Characters,
@@ -185,8 +213,8 @@ fn long_game(target: usize) -> Vec<story::Event> {
     let characters: Vec<ObjectId> = (1..=4)
         .map(|p| {
             ObjectId(act(
-                &mut state,
-                &mut events,
+                state,
+                events,
                 p,
                 Action::CreateCharacter {
                     name: format!("Hero {p}"),
@@ -205,8 +233,8 @@ fn long_game(target: usize) -> Vec<story::Event> {
             AspectCategory::Affiliation,
         ] {
             act(
-                &mut state,
-                &mut events,
+                state,
+                events,
                 by,
                 Action::AttachAspect {
                     object: me,
@@ -216,16 +244,23 @@ fn long_game(target: usize) -> Vec<story::Event> {
             );
         }
     }
-    carry(
-        &mut state,
-        &mut events,
-        1,
-        Motion::Advance { to: Phase::Outline },
-        0,
-    );
+    carry(state, events, 1, Motion::Advance { to: Phase::Outline }, 0);
+    characters
+}
+
+/// [`long_game`]'s outline: the Finale and seven scenes under it; then on to the story.
+/// Returns the scenes, the Finale first.
+fn long_game_outline(
+    state: &mut story::State,
+    events: &mut Vec<story::Event>,
+) -> Vec<story::ids::SceneId> {
+    use story::command::Action;
+    use story::ids::SceneId;
+    use story::model::{Motion, Phase};
+
     let finale = SceneId(act(
-        &mut state,
-        &mut events,
+        state,
+        events,
         1,
         Action::SketchFinale {
             objective: "Stop the night".into(),
@@ -235,8 +270,8 @@ fn long_game(target: usize) -> Vec<story::Event> {
     for i in 0..7 {
         let parent = scenes[i / 3];
         scenes.push(SceneId(act(
-            &mut state,
-            &mut events,
+            state,
+            events,
             1,
             Action::SketchScene {
                 parent,
@@ -244,111 +279,107 @@ fn long_game(target: usize) -> Vec<story::Event> {
             },
         )));
     }
-    carry(
-        &mut state,
-        &mut events,
-        1,
-        Motion::Advance { to: Phase::Story },
-        0,
-    );
-    // Perform the scenes deepest first, so that every scene's precursors come before it.
-    scenes.sort_by_key(|s| std::cmp::Reverse(state.depth(*s)));
-    let per_scene = target / scenes.len();
-    for (n, &scene) in scenes.iter().enumerate() {
-        act(&mut state, &mut events, 1, Action::StartScene { scene });
-        let place = ObjectId(act(
-            &mut state,
-            &mut events,
-            2,
-            Action::CreateObject {
-                name: format!("Place {n}"),
-                kind: ObjectKind::Place,
-            },
-        ));
-        act(
-            &mut state,
-            &mut events,
-            2,
-            Action::PlaceObject {
-                scene,
-                object: place,
-            },
-        );
-        let mut aspects = Vec::new();
-        for a in 0..25 {
-            aspects.push(AspectId(act(
-                &mut state,
-                &mut events,
-                3,
-                Action::AttachAspect {
-                    object: place,
-                    text: format!("aspect {a}"),
-                    category: None,
-                },
-            )));
-        }
-        for (i, &aspect) in aspects.iter().take(20).enumerate() {
-            let character = characters[i % 4];
-            let character_aspect = state.aspects_of(character).next().unwrap().0;
-            act(
-                &mut state,
-                &mut events,
-                (i % 4) as u32 + 1,
-                Action::ProposePair {
-                    scene,
-                    character_aspect,
-                    environment_aspect: aspect,
-                    justification: "fits".into(),
-                },
-            );
-        }
-        // The long tail of a real table: aspects reworded again and again.
-        let start = events.len();
-        let mut i = 0;
-        while events.len() - start < per_scene.saturating_sub(50) {
-            let aspect = aspects[20 + i % 5];
-            act(
-                &mut state,
-                &mut events,
-                4,
-                Action::EditAspect {
-                    aspect,
-                    text: format!("reworded {i}"),
-                },
-            );
-            i += 1;
-        }
-        carry(
-            &mut state,
-            &mut events,
-            1,
-            Motion::MakeCheck {
-                scene,
-                accept_empty_pool: false,
-            },
-            n as u64,
-        );
-        act(
-            &mut state,
-            &mut events,
-            2,
-            Action::Narrate {
-                scene,
-                text: "It happened.".into(),
-            },
-        );
-        act(&mut state, &mut events, 2, Action::FinishScene { scene });
-    }
+    carry(state, events, 1, Motion::Advance { to: Phase::Story }, 0);
+    scenes
+}
+
+/// [`long_game`]'s performance of its `n`th scene: a place with 25 aspects, 20 pairs, the
+/// aspects reworded until the scene has about `per_scene` events, the check and the narration.
+fn long_game_scene(
+    state: &mut story::State,
+    events: &mut Vec<story::Event>,
+    characters: &[story::ids::ObjectId],
+    n: usize,
+    scene: story::ids::SceneId,
+    per_scene: usize,
+) {
+    use story::command::Action;
+    use story::ids::{AspectId, ObjectId};
+    use story::model::{Motion, ObjectKind};
+
+    act(state, events, 1, Action::StartScene { scene });
+    let place = ObjectId(act(
+        state,
+        events,
+        2,
+        Action::CreateObject {
+            name: format!("Place {n}"),
+            kind: ObjectKind::Place,
+        },
+    ));
     act(
-        &mut state,
-        &mut events,
-        3,
-        Action::NarrateLongTermEffects {
-            text: "Dawn.".into(),
+        state,
+        events,
+        2,
+        Action::PlaceObject {
+            scene,
+            object: place,
         },
     );
-    carry(&mut state, &mut events, 3, Motion::EndGame, 0);
-    events
+    let mut aspects = Vec::new();
+    for a in 0..25 {
+        aspects.push(AspectId(act(
+            state,
+            events,
+            3,
+            Action::AttachAspect {
+                object: place,
+                text: format!("aspect {a}"),
+                category: None,
+            },
+        )));
+    }
+    for (i, &aspect) in aspects.iter().take(20).enumerate() {
+        let character = characters[i % 4];
+        let character_aspect = state.aspects_of(character).next().unwrap().0;
+        act(
+            state,
+            events,
+            (i % 4) as u32 + 1,
+            Action::ProposePair {
+                scene,
+                character_aspect,
+                environment_aspect: aspect,
+                justification: "fits".into(),
+            },
+        );
+    }
+    // The long tail of a real table: aspects reworded again and again.
+    let start = events.len();
+    let mut i = 0;
+    while events.len() - start < per_scene.saturating_sub(50) {
+        let aspect = aspects[20 + i % 5];
+        act(
+            state,
+            events,
+            4,
+            Action::EditAspect {
+                aspect,
+                text: format!("reworded {i}"),
+            },
+        );
+        i += 1;
+    }
+    carry(
+        state,
+        events,
+        1,
+        Motion::MakeCheck {
+            scene,
+            accept_empty_pool: false,
+        },
+        n as u64,
+    );
+    act(
+        state,
+        events,
+        2,
+        Action::Narrate {
+            scene,
+            text: "It happened.".into(),
+        },
+    );
+    act(state, events, 2, Action::FinishScene { scene });
 }
 
 /// Replaying a 10,000-event game from its log (aim: under 10 ms).

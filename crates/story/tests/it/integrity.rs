@@ -78,65 +78,114 @@ fn check(rng: &mut DiceRng) -> CheckRecord {
     }
 }
 
+/// What [`any_event`] draws before the event's kind, in this order (the generator's sequence
+/// depends on it): the ids and values an event may name.
+struct Drawn {
+    player: PlayerId,
+    object: ObjectId,
+    aspect: AspectId,
+    scene: SceneId,
+    parent: Option<SceneId>,
+    at: Timestamp,
+    kinds: [ObjectKind; 6],
+    categories: [Option<AspectCategory>; 6],
+    phases: [Phase; 5],
+    motions: [Motion; 6],
+}
+
+impl Drawn {
+    fn draw(rng: &mut DiceRng) -> Drawn {
+        let player = PlayerId(id(rng) % 6);
+        let object = ObjectId(id(rng));
+        let aspect = AspectId(id(rng));
+        let scene = SceneId(id(rng));
+        let parent = match rng.face(4) {
+            1 => None,
+            2 => Some(scene),
+            _ => Some(SceneId(id(rng))),
+        };
+        let at = Timestamp(match rng.face(3) {
+            1 => i64::MAX,
+            2 => i64::MIN,
+            _ => i64::from(rng.next_byte()),
+        });
+        let kinds = [
+            ObjectKind::Character {
+                player: Some(player),
+            },
+            ObjectKind::Character { player: None },
+            ObjectKind::Npc,
+            ObjectKind::Person,
+            ObjectKind::Place,
+            ObjectKind::Thing,
+        ];
+        let categories = [
+            None,
+            Some(AspectCategory::Occupation),
+            Some(AspectCategory::PhysicalOrMental),
+            Some(AspectCategory::Psychological),
+            Some(AspectCategory::Relationship {
+                with: ObjectId(id(rng)),
+            }),
+            Some(AspectCategory::Affiliation),
+        ];
+        let phases = [
+            Phase::Prophecy,
+            Phase::Characters,
+            Phase::Outline,
+            Phase::Story,
+            Phase::Ended,
+        ];
+        let motions = [
+            Motion::Advance {
+                to: phases[below(rng, phases.len())],
+            },
+            Motion::ReturnToOutline,
+            Motion::MakeCheck {
+                scene,
+                accept_empty_pool: rng.next_byte() < 128,
+            },
+            Motion::WithdrawPair {
+                pair: PairId(id(rng)),
+            },
+            Motion::Resume,
+            Motion::EndGame,
+        ];
+        Drawn {
+            player,
+            object,
+            aspect,
+            scene,
+            parent,
+            at,
+            kinds,
+            categories,
+            phases,
+            motions,
+        }
+    }
+}
+
 /// Any well-formed event, whatever the state: not what `decide` would return.
 fn any_event(rng: &mut DiceRng) -> Event {
-    let player = PlayerId(id(rng) % 6);
-    let object = ObjectId(id(rng));
-    let aspect = AspectId(id(rng));
-    let scene = SceneId(id(rng));
-    let parent = match rng.face(4) {
-        1 => None,
-        2 => Some(scene),
-        _ => Some(SceneId(id(rng))),
-    };
-    let at = Timestamp(match rng.face(3) {
-        1 => i64::MAX,
-        2 => i64::MIN,
-        _ => i64::from(rng.next_byte()),
-    });
-    let kinds = [
-        ObjectKind::Character {
-            player: Some(player),
-        },
-        ObjectKind::Character { player: None },
-        ObjectKind::Npc,
-        ObjectKind::Person,
-        ObjectKind::Place,
-        ObjectKind::Thing,
-    ];
-    let categories = [
-        None,
-        Some(AspectCategory::Occupation),
-        Some(AspectCategory::PhysicalOrMental),
-        Some(AspectCategory::Psychological),
-        Some(AspectCategory::Relationship {
-            with: ObjectId(id(rng)),
-        }),
-        Some(AspectCategory::Affiliation),
-    ];
-    let phases = [
-        Phase::Prophecy,
-        Phase::Characters,
-        Phase::Outline,
-        Phase::Story,
-        Phase::Ended,
-    ];
-    let motions = [
-        Motion::Advance {
-            to: phases[below(rng, phases.len())],
-        },
-        Motion::ReturnToOutline,
-        Motion::MakeCheck {
-            scene,
-            accept_empty_pool: rng.next_byte() < 128,
-        },
-        Motion::WithdrawPair {
-            pair: PairId(id(rng)),
-        },
-        Motion::Resume,
-        Motion::EndGame,
-    ];
-    match rng.face(52) {
+    let drawn = Drawn::draw(rng);
+    let face = rng.face(52);
+    match face {
+        1..=7 | 33 | 34 | 47 => table_event(face, rng, &drawn),
+        8..=18 => preparation_event(face, rng, &drawn),
+        19..=25 => outline_event(face, rng, &drawn),
+        35..=39 => proposal_event(face, rng, &drawn),
+        40..=46 => timer_event(face, rng, &drawn),
+        // 26 to 32, and 48 on.
+        _ => story_event(face, rng, &drawn),
+    }
+}
+
+/// [`any_event`]'s events of the table: the game opened, players, the moderator, lines,
+/// flags, the X-card and questions.
+fn table_event(face: u8, rng: &mut DiceRng, drawn: &Drawn) -> Event {
+    let Drawn { player, .. } = *drawn;
+    match face {
         1 => Event::GameOpened {
             ruleset: Ruleset::ALL[below(rng, 3)],
         },
@@ -159,6 +208,28 @@ fn any_event(rng: &mut DiceRng) -> Event {
         7 => Event::Flagged {
             target: text_ref(rng),
         },
+        33 => Event::TablePaused {
+            by: Some(player).filter(|_| rng.next_byte() < 200),
+        },
+        34 => Event::TableResumed,
+        47 => Event::QuestionAsked { text: text(rng) },
+        _ => unreachable!("face {face} is not the table's"),
+    }
+}
+
+/// [`any_event`]'s events of the prophecy, the phases, the characters, the objects and their
+/// aspects, and flashbacks.
+fn preparation_event(face: u8, rng: &mut DiceRng, drawn: &Drawn) -> Event {
+    let Drawn {
+        player,
+        object,
+        aspect,
+        kinds,
+        categories,
+        phases,
+        ..
+    } = *drawn;
+    match face {
         8 => Event::ProphecyReceived {
             source: match rng.face(3) {
                 1 => ProphecySource::Written,
@@ -205,6 +276,20 @@ fn any_event(rng: &mut DiceRng) -> Event {
         },
         17 => Event::AspectRemoved { aspect },
         18 => Event::FlashbackNarrated { text: text(rng) },
+        _ => unreachable!("face {face} is not the preparation's"),
+    }
+}
+
+/// [`any_event`]'s events of the outline: scenes sketched, edited and removed, their settings
+/// and objects.
+fn outline_event(face: u8, rng: &mut DiceRng, drawn: &Drawn) -> Event {
+    let Drawn {
+        object,
+        scene,
+        parent,
+        ..
+    } = *drawn;
+    match face {
         19 | 20 => Event::SceneSketched {
             scene,
             parent,
@@ -223,6 +308,21 @@ fn any_event(rng: &mut DiceRng) -> Event {
         },
         24 => Event::ObjectPlaced { scene, object },
         25 => Event::ObjectWithdrawn { scene, object },
+        _ => unreachable!("face {face} is not the outline's"),
+    }
+}
+
+/// [`any_event`]'s events of the story: scenes performed, their pairs and checks, narration,
+/// the end.
+fn story_event(face: u8, rng: &mut DiceRng, drawn: &Drawn) -> Event {
+    let Drawn {
+        player,
+        aspect,
+        scene,
+        at,
+        ..
+    } = *drawn;
+    match face {
         26 => Event::SceneStarted { scene, at },
         27 => Event::PairProposed {
             pair: PairId(id(rng)),
@@ -248,10 +348,29 @@ fn any_event(rng: &mut DiceRng) -> Event {
             text: text(rng),
         },
         32 => Event::SceneFinished { scene },
-        33 => Event::TablePaused {
-            by: Some(player).filter(|_| rng.next_byte() < 200),
+        48 => Event::SceneCancelled { scene },
+        49 => Event::PairAccepted {
+            pair: PairId(id(rng)),
+            by: player,
         },
-        34 => Event::TableResumed,
+        50 => Event::PairObjected {
+            pair: PairId(id(rng)),
+            by: player,
+        },
+        51 => Event::DiceCalledFor { scene },
+        _ => match rng.face(2) {
+            1 => Event::LongTermEffectsNarrated { text: text(rng) },
+            _ => Event::GameEnded,
+        },
+    }
+}
+
+/// [`any_event`]'s events of proposals, and the dice the table chose.
+fn proposal_event(face: u8, rng: &mut DiceRng, drawn: &Drawn) -> Event {
+    let Drawn {
+        player, motions, ..
+    } = *drawn;
+    match face {
         35 => Event::ProposalMade {
             proposal: ProposalId(id(rng)),
             motion: motions[below(rng, motions.len())],
@@ -271,6 +390,14 @@ fn any_event(rng: &mut DiceRng) -> Event {
         39 => Event::DiceChosen {
             physical: rng.next_byte() < 128,
         },
+        _ => unreachable!("face {face} is not a proposal's"),
+    }
+}
+
+/// [`any_event`]'s events of the timer.
+fn timer_event(face: u8, rng: &mut DiceRng, drawn: &Drawn) -> Event {
+    let Drawn { scene, at, .. } = *drawn;
+    match face {
         40 => Event::TimerStarted {
             timed: [Timed::Scene(scene), Timed::Flashback, Timed::Flashforward][below(rng, 3)],
             at,
@@ -281,21 +408,7 @@ fn any_event(rng: &mut DiceRng) -> Event {
         44 => Event::TimerReleased,
         45 => Event::TimerExtended { minutes: id(rng) },
         46 => Event::TimerReset { at },
-        47 => Event::QuestionAsked { text: text(rng) },
-        48 => Event::SceneCancelled { scene },
-        49 => Event::PairAccepted {
-            pair: PairId(id(rng)),
-            by: player,
-        },
-        50 => Event::PairObjected {
-            pair: PairId(id(rng)),
-            by: player,
-        },
-        51 => Event::DiceCalledFor { scene },
-        _ => match rng.face(2) {
-            1 => Event::LongTermEffectsNarrated { text: text(rng) },
-            _ => Event::GameEnded,
-        },
+        _ => unreachable!("face {face} is not the timer's"),
     }
 }
 

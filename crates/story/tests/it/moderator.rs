@@ -3,7 +3,7 @@
 
 use crate::game::{Game, MODERATOR, Table, moderated_table, propose};
 use story::command::Action;
-use story::ids::PlayerId;
+use story::ids::{AspectId, ObjectId, PlayerId, SceneId};
 use story::model::{Motion, ObjectKind, Phase, TextRef};
 use story::{Refusal, Ruleset};
 
@@ -19,6 +19,46 @@ fn moderator_cannot(game: &Game, action: Action, what: &'static str) {
 
 #[test]
 fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
+    let mut game = outline_with_a_moderator();
+    moderator_cannot(
+        &game,
+        Action::SketchFinale {
+            objective: "x".into(),
+        },
+        "sketch scenes",
+    );
+    let finale = game.finale(1, "Stop the conjunction");
+    let primary = game.scene(2, finale, "Read the stars");
+    let tower = game.object(1, "The tower", ObjectKind::Place);
+    let windy = game.aspect(2, tower, "Windy");
+    game.act(
+        1,
+        Action::PlaceObject {
+            scene: primary,
+            object: tower,
+        },
+    );
+    moderator_cannot_sketch_scenes(&game, finale, primary);
+    moderator_cannot_write_objects(&game, tower);
+    moderator_cannot_write_aspects(&game, tower, windy);
+    moderator_cannot_place_objects(&game, finale, primary, tower);
+    the_moderator_replaces_flagged_texts(&mut game, tower, windy, primary);
+    assert_eq!(game.state.objects[&tower].name, "The old tower");
+    assert_eq!(game.state.aspects[&windy].text, "Storm-lashed");
+    // Once replaced, the text is the players' again.
+    moderator_cannot(
+        &game,
+        Action::Rename {
+            object: tower,
+            name: "x".into(),
+        },
+        "rename objects",
+    );
+}
+
+/// A table of Edition 1.1 with a moderator (Mo) and two players with their characters, in the
+/// Outline phase.
+fn outline_with_a_moderator() -> Game {
     // A table still writing its outline.
     let mut game = Game::open(Ruleset::Edition11);
     game.join(MODERATOR, "Mo");
@@ -43,24 +83,11 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
     game.relationship(1, a, b);
     game.advance(MODERATOR, Phase::Outline);
 
-    moderator_cannot(
-        &game,
-        Action::SketchFinale {
-            objective: "x".into(),
-        },
-        "sketch scenes",
-    );
-    let finale = game.finale(1, "Stop the conjunction");
-    let primary = game.scene(2, finale, "Read the stars");
-    let tower = game.object(1, "The tower", ObjectKind::Place);
-    let windy = game.aspect(2, tower, "Windy");
-    game.act(
-        1,
-        Action::PlaceObject {
-            scene: primary,
-            object: tower,
-        },
-    );
+    game
+}
+
+/// Write the Outline: the scenes are the players'.
+fn moderator_cannot_sketch_scenes(game: &Game, finale: SceneId, primary: SceneId) {
     for action in [
         Action::SketchScene {
             parent: finale,
@@ -77,10 +104,14 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
             place: "the roof".into(),
         },
     ] {
-        moderator_cannot(&game, action, "sketch scenes");
+        moderator_cannot(game, action, "sketch scenes");
     }
+}
+
+/// The objects are the players'.
+fn moderator_cannot_write_objects(game: &Game, tower: ObjectId) {
     moderator_cannot(
-        &game,
+        game,
         Action::CreateObject {
             name: "x".into(),
             kind: ObjectKind::Thing,
@@ -88,7 +119,7 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
         "create objects",
     );
     moderator_cannot(
-        &game,
+        game,
         Action::Rename {
             object: tower,
             name: "x".into(),
@@ -96,12 +127,16 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
         "rename objects",
     );
     moderator_cannot(
-        &game,
+        game,
         Action::RemoveObject { object: tower },
         "remove objects",
     );
+}
+
+/// The aspects are the players'.
+fn moderator_cannot_write_aspects(game: &Game, tower: ObjectId, windy: AspectId) {
     moderator_cannot(
-        &game,
+        game,
         Action::AttachAspect {
             object: tower,
             text: "x".into(),
@@ -110,7 +145,7 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
         "attach aspects",
     );
     moderator_cannot(
-        &game,
+        game,
         Action::EditAspect {
             aspect: windy,
             text: "x".into(),
@@ -118,10 +153,14 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
         "edit aspects",
     );
     moderator_cannot(
-        &game,
+        game,
         Action::RemoveAspect { aspect: windy },
         "remove aspects",
     );
+}
+
+/// So is placing objects in scenes and withdrawing them.
+fn moderator_cannot_place_objects(game: &Game, finale: SceneId, primary: SceneId, tower: ObjectId) {
     for action in [
         Action::PlaceObject {
             scene: finale,
@@ -132,10 +171,17 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
             object: tower,
         },
     ] {
-        moderator_cannot(&game, action, "place objects");
+        moderator_cannot(game, action, "place objects");
     }
+}
 
-    // A flagged text is replaced by anyone, the moderator included: a safety tool.
+/// A flagged text is replaced by anyone, the moderator included: a safety tool.
+fn the_moderator_replaces_flagged_texts(
+    game: &mut Game,
+    tower: ObjectId,
+    windy: AspectId,
+    primary: SceneId,
+) {
     for (target, replacement) in [
         (
             TextRef::ObjectName(tower),
@@ -171,17 +217,6 @@ fn the_moderator_does_not_write_the_outline_objects_or_aspects() {
         game.act(MODERATOR, replacement);
         assert!(!game.state.paused(), "{target:?} replaced");
     }
-    assert_eq!(game.state.objects[&tower].name, "The old tower");
-    assert_eq!(game.state.aspects[&windy].text, "Storm-lashed");
-    // Once replaced, the text is the players' again.
-    moderator_cannot(
-        &game,
-        Action::Rename {
-            object: tower,
-            name: "x".into(),
-        },
-        "rename objects",
-    );
 }
 
 #[test]

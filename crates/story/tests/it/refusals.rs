@@ -487,6 +487,19 @@ fn telling_the_story() {
         },
         "Tell the Story",
     );
+    pairs_of_aspects_that_do_not_match(&mut f, occupation, other_character);
+    no_check_before_its_pairs(&f);
+    let pair = a_pair_in_use(&mut f, occupation);
+    one_check_a_scene(&mut f, pair);
+    one_performance_a_scene(&mut f);
+}
+
+/// Matching Aspects: a pair is one character aspect and one aspect of the scene's setting.
+fn pairs_of_aspects_that_do_not_match(
+    f: &mut Fixture,
+    occupation: AspectId,
+    other_character: AspectId,
+) {
     check(
         &f.game,
         1,
@@ -527,6 +540,11 @@ fn telling_the_story() {
         },
         "Matching Aspects",
     );
+}
+
+/// Checks: a scene is checked before it finishes, and a check needs pairs (or the table's
+/// word that it may roll none).
+fn no_check_before_its_pairs(f: &Fixture) {
     check(
         &f.game,
         1,
@@ -544,6 +562,11 @@ fn telling_the_story() {
         Refusal::EmptyPool,
         "Checks",
     );
+}
+
+/// Matching Aspects: a pair proposed is not proposed again, either way round, and what it uses
+/// stays while it stands. Returns the pair.
+fn a_pair_in_use(f: &mut Fixture, occupation: AspectId) -> PairId {
     f.game.act(
         1,
         Action::ProposePair {
@@ -596,6 +619,11 @@ fn telling_the_story() {
         Refusal::UsedInPair,
         "Matching Aspects",
     );
+    pair
+}
+
+/// Checks: a scene is checked once, and its pairs stay once it has been.
+fn one_check_a_scene(f: &mut Fixture, pair: PairId) {
     f.game.check(1, f.secondary, 3);
     check(
         &f.game,
@@ -614,6 +642,11 @@ fn telling_the_story() {
         Refusal::AlreadyChecked,
         "Checks",
     );
+}
+
+/// Tell the Story: a scene finishes once narrated, is performed once, and the Finale waits for
+/// its precursors, as the long-term effects and the end of the game wait for the Finale.
+fn one_performance_a_scene(f: &mut Fixture) {
     check(
         &f.game,
         1,
