@@ -176,16 +176,11 @@ pub(super) fn battle_choices(game: &BoardState, player: PlayerId) -> Vec<(Battle
 }
 
 /// What the player whose turn it is may do now, each as the engine would accept it.
-fn options(table: &Table, player: PlayerId, step: Step) -> Value {
-    let game = &table.game;
-    let content = &game.content;
-    let Some(a) = game.adventurer(player) else {
-        return Value::Null;
-    };
-    let here = a.space;
+/// Each amount she may recover where she stands, with what it heals, recharges and costs.
+fn recover_options(table: &Table, a: &Adventurer) -> Vec<Value> {
     let mut recover = Vec::new();
     for amount in 1..=a.health.left.max(a.magic.left).max(1) {
-        if let Some(events) = allowed(table, player, Action::Recover { amount }) {
+        if let Some(events) = allowed(table, a.player, Action::Recover { amount }) {
             let (healed, recharged, paid) = events
                 .iter()
                 .find_map(|e| match e {
@@ -203,6 +198,17 @@ fn options(table: &Table, player: PlayerId, step: Step) -> Value {
             );
         }
     }
+    recover
+}
+
+fn options(table: &Table, player: PlayerId, step: Step) -> Value {
+    let game = &table.game;
+    let content = &game.content;
+    let Some(a) = game.adventurer(player) else {
+        return Value::Null;
+    };
+    let here = a.space;
+    let recover = recover_options(table, a);
     let trade = allowed(table, player, Action::Trade).map(|events| {
         events
             .iter()
