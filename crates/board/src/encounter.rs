@@ -388,6 +388,7 @@ pub(crate) fn fight(
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Move => return Err(Refusal::EncounterAfterMoving),
+        Step::Moved if turn.moved_by_card => return Err(Refusal::MovedByCard),
         Step::Moved => {
             battle(state, by, kind, &items)?;
             return Err(Refusal::AlreadyFought);
@@ -518,6 +519,7 @@ pub(crate) fn use_special_rule(state: &State, by: PlayerId) -> OneEvent {
     match turn.step {
         Step::DrawChance => return Err(Refusal::DrawChanceFirst),
         Step::Move => return Err(Refusal::EncounterAfterMoving),
+        Step::Moved if met.is_some() && turn.moved_by_card => return Err(Refusal::MovedByCard),
         Step::Moved if met.is_some() => return Err(Refusal::AlreadyFought),
         Step::Moved => return Err(Refusal::NoCreature),
         Step::Battle => {}
@@ -575,6 +577,9 @@ pub(crate) fn use_opportunity(
     let Some(card) = state.space(space).and_then(|s| s.adventure) else {
         return Err(Refusal::NoOpportunity);
     };
+    if turn.moved_by_card {
+        return Err(Refusal::MovedByCard);
+    }
     // Its own handle on the content: the act below outlives the borrow of `state`.
     let content = Arc::clone(&state.content);
     let Some(AdventureCard::Opportunity(opportunity)) = content.adventures.get(card.index()) else {
@@ -839,9 +844,11 @@ impl State {
         if let Some(a) = self.adventurer_mut(player) {
             a.space = to;
         }
-        // A Possibility instead of movement is for a turn she stays where she started.
+        // A Possibility instead of movement is for a turn she stays where she started, and
+        // the card where she lands is not met this turn.
         if let Phase::Playing(turn) = &mut self.phase {
             turn.stayed = false;
+            turn.moved_by_card = true;
         }
     }
 

@@ -218,6 +218,10 @@ pub struct Turn {
     /// A once-per-turn Possibility of the space has been used this turn.
     #[serde(default)]
     pub possibility_used: bool,
+    /// A card moved her one space this turn: not her move, so she does not meet the Adventure
+    /// card where it left her (the project's ruling).
+    #[serde(default)]
+    pub moved_by_card: bool,
 }
 
 /// One die per player for who begins; ties among the highest roll again.

@@ -85,6 +85,8 @@ pub enum Refusal {
         /// The Creature's name.
         creature: String,
     },
+    /// A card moved her here: not her move, so the card here is not met this turn.
+    MovedByCard,
     /// Ending the turn without moving is staying: a Creature on her space must be fought.
     MoveOrFight {
         /// The Creature's name.
@@ -254,6 +256,7 @@ impl Refusal {
             Dead => "dead",
             FightFirst { .. } => "fight_first",
             MoveOrFight { .. } => "move_or_fight",
+            MovedByCard => "moved_by_card",
             EncounterAfterMoving => "encounter_after_moving",
             NoCreature => "no_creature",
             AlreadyFought => "already_fought",
@@ -317,7 +320,7 @@ impl Refusal {
             | CertificateGold { .. } => "Acquiring a Certificate",
             Dead => "What Evil May Befall a Character",
             FightFirst { .. } | NoCreature | AlreadyFought => "Creatures",
-            EncounterAfterMoving | MoveOrFight { .. } => "Adventure Cards",
+            EncounterAfterMoving | MoveOrFight { .. } | MovedByCard => "Adventure Cards",
             WrongBattle { .. } => "Rules of Combat",
             NotEnoughMagic { .. } => "Optional Battles",
             NoOpportunity | PriceUnpaid { .. } => "Opportunities",
@@ -374,6 +377,7 @@ impl fmt::Display for Refusal {
             | Dead => self.turn_words(f),
             FightFirst { .. }
             | MoveOrFight { .. }
+            | MovedByCard
             | EncounterAfterMoving
             | NoCreature
             | AlreadyFought
@@ -477,6 +481,10 @@ impl Refusal {
             FightFirst { creature } => write!(
                 f,
                 "You met the {creature}: fighting it is mandatory and comes before anything else."
+            ),
+            MovedByCard => write!(
+                f,
+                "A card moved you here, which is not your move: you do not meet the card on this space this turn."
             ),
             MoveOrFight { creature } => write!(
                 f,
@@ -737,6 +745,7 @@ mod tests {
                 cost: 3,
                 has: 1,
             },
+            MovedByCard,
         ]
     }
 
@@ -805,6 +814,7 @@ mod tests {
             LostItemNotCarried { .. } => 57,
             MoveOrFight { .. } => 58,
             PriceUnpaid { .. } => 59,
+            MovedByCard => 60,
         }
     }
 

@@ -231,6 +231,7 @@ impl State {
             extra: false,
             extra_pending: false,
             stayed: false,
+            moved_by_card: false,
             possibility_used: false,
         });
     }

@@ -392,6 +392,7 @@ impl State {
             extra,
             extra_pending: false,
             stayed: false,
+            moved_by_card: false,
             possibility_used: false,
         });
     }

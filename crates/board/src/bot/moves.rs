@@ -25,7 +25,8 @@ impl Bot<'_> {
         {
             return Action::BuyCertificate;
         }
-        if let Some(card) = self.state.spaces.get(here).and_then(|s| s.adventure)
+        if !self.turn.moved_by_card
+            && let Some(card) = self.state.spaces.get(here).and_then(|s| s.adventure)
             && let Some(AdventureCard::Opportunity(o)) = self.content.adventures.get(card.index())
             && crate::encounter::price_paid_in_full(me, &o.effects).is_ok()
             && self.effects_value(&mut self.vitals(), &o.effects) > 0.0

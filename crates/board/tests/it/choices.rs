@@ -77,7 +77,7 @@ fn move_one_space_goes_the_way_she_chooses_clockwise_by_default() {
     assert_eq!(after.turn().unwrap().step, Step::Moved);
     assert_eq!(
         refused(&after, P1, fight(BattleKind::Strength, 0)),
-        Refusal::AlreadyFought
+        Refusal::MovedByCard
     );
     run(after, P1, Action::EndTurn);
 }
@@ -315,4 +315,29 @@ fn an_opportunitys_price_is_paid_in_full_or_not_at_all() {
     state.adventurers[0].gold = Gold(3);
     let after = run(state, P1, opportunity(None, None));
     assert_eq!(me(&after).gold, Gold(0));
+}
+
+/// A card's move of one space is not her move: she does not meet the card where it leaves her
+/// this turn, and the refusal says so (not "already fought").
+#[test]
+fn a_card_that_moves_her_does_not_make_her_meet_the_next_card() {
+    let at = terrain();
+    for (there, action) in [
+        ("Hill Wolf", fight(BattleKind::Strength, 0)),
+        ("Healing Spring", opportunity(None, None)),
+    ] {
+        let mut state = standing_on("Traveller's Shortcut", at);
+        let id = card(there);
+        state.decks.adventure.take(&id);
+        state.spaces[at + 1].adventure = Some(id);
+        let after = run(state, P1, opportunity(Some(true), None));
+        assert_eq!(me(&after).space, SpaceId::of(at + 1));
+        let refusal = refused(&after, P1, action);
+        assert_eq!(refusal, Refusal::MovedByCard, "{there}");
+        assert_eq!(
+            refusal.to_string(),
+            "A card moved you here, which is not your move: you do not meet the card on this space this turn."
+        );
+        run(after, P1, Action::EndTurn);
+    }
 }
