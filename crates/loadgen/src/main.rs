@@ -21,7 +21,8 @@
 //!
 //! `--sweep` runs several N, each on a fresh server, and prints the largest N whose p99 stays
 //! under `--p99-limit-ms` (100 ms) with nothing lost; with `--repeat R`, in most of R runs
-//! of that N. See README.md for figures.
+//! of that N. README.md says how to read a report; the current figures are in
+//! docs/performance.md.
 
 mod client;
 mod report;
@@ -76,7 +77,8 @@ struct Args {
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=600))]
     warmup: u64,
     /// Mean time between two rolls at one table, in milliseconds; the offered load is
-    /// N/4 ÷ this. (Each roll is part of a scene of six actions.)
+    /// N/4 ÷ this. (Each roll is part of a scene of nine actions: place, start, pair, the check
+    /// proposed and agreed to by the three others, narrate, finish.)
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(700..=600_000))]
     think_ms: u64,
     /// Total rolls per second over all tables instead of --think-ms (the think time becomes
