@@ -153,9 +153,8 @@ mod tests {
         }
     }
 
-    /// An Opportunity she cannot pay for in full is not offered: the page says why instead.
-    #[test]
-    fn an_opportunity_she_cannot_pay_for_says_why() {
+    /// Ada (seat 1) and a bot, the game started.
+    fn started() -> Table {
         let mut table = Table::default();
         let context = Context { now: 0, seed: 3 };
         let joined = BoardGame::join(&table, 1, "Ada").unwrap();
@@ -164,6 +163,13 @@ mod tests {
             let events = BoardGame::act(&table, 1, &json!({ "action": action }), &context);
             table = events.unwrap().iter().fold(table, BoardGame::evolve);
         }
+        table
+    }
+
+    /// An Opportunity she cannot pay for in full is not offered: the page says why instead.
+    #[test]
+    fn an_opportunity_she_cannot_pay_for_says_why() {
+        let mut table = started();
         let content = Arc::clone(&table.game.content);
         let lessons = (content.adventures.iter())
             .position(|c| c.name() == "Old Soldier's Lessons")
@@ -195,14 +201,7 @@ mod tests {
     /// offered names both: its own values and the second battle's (the odds are of both).
     #[test]
     fn a_two_stage_battle_offers_both_battles_values() {
-        let mut table = Table::default();
-        let context = Context { now: 0, seed: 3 };
-        let joined = BoardGame::join(&table, 1, "Ada").unwrap();
-        table = joined.iter().fold(table, BoardGame::evolve);
-        for action in ["add_bot", "start"] {
-            let events = BoardGame::act(&table, 1, &json!({ "action": action }), &context);
-            table = events.unwrap().iter().fold(table, BoardGame::evolve);
-        }
+        let mut table = started();
         let content = Arc::clone(&table.game.content);
         let priest = (content.adventures.iter())
             .position(|c| c.name() == "Drowned Priest")
