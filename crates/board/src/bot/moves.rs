@@ -11,6 +11,9 @@ use crate::decide::{CERTIFICATE_EXPERIENCE, CERTIFICATE_GOLD};
 use crate::ids::{ItemId, SpaceId};
 use std::cell::Cell;
 
+/// What ending the turn away from her goal costs besides the turns to it.
+const WAITING: f32 = 0.25;
+
 impl Bot<'_> {
     // -----------------------------------------------------------------------------------------
     // After moving
@@ -194,14 +197,23 @@ impl Bot<'_> {
         let to_goal = |space: usize| f32::from(map.turns_to(gold, space, goals));
         // The best move so far (`None`: ending the turn where she stands, which a Creature on
         // her space forbids: not moving at all means meeting it).
+        // Waiting where her goal is not costs a little more than a move that brings it no
+        // nearer in turns: with a tie, two bots would wait for each other forever.
         let end_here = if self.state.creature_on(me.space).is_some() {
             f32::NEG_INFINITY
         } else {
-            -weight * to_goal(here)
+            let turns = to_goal(here);
+            -weight * turns - if turns > 0.0 { WAITING } else { 0.0 }
         };
         let mut best: (f32, Option<MoveKind>) = (end_here, None);
         let mut consider = |how: MoveKind, to: usize| {
-            let score = self.arrival_value(to, how, worth_at(to)) - weight * to_goal(to);
+            let turns = to_goal(to);
+            let waits = if to == here && turns > 0.0 {
+                WAITING
+            } else {
+                0.0
+            };
+            let score = self.arrival_value(to, how, worth_at(to)) - weight * turns - waits;
             if score > best.0 {
                 best = (score, Some(how));
             }

@@ -6,7 +6,7 @@ use crate::content::{AdventureCard, Effect, SpecialKind};
 pub(super) const DEATH: f32 = -1000.0;
 /// Events after which a game is long: bots fear only death (a game where every bot waits for
 /// better odds would not end).
-pub(super) const LATE: u64 = 12_000;
+pub(super) const LATE: u64 = 2_000;
 /// A Certificate bought now.
 pub(super) const CERTIFICATE: f32 = 20.0;
 

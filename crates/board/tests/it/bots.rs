@@ -216,3 +216,18 @@ fn the_same_seed_gives_the_same_report() {
     assert!(report.turns.median <= report.turns.p90);
     assert_eq!(report.refusals, 0);
 }
+
+/// Two-player games in which both bots once waited on a guild with their goal out of reach
+/// until the turn cap, each ending every turn where it stood.
+#[test]
+fn bots_never_wait_for_each_other_forever() {
+    let content = content();
+    for seed in [
+        4_651_043_274_573_208_102,
+        16_803_968_378_090_981_543,
+        13_423_925_474_918_919_682,
+    ] {
+        let game = play_game(content.clone(), 2, seed);
+        assert!(game.finished, "seed {seed}: {} turns", game.turns);
+    }
+}
