@@ -6,7 +6,7 @@
 //! Every seed comes from the one given: a game's seed from the run's, and every command's from
 //! the game's (a [`DiceRng`] stream, eight bytes each), so the same seed gives the same report.
 
-use crate::bot;
+use crate::bot::{self, Level};
 use crate::command::{Action, Command};
 use crate::content::Content;
 use crate::decide::decide_owned;
@@ -56,6 +56,8 @@ pub struct Winner {
     pub seat: usize,
     /// Her character.
     pub character: crate::ids::CharacterId,
+    /// The level of the bot that played her.
+    pub level: Level,
     /// She won with five Certificates (otherwise as the last survivor).
     pub by_certificates: bool,
 }
@@ -93,8 +95,18 @@ fn next_seed(rng: &mut DiceRng) -> Seed {
 ///
 /// If `players` is not 2–5 or `content` has fewer characters (the set-up is refused).
 pub fn play_game(content: Arc<Content>, players: usize, seed: u64) -> GameSummary {
+    play_game_at(content, &vec![Level::Standard; players], seed)
+}
+
+/// [`play_game`] with a bot of each of `levels`, in the order they are seated (before the
+/// roll for the first player).
+///
+/// # Panics
+///
+/// As [`play_game`], with one level for each bot.
+pub fn play_game_at(content: Arc<Content>, levels: &[Level], seed: u64) -> GameSummary {
     let map = bot::Map::new(&content);
-    play(content, &map, &mut bot::Scratch::new(), players, seed)
+    play(content, &map, &mut bot::Scratch::new(), levels, seed)
 }
 
 /// [`play_game`] with the bots' map of the board worked out beforehand, and the buffers
@@ -103,9 +115,14 @@ fn play(
     content: Arc<Content>,
     map: &bot::Map,
     scratch: &mut bot::Scratch,
-    players: usize,
+    levels: &[Level],
     seed: u64,
 ) -> GameSummary {
+    let players = levels.len();
+    let level_of = |p: PlayerId| {
+        let seat = usize::try_from(p.0).map_or(0, |n| n.saturating_sub(1));
+        levels.get(seat).copied().unwrap_or_default()
+    };
     let mut rng = DiceRng::new(Seed(seed));
     let adventures = content.adventures.len();
     let chances = content.chance.len();
@@ -161,6 +178,7 @@ fn play(
                 summary.winner = a.map(|a| Winner {
                     seat,
                     character: a.character,
+                    level: level_of(*winner),
                     by_certificates: a.certificates.len() >= crate::model::CERTIFICATES_TO_WIN,
                 });
                 break;
@@ -178,7 +196,7 @@ fn play(
         let seed = next_seed(&mut rng);
         let by = turn.player;
         in_turn += 1;
-        let action = match bot::choose_in(map, scratch, &state, by, seed) {
+        let action = match bot::choose_at(level_of(by), Some(map), scratch, &state, by, seed) {
             Some(action) if in_turn <= MAX_COMMANDS_PER_TURN => action,
             _ => Action::EndTurn,
         };
@@ -253,6 +271,10 @@ pub struct Report {
     pub games_by_character: BTreeMap<String, u64>,
     /// Wins by seat in turn order: the first player first.
     pub wins_by_seat: Vec<u64>,
+    /// The bots' levels, in the order they are seated (before the roll for the first player).
+    pub levels: Vec<Level>,
+    /// Wins by the bots of each level, summed.
+    pub wins_by_level: BTreeMap<Level, u64>,
     /// Wins with five Certificates.
     pub wins_by_certificates: u64,
     /// Wins as the last adventurer alive.
@@ -293,8 +315,30 @@ pub fn simulate(
     games: u64,
     players: usize,
     seed: u64,
+    progress: impl FnMut(u64),
+) -> Report {
+    simulate_at(
+        content,
+        games,
+        &vec![Level::Standard; players],
+        seed,
+        progress,
+    )
+}
+
+/// [`simulate`] with a bot of each of `levels`, in the order they are seated.
+///
+/// # Panics
+///
+/// As [`play_game`], with one level for each bot.
+pub fn simulate_at(
+    content: Arc<Content>,
+    games: u64,
+    levels: &[Level],
+    seed: u64,
     mut progress: impl FnMut(u64),
 ) -> Report {
+    let players = levels.len();
     let mut rng = DiceRng::new(Seed(seed));
     let map = bot::Map::new(&content);
     let mut scratch = bot::Scratch::new();
@@ -314,6 +358,8 @@ pub fn simulate(
         wins_by_character: BTreeMap::new(),
         games_by_character: BTreeMap::new(),
         wins_by_seat: vec![0; players],
+        levels: levels.to_vec(),
+        wins_by_level: levels.iter().map(|&l| (l, 0)).collect(),
         wins_by_certificates: 0,
         wins_by_survival: 0,
         deaths: 0,
@@ -329,7 +375,7 @@ pub fn simulate(
             Arc::clone(&content),
             &map,
             &mut scratch,
-            players,
+            levels,
             next_seed(&mut rng).0,
         );
         if summary.finished {
@@ -352,6 +398,7 @@ pub fn simulate(
                 if let Some(n) = report.wins_by_seat.get_mut(w.seat) {
                     *n += 1;
                 }
+                *report.wins_by_level.entry(w.level).or_default() += 1;
                 if w.by_certificates {
                     report.wins_by_certificates += 1;
                 } else {

@@ -5,8 +5,10 @@
 //! never fails.
 //!
 //! The lobby's events are stored in the web table's logs beside the game's, so their serde
-//! shape is a stored format: `{"type": "seated", "player": 1, "name": "Ada", "bot": false}`.
+//! shape is a stored format: `{"type": "seated", "player": 1, "name": "Ada", "bot": false}`,
+//! and a bot seated at another level than standard adds `"level": "strong"` (or `"easy"`).
 
+use crate::bot::Level;
 use crate::command::{Action, Command};
 use crate::decide::MAX_PLAYERS;
 use crate::ids::PlayerId;
@@ -33,6 +35,8 @@ pub struct Seat {
     pub name: String,
     /// A bot plays it (seated as one, or handed to one).
     pub bot: bool,
+    /// How well the bot plays, if one does (a seat handed to a bot: standard).
+    pub level: Level,
     /// Its player was removed from the table during the game: a bot plays it for good.
     pub removed: bool,
 }
@@ -60,6 +64,9 @@ pub enum Event {
         /// A bot.
         #[serde(default)]
         bot: bool,
+        /// The bot's level (absent: standard).
+        #[serde(default, skip_serializing_if = "is_standard")]
+        level: Level,
     },
     /// A seat was given up before the game began (a player removed, a bot sent away).
     Unseated {
@@ -98,6 +105,8 @@ pub enum Request {
     AddBot {
         /// Who asks.
         by: PlayerId,
+        /// How well it plays.
+        level: Level,
     },
     /// The creator sends a bot away before the game.
     RemoveBot {
@@ -278,7 +287,12 @@ impl Lobby {
     /// The lobby after `event`.
     pub fn evolve(mut self, event: &Event) -> Lobby {
         match event {
-            Event::Seated { player, name, bot } => {
+            Event::Seated {
+                player,
+                name,
+                bot,
+                level,
+            } => {
                 if !bot && self.creator.is_none() {
                     self.creator = Some(*player);
                 }
@@ -287,6 +301,7 @@ impl Lobby {
                         player: *player,
                         name: name.clone(),
                         bot: *bot,
+                        level: *level,
                         removed: false,
                     });
                 }
@@ -295,6 +310,7 @@ impl Lobby {
             Event::BotTookOver { player } => {
                 if let Some(seat) = self.seat_mut(*player) {
                     seat.bot = true;
+                    seat.level = Level::Standard;
                 }
             }
             Event::PlayerReturned { player } => {
@@ -313,13 +329,13 @@ impl Lobby {
     }
 }
 
-/// The events a new table opens with: `bots` bots (at most [`MAX_BOTS`]), named unlike its
-/// creator, who is seated after them.
-pub fn open(bots: usize, creator: &str) -> Result<Vec<Event>, TableRefusal> {
+/// The events a new table opens with: a bot of each of `bots` (at most [`MAX_BOTS`]), named
+/// unlike its creator, who is seated after them.
+pub fn open(bots: &[Level], creator: &str) -> Result<Vec<Event>, TableRefusal> {
     let mut lobby = Lobby::default();
     let mut events = Vec::new();
-    for _ in 0..bots {
-        let event = bot_seat(&lobby, false, creator)?;
+    for &level in bots {
+        let event = bot_seat(&lobby, false, creator, level)?;
         lobby = lobby.evolve(&event);
         events.push(event);
     }
@@ -332,9 +348,9 @@ pub fn decide(lobby: &Lobby, game: &State, request: Request) -> Result<Decision,
     let seats = |event| Ok(Decision::Seats(vec![event]));
     match request {
         Request::Join { player, name } => seats(join(lobby, started, player, &name)?),
-        Request::AddBot { by } => {
+        Request::AddBot { by, level } => {
             only_creator(lobby, by, "seat a bot")?;
-            seats(bot_seat(lobby, started, "")?)
+            seats(bot_seat(lobby, started, "", level)?)
         }
         Request::RemoveBot { by, bot } => {
             only_creator(lobby, by, "send a bot away")?;
@@ -422,12 +438,13 @@ fn join(lobby: &Lobby, started: bool, player: PlayerId, name: &str) -> Result<Ev
         player,
         name: name.to_owned(),
         bot: false,
+        level: Level::Standard,
     })
 }
 
 /// A bot's seat, named unlike any seated player or `also` (the creator, seated after the bots
 /// a new table opens with).
-fn bot_seat(lobby: &Lobby, started: bool, also: &str) -> Result<Event, TableRefusal> {
+fn bot_seat(lobby: &Lobby, started: bool, also: &str, level: Level) -> Result<Event, TableRefusal> {
     lobby_open(started)?;
     if lobby.seats.len() >= MAX_PLAYERS {
         return Err(TableRefusal::NoSeatForBot);
@@ -453,5 +470,10 @@ fn bot_seat(lobby: &Lobby, started: bool, also: &str) -> Result<Event, TableRefu
         player,
         name,
         bot: true,
+        level,
     })
+}
+
+fn is_standard(level: &Level) -> bool {
+    *level == Level::Standard
 }

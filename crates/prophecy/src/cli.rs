@@ -410,9 +410,14 @@ pub struct BoardSimulateArgs {
     /// Games to play (1 to 10000000).
     #[arg(long, short, value_parser = parse_games, allow_negative_numbers = true)]
     pub games: u64,
-    /// Bots at each table (2 to 5).
+    /// Bots at each table (2 to 5); may be left out when --levels gives one level per bot.
     #[arg(long, short, value_parser = parse_players, allow_negative_numbers = true)]
-    pub players: usize,
+    #[arg(required_unless_present = "levels")]
+    pub players: Option<usize>,
+    /// The bots' levels, one per bot in the order they are seated (before the roll for the
+    /// first player), from easy, standard and strong (default: all standard).
+    #[arg(long, value_delimiter = ',')]
+    pub levels: Option<Vec<::board::bot::Level>>,
     /// Seed of the run (default: a fresh random seed, printed).
     #[arg(long, short, value_parser = parse_seed, allow_negative_numbers = true)]
     pub seed: Option<u64>,

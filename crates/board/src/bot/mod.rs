@@ -13,26 +13,79 @@
 //! It only ever proposes what the engine accepts (the tests play many thousands of games and
 //! check every command), is deterministic for a state, a player and a seed, allocates little
 //! and never clones the state: it runs in the simulator's hot loop ([`crate::simulate`]).
+//!
+//! That is the [`Level::Standard`] bot. [`Level::Easy`] makes a beginner's choices (listed in
+//! its module, `easy`), and [`Level::Strong`] picks each move by playing the game out many
+//! times from it (module `strong`); [`choose_at`] asks a bot of any level.
 
 use crate::command::Action;
 use crate::ids::PlayerId;
 use crate::model::Step;
 use crate::state::State;
 use dice::Seed;
+use serde::{Deserialize, Serialize};
 
 mod battle;
 mod cards;
+mod easy;
 mod gear;
 mod map;
 mod memory;
 mod moves;
 mod odds;
 mod player;
+mod strong;
 mod worth;
 
 pub use map::Map;
 pub use memory::Scratch;
 use player::Bot;
+pub use strong::PLAYOUTS;
+
+/// How well a bot plays.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// A beginner's choices: see the module `easy`.
+    Easy,
+    /// Priorities and a small valuation, battles by the exact odds.
+    #[default]
+    Standard,
+    /// Each move chosen by playing the game out from it: see the module `strong`.
+    Strong,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Standard, Level::Strong];
+
+    /// Its name: `easy`, `standard` or `strong`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Standard => "standard",
+            Level::Strong => "strong",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Level, String> {
+        (Level::ALL.into_iter())
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("no bot level {s:?}: easy, standard or strong"))
+    }
+}
 
 /// The next action of the bot playing `player`, or `None` when `player` has nothing to do now
 /// (the game is not being played, it is not her turn, or she is dead). Any action that takes
@@ -59,6 +112,37 @@ pub fn choose_in(
     seed: Seed,
 ) -> Option<Action> {
     decide_for(Some(map), scratch, state, player, seed)
+}
+
+/// The next action of a bot of `level` playing `player`, as [`choose_in`] (the map, if given,
+/// is used only with the content it was made from).
+pub fn choose_at(
+    level: Level,
+    map: Option<&Map>,
+    scratch: &mut Scratch,
+    state: &State,
+    player: PlayerId,
+    seed: Seed,
+) -> Option<Action> {
+    if level == Level::Standard {
+        return decide_for(map, scratch, state, player, seed);
+    }
+    let owned;
+    let map = match map {
+        Some(map) if map.fits(&state.content) => map,
+        _ => {
+            owned = Map::new(&state.content);
+            &owned
+        }
+    };
+    match level {
+        Level::Strong => strong::choose(map, scratch, state, player, seed),
+        _ => {
+            let turn = state.turn().filter(|t| t.player == player)?;
+            let me = state.adventurer(player).filter(|me| me.alive)?;
+            Some(easy::choose(map, state, me, turn, seed))
+        }
+    }
 }
 
 // Inlined into the simulator's loop: it only picks the step's decision.

@@ -3,9 +3,9 @@
 //! same seed gives the same report.
 
 use crate::*;
-use board::bot::{Map, Scratch, choose, choose_in, choose_with};
+use board::bot::{Level, Map, Scratch, choose, choose_at, choose_in, choose_with};
 use board::model::Phase;
-use board::simulate::{MAX_TURNS, play_game, simulate};
+use board::simulate::{MAX_TURNS, play_game, play_game_at, simulate};
 use board::{BattleKind, MoveKind};
 use dice::DiceRng;
 
@@ -230,4 +230,96 @@ fn bots_never_wait_for_each_other_forever() {
         let game = play_game(content.clone(), 2, seed);
         assert!(game.finished, "seed {seed}: {} turns", game.turns);
     }
+}
+
+/// States of standard bots' games along the way, every `every`-th command, with whose turn.
+fn states_along(content: &std::sync::Arc<Content>, seed: u64, every: u64) -> Vec<State> {
+    let map = Map::new(content);
+    let mut state = seated(content, 2 + (seed % 4) as u32, seed);
+    let mut states = Vec::new();
+    for step in 0..4_000u64 {
+        let Phase::Playing(turn) = state.phase else {
+            break;
+        };
+        if step % every == 0 {
+            states.push(state.clone());
+        }
+        let action = choose_with(&map, &state, turn.player, Seed(seed ^ step)).expect("her turn");
+        state = run(state, turn.player, action);
+    }
+    states
+}
+
+/// Easy bots play whole games against standard ones, every action accepted, and win far less
+/// often; a few games of each seat count.
+#[test]
+fn easy_bots_play_legal_games_and_lose_more() {
+    let content = content();
+    let mut easy_wins = 0;
+    for seed in 0..60u64 {
+        let levels = [Level::Easy, Level::Standard, Level::Standard];
+        let game = play_game_at(content.clone(), &levels, seed);
+        assert!(game.finished, "seed {seed}");
+        assert_eq!(game.refusals, 0, "seed {seed}");
+        if game.winner.is_some_and(|w| w.level == Level::Easy) {
+            easy_wins += 1;
+        }
+    }
+    assert!(
+        easy_wins < 15,
+        "easy won {easy_wins} of 60 three-player games"
+    );
+}
+
+/// The strong bot's choices, from states of many games at every step, are accepted by the
+/// engine; its actions roll with the seed it was given; and it never reads the order of a
+/// face-down deck: with every draw pile reordered, it chooses the same.
+#[test]
+fn strong_bots_choose_legally_and_never_read_the_decks() {
+    let content = content();
+    let map = Map::new(&content);
+    let mut scratch = Scratch::new();
+    let mut played_out = 0;
+    for seed in 0..4u64 {
+        for state in states_along(&content, seed, 37) {
+            let by = state.turn().expect("in play").player;
+            let strong = choose_at(
+                Level::Strong,
+                Some(&map),
+                &mut scratch,
+                &state,
+                by,
+                Seed(seed),
+            );
+            let strong = strong.expect("her turn");
+            decide(&state, Command::new(by, strong.clone()))
+                .unwrap_or_else(|r| panic!("seed {seed}: {strong:?} refused: {r}"));
+            if let Action::Fight { seed: s, .. } | Action::UseOpportunity { seed: s, .. } = &strong
+            {
+                assert_eq!(*s, Seed(seed));
+            }
+            let mut reordered = state.clone();
+            let decks = &mut reordered.decks;
+            decks.adventure.draw.reverse();
+            decks.chance.draw.reverse();
+            decks.common_items.draw.reverse();
+            decks.rare_items.draw.reverse();
+            let again = choose_at(
+                Level::Strong,
+                Some(&map),
+                &mut scratch,
+                &reordered,
+                by,
+                Seed(seed),
+            );
+            assert_eq!(again.as_ref(), Some(&strong), "seed {seed}");
+            if state
+                .turn()
+                .is_some_and(|t| t.step != board::model::Step::DrawChance)
+            {
+                played_out += 1;
+            }
+        }
+    }
+    assert!(played_out > 8, "{played_out}");
 }

@@ -2,6 +2,7 @@
 //! words players read; and the lobby's events in their stored JSON.
 
 use crate::*;
+use board::bot::Level;
 use board::table::{self, BOT_NAMES, Decision, FIRST_BOT, Lobby, MAX_BOTS, Request};
 use board::{MAX_PLAYERS, MIN_PLAYERS};
 
@@ -28,6 +29,7 @@ fn seated(player: PlayerId, name: &str, bot: bool) -> table::Event {
         player,
         name: name.to_owned(),
         bot,
+        level: Level::Standard,
     }
 }
 
@@ -67,13 +69,19 @@ fn the_creator_is_the_first_person_seated_and_seats_bots() {
     check(
         &lobby,
         &game,
-        Request::AddBot { by: ADA },
+        Request::AddBot {
+            by: ADA,
+            level: Level::Standard,
+        },
         Ok(vec![next_bot]),
     );
     check(
         &lobby,
         &game,
-        Request::AddBot { by: BO },
+        Request::AddBot {
+            by: BO,
+            level: Level::Standard,
+        },
         Err("not_creator (The table): Only the table's creator can seat a bot."),
     );
     check(
@@ -142,7 +150,10 @@ fn joining_needs_a_name_of_ones_own_and_a_free_seat() {
     check(
         &full,
         &game,
-        Request::AddBot { by: ADA },
+        Request::AddBot {
+            by: ADA,
+            level: Level::Standard,
+        },
         Err("table_full (Setting up the game): The basic version is for at most 5 players."),
     );
     check(
@@ -155,7 +166,7 @@ fn joining_needs_a_name_of_ones_own_and_a_free_seat() {
 
 #[test]
 fn a_new_table_opens_with_bots_named_unlike_its_creator() {
-    let events = table::open(2, "juniper").unwrap();
+    let events = table::open(&[Level::Standard; 2], "juniper").unwrap();
     assert_eq!(
         events,
         [
@@ -164,12 +175,14 @@ fn a_new_table_opens_with_bots_named_unlike_its_creator() {
         ]
     );
     assert_eq!(lobby(&events).creator, None, "bots create no table");
-    let names: Vec<String> = (table::open(MAX_BOTS, "Ada").unwrap().into_iter())
-        .map(|e| match e {
-            table::Event::Seated { name, .. } => name,
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let names: Vec<String> = (table::open(&[Level::Standard; MAX_BOTS], "Ada")
+        .unwrap()
+        .into_iter())
+    .map(|e| match e {
+        table::Event::Seated { name, .. } => name,
+        other => panic!("{other:?}"),
+    })
+    .collect();
     let expected: Vec<String> = BOT_NAMES[..MAX_BOTS]
         .iter()
         .map(|n| format!("{n} (bot)"))
@@ -177,7 +190,8 @@ fn a_new_table_opens_with_bots_named_unlike_its_creator() {
     assert_eq!(names, expected);
     assert_eq!(MAX_BOTS, MAX_PLAYERS - 1);
     // A creator alone can fill a game with bots, and start it.
-    let full = lobby(&table::open(MAX_BOTS, "Ada").unwrap()).evolve(&seated(ADA, "Ada", false));
+    let full = lobby(&table::open(&[Level::Standard; MAX_BOTS], "Ada").unwrap())
+        .evolve(&seated(ADA, "Ada", false));
     assert!((MIN_PLAYERS..=MAX_PLAYERS).contains(&full.seats.len()));
     let start = Request::Start {
         by: ADA,
@@ -193,7 +207,10 @@ fn a_new_table_opens_with_bots_named_unlike_its_creator() {
     check(
         &with_kestrel,
         &lobby_game(),
-        Request::AddBot { by: ADA },
+        Request::AddBot {
+            by: ADA,
+            level: Level::Standard,
+        },
         Ok(vec![seated(PlayerId(FIRST_BOT.0 + 1), "Lark (bot)", true)]),
     );
 }
@@ -348,6 +365,8 @@ fn the_lobby_s_events_keep_their_stored_json() {
         r#"{"type":"bot_took_over","player":2}"#,
         r#"{"type":"player_returned","player":2}"#,
         r#"{"type":"player_removed","player":2}"#,
+        r#"{"type":"seated","player":1000002,"name":"Kestrel (bot)","bot":true,"level":"strong"}"#,
+        r#"{"type":"seated","player":1000003,"name":"Lark (bot)","bot":true,"level":"easy"}"#,
     ];
     for line in stored {
         let event: table::Event = serde_json::from_str(line).unwrap();
@@ -358,4 +377,31 @@ fn the_lobby_s_events_keep_their_stored_json() {
     assert_eq!(old, seated(P3, "Cy", false));
     let nameless = serde_json::from_str::<table::Event>(r#"{"type":"seated","player":1}"#);
     assert_eq!(nameless.unwrap_err().to_string(), "missing field `name`");
+}
+
+/// A bot is seated at the level asked, keeps it, and a seat handed to a bot plays standard.
+#[test]
+fn bots_are_seated_at_their_level() {
+    let opened = table::open(&[Level::Strong, Level::Easy], "Ada").unwrap();
+    let mut lobby = lobby(&opened);
+    lobby = lobby.evolve(&seated(ADA, "Ada", false));
+    let levels: Vec<Level> = lobby.seats.iter().map(|s| s.level).collect();
+    assert_eq!(levels, [Level::Strong, Level::Easy, Level::Standard]);
+    let request = Request::AddBot {
+        by: ADA,
+        level: Level::Strong,
+    };
+    let Ok(Decision::Seats(events)) = table::decide(&lobby, &lobby_game(), request) else {
+        panic!("the creator seats a bot");
+    };
+    let lobby = events.iter().fold(lobby, |l, e| l.evolve(e));
+    assert_eq!(
+        lobby.seats.last().map(|s| (s.bot, s.level)),
+        Some((true, Level::Strong))
+    );
+    let handed = lobby.evolve(&table::Event::BotTookOver { player: ADA });
+    assert_eq!(
+        handed.seat(ADA).map(|s| (s.bot, s.level)),
+        Some((true, Level::Standard))
+    );
 }

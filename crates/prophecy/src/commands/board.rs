@@ -3,8 +3,9 @@
 use super::{JsonSeed, count, json, percent, seed_or_fresh};
 use crate::Failure;
 use crate::cli::{BoardCardsArgs, BoardSimulateArgs};
+use ::board::bot::Level;
 use ::board::content::{AdventureCard, Content, CreatureStats, Effect, Rarity, SpecialRule};
-use ::board::simulate::{MAX_TURNS, Report, simulate as run_games};
+use ::board::simulate::{MAX_TURNS, Report, simulate_at as run_games};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::fmt::Write;
@@ -25,6 +26,22 @@ struct SimulateReport {
 }
 
 pub fn simulate(args: BoardSimulateArgs) -> Result<String, Failure> {
+    let levels = match (args.levels, args.players) {
+        (Some(levels), Some(players)) if levels.len() != players => {
+            return Err(Failure::Usage(format!(
+                "--levels names {} bots but --players is {players}: give one level per bot",
+                levels.len()
+            )));
+        }
+        (Some(levels), _) if !(2..=5).contains(&levels.len()) => {
+            return Err(Failure::Usage(format!(
+                "--levels names {} bots: a table seats 2 to 5",
+                levels.len()
+            )));
+        }
+        (Some(levels), _) => levels,
+        (None, players) => vec![Level::Standard; players.unwrap_or(2)],
+    };
     let seed = seed_or_fresh(args.seed)?;
     let content = Arc::new(Content::builtin());
     let bar = (args.games >= PROGRESS_FROM_GAMES && std::io::stderr().is_terminal()).then(|| {
@@ -34,7 +51,7 @@ pub fn simulate(args: BoardSimulateArgs) -> Result<String, Failure> {
         );
         bar
     });
-    let report = run_games(content, args.games, args.players, seed.0, |done| {
+    let report = run_games(content, args.games, &levels, seed.0, |done| {
         if let Some(bar) = &bar
             && (done % PROGRESS_EVERY == 0 || done == args.games)
         {
@@ -106,6 +123,21 @@ fn simulate_text(r: &SimulateReport) -> String {
     out.push_str("\nWin rate by seat (turn order, the first player first)\n");
     for (seat, &wins) in r.wins_by_seat.iter().enumerate() {
         writeln!(out, "  {:<4} {:>7}  {wins}", seat + 1, share(wins, r.games)).unwrap();
+    }
+    if r.levels.iter().any(|&l| l != Level::Standard) {
+        let seated: Vec<&str> = r.levels.iter().map(|l| l.name()).collect();
+        writeln!(out, "\nWins by level (bots seated: {})", seated.join(", ")).unwrap();
+        for (level, &wins) in &r.wins_by_level {
+            let bots = r.levels.iter().filter(|&l| l == level).count() as u64;
+            let games = r.games * bots;
+            writeln!(
+                out,
+                "  {:<9} {:>7}  {wins} of {games} bot-games",
+                level.name(),
+                share(wins, games)
+            )
+            .unwrap();
+        }
     }
     out.push_str("\nWin rate by character (wins / games dealt)\n");
     let width = r.wins_by_character.keys().map(|k| k.chars().count()).max();

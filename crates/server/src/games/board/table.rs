@@ -5,6 +5,7 @@
 //! protocol's [`Rejection`]s.
 
 use crate::game::{Context, Rejection};
+use board::bot::{Level, Map, Scratch};
 use board::command::{Action, Command, MoveKind};
 use board::content::Content;
 use board::event::Event as BoardEvent;
@@ -117,7 +118,10 @@ impl<'de> Deserialize<'de> for Event {
 #[derive(Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 enum TableRequest {
-    AddBot,
+    AddBot {
+        #[serde(default)]
+        level: Level,
+    },
     RemoveBot {
         player: u32,
     },
@@ -175,9 +179,32 @@ fn decide(table: &Table, request: Request) -> Result<Vec<Event>, Rejection> {
     }
 }
 
-/// A new table's first events: the bots its settings ask for (`bots`, a number or a form's
-/// text), named unlike its creator.
+/// A new table's first events: the bots its settings ask for, named unlike its creator.
+/// `bots` is a list of levels (`["strong", "easy"]`), or a number (a form's text too) of bots
+/// of the level `bot_level` (standard if absent).
 pub(super) fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
+    let creator = (settings.get("creator").and_then(Value::as_str)).unwrap_or("");
+    let events = lobby::open(&bot_levels(settings)?, creator).map_err(rejection)?;
+    Ok(events.into_iter().map(Event::Lobby).collect())
+}
+
+/// The levels of the bots a new table's settings ask for.
+fn bot_levels(settings: &Value) -> Result<Vec<Level>, Rejection> {
+    let level = |value: &Value| {
+        (value.as_str().unwrap_or(""))
+            .parse::<Level>()
+            .map_err(Rejection::Malformed)
+    };
+    if let Some(Value::Array(levels)) = settings.get("bots") {
+        if levels.len() > MAX_BOTS {
+            return Err(Rejection::Malformed(format!("at most {MAX_BOTS} bots")));
+        }
+        return levels.iter().map(level).collect();
+    }
+    let each = match settings.get("bot_level") {
+        None | Some(Value::Null) => Level::Standard,
+        Some(value) => level(value)?,
+    };
     // A form sends the number as text; an empty field is no bots.
     let bots = match settings.get("bots") {
         None | Some(Value::Null) => Some(0),
@@ -188,11 +215,11 @@ pub(super) fn open(settings: &Value) -> Result<Vec<Event>, Rejection> {
     let bots = (bots.and_then(|n| usize::try_from(n).ok()))
         .filter(|n| *n <= MAX_BOTS)
         .ok_or_else(|| {
-            Rejection::Malformed(format!("bots is a number of bots from 0 to {MAX_BOTS}"))
+            Rejection::Malformed(format!(
+                "bots is a number of bots from 0 to {MAX_BOTS}, or a list of their levels"
+            ))
         })?;
-    let creator = (settings.get("creator").and_then(Value::as_str)).unwrap_or("");
-    let events = lobby::open(bots, creator).map_err(rejection)?;
-    Ok(events.into_iter().map(Event::Lobby).collect())
+    Ok(vec![each; bots])
 }
 
 /// `player` sits down as `name`.
@@ -221,7 +248,7 @@ pub(super) fn act(
 ) -> Result<Vec<Event>, Rejection> {
     let by = PlayerId(player);
     let request = match TableRequest::deserialize(action) {
-        Ok(TableRequest::AddBot) => Request::AddBot { by },
+        Ok(TableRequest::AddBot { level }) => Request::AddBot { by, level },
         Ok(TableRequest::RemoveBot { player }) => Request::RemoveBot {
             by,
             bot: PlayerId(player),
@@ -253,9 +280,25 @@ pub(super) fn bot_act(
     player: u32,
     context: &Context,
 ) -> Result<Vec<Event>, Rejection> {
-    let action = board::bot::choose(&table.game, PlayerId(player), Seed(context.seed))
-        .ok_or_else(|| Rejection::Malformed("the bot has nothing to do".into()))?;
-    play(table, Command::new(PlayerId(player), action))
+    // The bots' map of the board, worked out once for the one content.
+    static MAP: LazyLock<Map> = LazyLock::new(|| Map::new(&CONTENT));
+    let player = PlayerId(player);
+    let level = table
+        .lobby
+        .seat(player)
+        .map(|s| s.level)
+        .unwrap_or_default();
+    let (state, seed) = (&table.game, Seed(context.seed));
+    let action = board::bot::choose_at(
+        level,
+        Some(&MAP),
+        &mut Scratch::default(),
+        state,
+        player,
+        seed,
+    )
+    .ok_or_else(|| Rejection::Malformed("the bot has nothing to do".into()))?;
+    play(table, Command::new(player, action))
 }
 
 /// The page's action as an engine action: `seed` is the server's, never the page's; set-up is
