@@ -144,10 +144,10 @@ pub(super) fn battle_choices(game: &BoardState, player: PlayerId) -> Vec<(Battle
                 .filter(|(i, _)| mask & (1 << i) != 0)
                 .map(|(_, item)| *item)
                 .collect();
-            let Ok(battle) = board::encounter::battle(game, player, kind, &items) else {
+            let Ok(battle) = board::encounter::battle(game, player, kind, &items, false) else {
                 continue;
             };
-            let Some(odds) = game.battle_odds(player, kind, &items) else {
+            let Some(odds) = game.battle_odds(player, kind, &items, false) else {
                 continue;
             };
             let value = json!({
@@ -491,7 +491,7 @@ pub(super) fn content_json() -> Value {
             "cost": item.cost,
             "rarity": item.rarity,
             "slot": slot_name(item.slot),
-            "thrown": matches!(item.slot, Slot::Weapon { thrown: true, .. }),
+            "thrown": matches!(item.slot, Slot::Weapon { thrown: Some(_), .. }),
             "strength_bonus": item.strength_bonus,
             "willpower_bonus": item.willpower_bonus,
         })).collect::<Vec<Value>>(),
