@@ -3,7 +3,9 @@
 // set-up, in its real SQLite file, gets stacked decks and dealt characters (as a dealer could
 // stack a real deck); every later event comes from the restarted server's own rules. Then:
 // - Ada meets the Drowned Priest (a Battle of Wills, then one of Strength): the battle's text
-//   names both battles and their values, in view.
+//   names both battles and their values, in view. She carries a Boar Spear (a drawn Item added
+//   to the stored log, as a dealer could hand her one): ticking it offers "Throw it", in view,
+//   and throwing it changes the odds shown; the fight sends the choice.
 // - Bo boats to a village the Tradesman has stocked: each shop button says what its Item does.
 // Twice, so that each moment is seen on a laptop (1280 px) and on a phone (375 px).
 
@@ -39,6 +41,27 @@ function restack(db, stack) {
   assert.ok(setUp, `no set-up in ${row[3].slice(0, 200)}`);
   stack(setUp);
   sql(db, `UPDATE events SET body = ${quote(JSON.stringify(body))} WHERE table_id = ${row[1]} AND seq = ${row[2]};`);
+}
+
+/**
+ * Adds to the stored log of the only table, after its last event, `event` drawn by the rules
+ * crate (`{"type":"item_drawn",…}`), in the envelope the set-up is stored in.
+ */
+function appendGameEvent(db, event) {
+  const rows = sql(db, 'SELECT table_id, seq, body FROM events ORDER BY table_id, seq;').trim().split('\n');
+  const all = rows.map((r) => /^(\d+)\|(\d+)\|(.*)$/.exec(r)).filter((m) => m !== null);
+  const setUp = all.find((m) => m[3].includes('"game_set_up"'));
+  assert.ok(setUp, 'no set-up stored');
+  const last = Math.max(...all.filter((m) => m[1] === setUp[1]).map((m) => Number(m[2])));
+  const body = replaceSetUp(JSON.parse(setUp[3]), event);
+  sql(db, `INSERT INTO events (table_id, seq, at, player, body) SELECT table_id, ${last + 1}, at, player, ${quote(JSON.stringify(body))} FROM events WHERE table_id = ${setUp[1]} AND seq = ${setUp[2]};`);
+}
+
+/** `value` with the set-up inside it replaced by `event`. */
+function replaceSetUp(value, event) {
+  if (!value || typeof value !== 'object') return value;
+  if (value.type === 'game_set_up') return event;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, replaceSetUp(v, event)]));
 }
 
 function findSetUp(value) {
@@ -88,6 +111,8 @@ async function stackedGame(sizes) {
       const priest = byName(content.adventures, 'Drowned Priest');
       setUp.adventure_deck = [priest, ...removeOnce(setUp.adventure_deck, priest)];
     });
+    const spear = byName(content.items, 'Boar Spear');
+    appendGameEvent(server.db, { type: 'item_drawn', player: ids.Ada, deck: 'common_items', item: spear });
     await server.restart();
     for (const p of [ada, bo]) {
       await p.page.reload();
@@ -116,7 +141,40 @@ async function stackedGame(sizes) {
     assert.ok(text.includes(`against ${battle.then.theirs} + its die. The chances below are of winning both.`), text);
     assert.equal((await ada.page.locator(tid('fight', { kind: 'wills' })).textContent()).trim(), 'Fight a Battle of Wills, then of Strength');
     await shot(ada, `board-two-battles-${sizes.ada.width}`);
+
+    // The spear: no "Throw it" until it is ticked; ticked, held at first, then thrown.
+    const odds = ada.page.getByTestId('battle-odds');
+    const throwBox = ada.page.getByTestId('battle-throw');
+    assert.equal(await throwBox.count(), 0, 'no "Throw it" without a weapon that may be thrown');
+    await ada.page.locator(tid('battle-item', { 'item-id': spear })).check();
+    await ada.page.waitForFunction((id) => document.querySelector('[data-testid="battle-odds"]')?.getAttribute('data-items') === String(id), spear);
+    assert.ok(await comesIntoView(ada, throwBox), 'the "Throw it" box is out of view');
+    assert.equal(await throwBox.isChecked(), false, 'held unless she throws it');
+    const offered = (await view(ada)).options.battles.filter((b) => b.kind === 'wills' && b.items.length === 1 && b.items[0] === spear);
+    const held = offered.find((b) => !b.throw);
+    const thrown = offered.find((b) => b.throw);
+    assert.ok(held && thrown && thrown.thrown === spear && thrown.then.first_roll_bonus === 4, JSON.stringify(offered));
+    assert.notEqual(held.odds.win, thrown.odds.win);
+    assert.equal(await odds.getAttribute('data-win'), held.odds.win, 'held: the held odds');
+    assert.equal(await odds.getAttribute('data-throw'), 'false');
+    const throwOdds = ada.page.getByTestId('throw-odds');
+    assert.equal(await throwOdds.getAttribute('data-thrown'), thrown.odds.win);
+    assert.equal(await throwOdds.getAttribute('data-held'), held.odds.win);
+    await throwBox.check();
+    await ada.page.waitForFunction(() => document.querySelector('[data-testid="battle-odds"]')?.getAttribute('data-throw') === 'true');
+    assert.equal(await odds.getAttribute('data-win'), thrown.odds.win, 'thrown: the odds change to the thrown ones');
+    // The box stays where the player ticked it, in view, with the chances thrown and held.
+    assert.ok(await comesIntoView(ada, throwBox), 'the "Throw it" box is out of view once ticked');
+    assert.match(await ada.page.getByTestId('battle-values').textContent(), /\(\+4 thrown, on the first roll only\)/);
+    await shot(ada, `board-throw-${sizes.ada.width}`);
     await act(ada, ada.page.locator(tid('fight', { kind: 'wills' })));
+    // The fight sent the choice: a Battle of Strength fought after the Battle of Wills threw
+    // the spear (and damaged it); a Battle of Wills lost kept it whole.
+    const after = await view(ada);
+    const adaNow = after.adventurers.find((a) => a.player === ids.Ada);
+    const foughtBoth = after.last_battle.kind === 'strength';
+    assert.equal(after.last_battle.thrown, foughtBoth ? spear : null, JSON.stringify(after.last_battle));
+    assert.deepEqual(adaNow.damaged, foughtBoth ? [spear] : [], JSON.stringify(adaNow));
     await ada.page.getByTestId('end-turn').waitFor();
     await act(ada, ada.page.getByTestId('end-turn'));
 

@@ -111,10 +111,16 @@ pub enum Action {
         seed: Seed,
         /// The Items she uses (Weapons and Items): carried, undamaged, at most one weapon,
         /// two hands' worth of weapon, shield and hand Items, one headwear, any number of
-        /// others. A thrown weapon in a Battle of Strength adds its bonus to the first roll
-        /// only and is damaged.
+        /// others. A weapon among them is held: its bonus counts on every roll.
         #[serde(default)]
         items: Vec<ItemId>,
+        /// She throws her weapon (one that may be thrown, among `items`) in the Battle of
+        /// Strength: its thrown bonus counts on the first roll only, and it is damaged after
+        /// the battle. Against `wills_then_strength` it is held in the Battle of Wills and
+        /// thrown in the Battle of Strength that follows. Refused with no such weapon among
+        /// `items`, or when no Battle of Strength is fought (absent: held).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        throw: bool,
         /// Her choice of direction if the Creature's treasure or loss effects move her one
         /// space (absent: clockwise). Refused if neither has that effect.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -630,9 +630,12 @@ pub enum Slot {
     Weapon {
         /// Hands it takes.
         hands: Hands,
-        /// It may be thrown for its bonus on one roll of a Battle of Strength, then is damaged.
-        #[serde(default)]
-        thrown: bool,
+        /// Its Strength bonus when thrown (`thrown = 3`), if it may be thrown: on the first
+        /// roll of a Battle of Strength only, instead of its held bonus, and then it is
+        /// damaged. Throwing is the player's choice; held, it gives its `strength_bonus` on
+        /// every roll like any weapon.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thrown: Option<i32>,
     },
     /// A shield.
     Shield,
@@ -969,6 +972,19 @@ pub fn items_from_toml(text: &str) -> Result<Vec<Item>, ContentError> {
         if item.cost == 0 {
             return Err(error(format!("'{}': cost must be at least 1", item.name)));
         }
+        // Thrown, a weapon is lost to the battle after one roll and then damaged: a bonus no
+        // bigger than its held one would never be worth throwing.
+        if let Slot::Weapon {
+            thrown: Some(thrown),
+            ..
+        } = item.slot
+            && thrown <= item.strength_bonus
+        {
+            return Err(error(format!(
+                "'{}': its thrown bonus ({thrown}) must be bigger than its strength_bonus ({})",
+                item.name, item.strength_bonus
+            )));
+        }
     }
     for rarity in [Rarity::Common, Rarity::Rare] {
         if !file.item.iter().any(|i| i.rarity == rarity) {
@@ -1250,6 +1266,20 @@ mod tests {
         check(
             items_from_toml("[[item]]\nname='K'\ncost=2\nrarity='common'\nslot='shield'"),
             "items.toml: no Rare Items",
+        );
+        let weapon = |slot: &str| {
+            items_from_toml(&format!(
+                "[[item]]\nname='K'\ncost=2\nrarity='common'\nslot={slot}\nstrength_bonus=1"
+            ))
+        };
+        check(
+            weapon("{ weapon = { hands = 'one', thrown = 1 } }"),
+            "items.toml: 'K': its thrown bonus (1) must be bigger than its strength_bonus (1)",
+        );
+        // Strict: the old `thrown = true` says nothing of the bonus.
+        check(
+            weapon("{ weapon = { hands = 'one', thrown = true } }"),
+            "items.toml: line 5: invalid type: boolean `true`, expected i32",
         );
         let creature =
             |body: &str| adventures_from_toml(&format!("[[creature]]\nname='C'\n{body}"));

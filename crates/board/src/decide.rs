@@ -80,6 +80,7 @@ fn decide_from(base: Base<'_>, command: Command, events: &mut Vec<Event>) -> Dec
             kind,
             seed,
             items,
+            throw,
             clockwise,
             lose_item,
         } => {
@@ -88,7 +89,7 @@ fn decide_from(base: Base<'_>, command: Command, events: &mut Vec<Event>) -> Dec
                 lose_item,
             };
             acted(base, events, |state| {
-                crate::encounter::fight(state, by, kind, items, choices, seed)
+                crate::encounter::fight(state, by, kind, items, throw, choices, seed)
             })
         }
         Action::UseSpecialRule => plain(base, events, |state| {

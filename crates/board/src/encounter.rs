@@ -27,10 +27,15 @@
 //!   Items): carried, undamaged, each once; at most one weapon; two hands (a two-handed
 //!   weapon takes both, a one-handed weapon, a shield and a hand Item one each, so a shield
 //!   and a wand may go together without a weapon); at most one headwear; any number of others.
-//!   A thrown weapon in a Battle of Strength is thrown: its bonus counts on the first roll only
-//!   and it is damaged after the battle, whatever the outcome. In a Battle of Wills it is
-//!   simply held (its Willpower bonus, if any, on every roll, and not damaged). Against
-//!   `wills_then_strength` the same Items serve in both battles, each with its own bonus.
+//! - Throwing is her choice (`throw` in `Fight`; the rules' "Some weapons may be thrown to add
+//!   a bonus to a single die roll"). Held, a weapon that may be thrown is like any other: its
+//!   bonus on every roll, and not damaged. Thrown in a Battle of Strength, its thrown bonus
+//!   (`thrown` in the content, bigger than the held one) counts on the first roll only, and it
+//!   is damaged after the battle, whatever the outcome. Against `wills_then_strength` the same
+//!   Items serve in both battles, each with its own bonus: a weapon thrown is held in the Battle
+//!   of Wills and thrown in the Battle of Strength, and damaged only if that one is fought.
+//!   Asking to throw with no such weapon among the Items, or in a Battle of Wills with no
+//!   Battle of Strength after it, is refused ([`Refusal::CannotThrow`]).
 //! - Her choices: [`Effect::MoveOneSpace`] moves her one space the way `clockwise` says in
 //!   the command that plays the card (`Fight`, `UseOpportunity`; absent: clockwise). It is not
 //!   her move: she does not meet the Adventure card there this turn, may use the new space's
@@ -53,7 +58,7 @@ use crate::content::{
 use crate::event::Event;
 use crate::ids::{AdventureId, ItemId, PlayerId, SpaceId};
 use crate::model::{Adventurer, DeckKind, Experience, Gold, Phase, Step};
-use crate::refusal::Refusal;
+use crate::refusal::{NoThrow, Refusal};
 use crate::state::State;
 use crate::turn::{
     LazyRng, OneEvent, Out, below, current, destination, fight_first, pass_turn, ranking, standings,
@@ -78,9 +83,9 @@ pub struct Battle {
     pub kind: BattleKind,
     /// Her value, after losing any Magic, with her Items' bonuses (but a thrown weapon's).
     pub yours: i32,
-    /// A thrown weapon's bonus, on the first roll only.
+    /// A thrown weapon's thrown bonus, on the first roll only.
     pub first_roll_bonus: i32,
-    /// The thrown weapon, damaged after the battle.
+    /// The weapon she throws (in a Battle of Strength), damaged after the battle.
     pub thrown: Option<ItemId>,
     /// The Creature's value.
     pub theirs: i32,
@@ -102,7 +107,7 @@ pub struct Battle {
 pub struct Stage {
     /// Her Strength with her Items' bonuses (but a thrown weapon's).
     pub yours: i32,
-    /// A thrown weapon's bonus, on the first roll of this battle only.
+    /// A thrown weapon's thrown bonus, on the first roll of this battle only.
     pub first_roll_bonus: i32,
     /// The thrown weapon, damaged after the battle if this battle was fought.
     pub thrown: Option<ItemId>,
@@ -115,12 +120,15 @@ fn value(n: u32) -> i32 {
 }
 
 /// The bonuses of `items` in a battle of `kind` (every roll, first roll only) and the thrown
-/// weapon, or why she cannot use them together.
+/// weapon, or why she cannot use them together. With `throw`, a weapon that may be thrown is
+/// thrown in a Battle of Strength (and held in a Battle of Wills); whether there is one to
+/// throw is for the caller to check.
 pub fn item_bonuses(
     state: &State,
     player: PlayerId,
     kind: BattleKind,
     items: &[ItemId],
+    throw: bool,
 ) -> Result<(i32, i32, Option<ItemId>), Refusal> {
     let Some(adventurer) = state.adventurer(player) else {
         return Err(Refusal::NotAPlayer);
@@ -139,7 +147,7 @@ pub fn item_bonuses(
         if adventurer.damaged.contains(&id) {
             return Err(Refusal::DamagedItem);
         }
-        let mut throws = false;
+        let mut throws = None;
         match item.slot {
             Slot::Weapon { hands: h, thrown } => {
                 weapons += 1;
@@ -147,7 +155,7 @@ pub fn item_bonuses(
                     Hands::One => 1,
                     Hands::Two => 2,
                 };
-                throws = thrown && kind == BattleKind::Strength;
+                throws = thrown.filter(|_| throw && kind == BattleKind::Strength);
             }
             Slot::Shield | Slot::HandItem => hands += 1,
             Slot::Headwear => headwear += 1,
@@ -166,7 +174,7 @@ pub fn item_bonuses(
             BattleKind::Strength => item.strength_bonus,
             BattleKind::Wills => item.willpower_bonus,
         };
-        if throws {
+        if let Some(b) = throws {
             first = first.saturating_add(b);
             thrown = Some(id);
         } else {
@@ -177,13 +185,14 @@ pub fn item_bonuses(
 }
 
 /// The battle `player` would fight in `kind` against the Creature where she stands with
-/// `items`, or why it is not possible (whatever the turn: [`decide`](mod@crate::decide) checks
-/// the turn).
+/// `items`, throwing her weapon or not (`throw`), or why it is not possible (whatever the
+/// turn: [`decide`](mod@crate::decide) checks the turn).
 pub fn battle(
     state: &State,
     player: PlayerId,
     kind: BattleKind,
     items: &[ItemId],
+    throw: bool,
 ) -> Result<Battle, Refusal> {
     let Some(adventurer) = state.adventurer(player) else {
         return Err(Refusal::NotAPlayer);
@@ -245,11 +254,11 @@ pub fn battle(
             value(magic_left - magic_cost)
         }
     };
-    let (bonus, first_roll_bonus, thrown) = item_bonuses(state, player, kind, items)?;
+    let (bonus, first_roll_bonus, thrown) = item_bonuses(state, player, kind, items, throw)?;
     let then = match (special, creature.stats.strength()) {
         (Some(SpecialKind::WillsThenStrength), Some(theirs)) => {
             let (bonus, first_roll_bonus, thrown) =
-                item_bonuses(state, player, BattleKind::Strength, items)?;
+                item_bonuses(state, player, BattleKind::Strength, items, throw)?;
             Some(Stage {
                 yours: value(adventurer.health.right).saturating_add(bonus),
                 first_roll_bonus,
@@ -259,6 +268,18 @@ pub fn battle(
         }
         _ => None,
     };
+    if throw {
+        if kind == BattleKind::Wills && then.is_none() {
+            return Err(Refusal::CannotThrow {
+                why: NoThrow::BattleOfWills,
+            });
+        }
+        if thrown.or(then.and_then(|t| t.thrown)).is_none() {
+            return Err(Refusal::CannotThrow {
+                why: NoThrow::NothingThrowable,
+            });
+        }
+    }
     Ok(Battle {
         card,
         kind,
@@ -380,6 +401,7 @@ pub(crate) fn fight(
     by: PlayerId,
     kind: BattleKind,
     items: Vec<ItemId>,
+    throw: bool,
     choices: Choices,
     seed: Seed,
 ) -> Result<impl FnOnce(&mut Out) + use<>, Refusal> {
@@ -390,12 +412,12 @@ pub(crate) fn fight(
         Step::Move => return Err(Refusal::EncounterAfterMoving),
         Step::Moved if turn.moved_by_card => return Err(Refusal::MovedByCard),
         Step::Moved => {
-            battle(state, by, kind, &items)?;
+            battle(state, by, kind, &items, throw)?;
             return Err(Refusal::AlreadyFought);
         }
         Step::Battle => {}
     }
-    let battle = battle(state, by, kind, &items)?;
+    let battle = battle(state, by, kind, &items, throw)?;
     // Its own handle on the content: the act below outlives the borrow of `state`.
     let content = Arc::clone(&state.content);
     let Some(AdventureCard::Creature(creature)) = content.adventures.get(battle.card.index())
@@ -441,6 +463,7 @@ pub(crate) fn fight(
             } else {
                 std::mem::take(&mut items)
             },
+            thrown: battle.thrown,
         });
         if let Some(then) = then {
             let (rolls, second) = roll(
@@ -461,6 +484,7 @@ pub(crate) fn fight(
                 rolls,
                 outcome,
                 items,
+                thrown: then.thrown,
             });
         }
         if let Some(item) = thrown {
@@ -778,7 +802,7 @@ fn settle_death(out: &mut Out, by: PlayerId) {
 
 impl State {
     /// The exact chances of `player`'s battle of `kind` against the Creature where she stands,
-    /// using `items` (three lives aware, after the Magic its special rule drains and the Magic
+    /// using `items` and throwing her weapon or not (`throw`) (three lives aware, after the Magic its special rule drains and the Magic
     /// an optional Battle of Wills costs, with the Items' bonuses and a thrown weapon's on the
     /// first roll only, the Battle of Strength after a Battle of Wills won against
     /// `wills_then_strength`, a draw counted as a loss against `draw_is_loss`); `None` when
@@ -789,8 +813,9 @@ impl State {
         player: PlayerId,
         kind: BattleKind,
         items: &[ItemId],
+        throw: bool,
     ) -> Option<BattleOdds> {
-        let battle = battle(self, player, kind, items).ok()?;
+        let battle = battle(self, player, kind, items, throw).ok()?;
         Some(odds(&battle))
     }
 }

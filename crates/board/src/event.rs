@@ -217,6 +217,10 @@ pub enum Event {
         /// The Items she used.
         #[serde(default)]
         items: Vec<ItemId>,
+        /// The weapon among them she threw in this Battle of Strength (its thrown bonus on the
+        /// first roll only; an [`Event::ItemDamaged`] follows the battle), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        thrown: Option<ItemId>,
     },
     /// An Item became damaged (turned face-down): a thrown weapon after its battle.
     ItemDamaged {

@@ -6,6 +6,16 @@ use crate::ids::ItemId;
 use crate::model::{Experience, Gold};
 use std::fmt;
 
+/// Why no weapon can be thrown ([`Refusal::CannotThrow`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoThrow {
+    /// Weapons are thrown in a Battle of Strength, and the battle asked for is a Battle of
+    /// Wills with none after it.
+    BattleOfWills,
+    /// None of the Items she uses is a weapon that may be thrown.
+    NothingThrowable,
+}
+
 /// Why a command was refused. [`Refusal::rule`] names the section of the rules; `Display`
 /// explains.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -175,6 +185,11 @@ pub enum Refusal {
     TooManyHands,
     /// Only one piece of headwear.
     OneHeadwear,
+    /// She asked to throw a weapon where none can be thrown.
+    CannotThrow {
+        /// Why not.
+        why: NoThrow,
+    },
     /// The Creature's special rule forbids that battle (`only_wills`, `only_strength`, or
     /// `wills_then_strength`, which starts with a Battle of Wills).
     SpecialBattle {
@@ -285,6 +300,7 @@ impl Refusal {
             OneWeapon => "one_weapon",
             TooManyHands => "too_many_hands",
             OneHeadwear => "one_headwear",
+            CannotThrow { .. } => "cannot_throw",
             NotForSale => "not_for_sale",
             ItemGold { .. } => "item_gold",
             NotCarried => "not_carried",
@@ -337,9 +353,12 @@ impl Refusal {
                 "Buying and Selling Items"
             }
             NotCivilization | NotDamaged | RepairGold { .. } => "Repairing Items",
-            ItemNotCarried | DamagedItem | OneWeapon | TooManyHands | OneHeadwear => {
-                "Weapons and Items"
-            }
+            ItemNotCarried
+            | DamagedItem
+            | OneWeapon
+            | TooManyHands
+            | OneHeadwear
+            | CannotThrow { .. } => "Weapons and Items",
             NoPossibilityHere | StayFirst | PossibilityUsed | NoHealthToSpend | NoMagicToSpend => {
                 "Possibilities Instead of Movement"
             }
@@ -390,6 +409,7 @@ impl fmt::Display for Refusal {
             | OneWeapon
             | TooManyHands
             | OneHeadwear
+            | CannotThrow { .. }
             | SpecialBattle { .. }
             | NoSpecialRule { .. }
             | MandatoryRule { .. }
@@ -522,6 +542,18 @@ impl Refusal {
                 "You have two hands: a two-handed weapon alone, or a one-handed weapon with a shield or another hand Item."
             ),
             OneHeadwear => write!(f, "You may use only one piece of headwear."),
+            CannotThrow {
+                why: NoThrow::BattleOfWills,
+            } => write!(
+                f,
+                "Weapons are thrown only in a Battle of Strength: hold yours in this Battle of Wills."
+            ),
+            CannotThrow {
+                why: NoThrow::NothingThrowable,
+            } => write!(
+                f,
+                "None of the Items you use is a weapon that can be thrown: choose one that can, or fight without throwing."
+            ),
             SpecialBattle {
                 creature,
                 rule,
@@ -746,6 +778,9 @@ mod tests {
                 has: 1,
             },
             MovedByCard,
+            CannotThrow {
+                why: NoThrow::NothingThrowable,
+            },
         ]
     }
 
@@ -815,6 +850,7 @@ mod tests {
             MoveOrFight { .. } => 58,
             PriceUnpaid { .. } => 59,
             MovedByCard => 60,
+            CannotThrow { .. } => 61,
         }
     }
 
@@ -830,7 +866,10 @@ mod tests {
             "one of each kind, in order"
         );
         let nothing_to_recover = Refusal::RecoveryAmount { most: 0 };
-        for refusal in all.iter().chain([&nothing_to_recover]) {
+        let throw_in_wills = Refusal::CannotThrow {
+            why: NoThrow::BattleOfWills,
+        };
+        for refusal in all.iter().chain([&nothing_to_recover, &throw_in_wills]) {
             let words = refusal.to_string();
             assert_ne!(words, refusal.code(), "{refusal:?} has no words");
             assert!(words.ends_with('.'), "{refusal:?}: {words}");

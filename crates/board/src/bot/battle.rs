@@ -20,17 +20,18 @@ impl Bot<'_> {
                 kind: BattleKind::Strength,
                 seed: self.seed,
                 items: Vec::new(),
+                throw: false,
                 clockwise: None,
                 lose_item: None,
             };
         };
         let known = (self.map.and_then(|m| m.foes.get(card.index()))).and_then(Option::as_ref);
         let (win, loss) = self.stakes(creature, known.and_then(|(_, t)| t.as_ref()));
-        let mut best: Option<(f32, BattleKind, Vec<ItemId>)> = None;
+        let mut best: Option<(f32, BattleKind, Vec<ItemId>, bool)> = None;
         for kind in [BattleKind::Strength, BattleKind::Wills] {
             // Without Items, from the map's foe (the engine's rules mirrored); a kind of battle
             // refused without Items is refused with any.
-            let engine = || crate::encounter::battle(state, player, kind, &[]).ok();
+            let engine = || crate::encounter::battle(state, player, kind, &[], false).ok();
             let bare = match known {
                 Some((foe, _)) => {
                     let bare = foe.bare_battle(card, kind, self.me);
@@ -42,11 +43,11 @@ impl Bot<'_> {
             let Some(bare) = bare else {
                 continue;
             };
-            self.gear(kind, None).each_loadout(|items| {
+            let mut weigh = |items: &[ItemId], throw: bool| {
                 let b = if items.is_empty() {
                     bare
                 } else {
-                    match crate::encounter::battle(state, player, kind, items) {
+                    match crate::encounter::battle(state, player, kind, items, throw) {
                         Ok(b) => b,
                         Err(_) => return,
                     }
@@ -73,24 +74,31 @@ impl Bot<'_> {
                 let value = odds.0 * win + odds.1 * loss
                     - (b.magic_cost + b.drained) as f32 * self.values.magic
                     - if thrown { 0.6 } else { 0.0 };
-                if best.as_ref().is_none_or(|(v, _, _)| value > *v) {
-                    best = Some((value, kind, items.to_vec()));
+                if best.as_ref().is_none_or(|(v, ..)| value > *v) {
+                    best = Some((value, kind, items.to_vec(), throw));
                 }
-            });
+            };
+            self.gear(kind, None).each_loadout(&mut weigh);
+            // A Battle of Strength after this Battle of Wills: the same Items serve in both, so
+            // her Strength Items too, each weapon held or thrown in the second battle.
+            if bare.then.is_some() {
+                self.gear(BattleKind::Strength, None)
+                    .each_loadout(&mut weigh);
+            }
         }
         if let Some(instead) = self.instead(creature)
-            && best.as_ref().is_none_or(|(v, _, _)| instead > *v)
+            && best.as_ref().is_none_or(|(v, ..)| instead > *v)
         {
             return Action::UseSpecialRule;
         }
-        let (kind, items) = match best {
-            Some((_, kind, items)) => (kind, items),
+        let (kind, items, throw) = match best {
+            Some((_, kind, items, throw)) => (kind, items, throw),
             // No battle the engine allows that the bot knows of: the one the values name.
             None => match creature.stats {
                 CreatureStats::Willpower(_) | CreatureStats::WillpowerThenStrength { .. } => {
-                    (BattleKind::Wills, Vec::new())
+                    (BattleKind::Wills, Vec::new(), false)
                 }
-                _ => (BattleKind::Strength, Vec::new()),
+                _ => (BattleKind::Strength, Vec::new(), false),
             },
         };
         let effects = creature
@@ -101,6 +109,7 @@ impl Bot<'_> {
             kind,
             seed: self.seed,
             items,
+            throw,
             clockwise: None,
             lose_item: self.item_to_lose(effects),
         }

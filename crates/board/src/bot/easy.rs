@@ -97,13 +97,13 @@ fn battle(state: &State, me: &Adventurer, seed: Seed) -> Action {
     };
     let player = me.player;
     let kind = (kinds.into_iter())
-        .find(|&kind| crate::encounter::battle(state, player, kind, &[]).is_ok())
+        .find(|&kind| crate::encounter::battle(state, player, kind, &[], false).is_ok())
         .unwrap_or(kinds[0]);
     // Every Item she can carry into it, in the order she got them.
     let mut items: Vec<ItemId> = Vec::new();
     for &item in &me.items {
         items.push(item);
-        if crate::encounter::battle(state, player, kind, &items).is_err() {
+        if crate::encounter::battle(state, player, kind, &items, false).is_err() {
             items.pop();
         }
     }
@@ -111,6 +111,7 @@ fn battle(state: &State, me: &Adventurer, seed: Seed) -> Action {
         kind,
         seed,
         items,
+        throw: false,
         clockwise: None,
         lose_item: None,
     }

@@ -8,8 +8,9 @@ use crate::ids::ItemId;
 /// one weapon, two hands, one headwear, any number of others.
 #[derive(Debug, Default)]
 pub(super) struct Gear {
-    /// Weapons worth using: (id, bonus, hands, thrown in this battle).
-    pub(super) weapons: Vec<(ItemId, i32, u32, bool)>,
+    /// Weapons worth using: (id, bonus held, hands, bonus thrown if it may be thrown in this
+    /// battle).
+    pub(super) weapons: Vec<(ItemId, i32, u32, Option<i32>)>,
     /// The two best shields or hand Items.
     pub(super) hands: [Option<(ItemId, i32)>; 2],
     /// The best headwear.
@@ -49,17 +50,20 @@ impl Gear {
                 BattleKind::Strength => item.strength_bonus,
                 BattleKind::Wills => item.willpower_bonus,
             };
-            if bonus <= 0 {
+            let thrown = match item.slot {
+                Slot::Weapon { thrown, .. } if kind == BattleKind::Strength => thrown,
+                _ => None,
+            };
+            if bonus <= 0 && thrown.is_none_or(|t| t <= 0) {
                 continue;
             }
             match item.slot {
-                Slot::Weapon { hands, thrown } => {
+                Slot::Weapon { hands, .. } => {
                     let hands = match hands {
                         Hands::One => 1,
                         Hands::Two => 2,
                     };
-                    gear.weapons
-                        .push((id, bonus, hands, thrown && kind == BattleKind::Strength));
+                    gear.weapons.push((id, bonus, hands, thrown));
                 }
                 Slot::Shield | Slot::HandItem => {
                     let entry = Some((id, bonus));
@@ -91,7 +95,9 @@ impl Gear {
         hands + self.head.map_or(0, |(_, b)| b) + self.others.iter().map(|&(_, b)| b).sum::<i32>()
     }
 
-    /// The best bonuses (every roll, first roll only) against `lives` lives.
+    /// The best bonuses (every roll, first roll only) against `lives` lives, each weapon held
+    /// or thrown. Against one life the first roll is the only one: a thrown bonus is given as
+    /// an every-roll one, which is the same battle (and what a buyer compares).
     pub(super) fn best(&self, lives: u32) -> (i32, i32) {
         let mut best = (self.fill(0), 0);
         let worth = |(every, first): (i32, i32)| {
@@ -99,21 +105,20 @@ impl Gear {
         };
         for &(_, bonus, hands, thrown) in &self.weapons {
             let rest = self.fill(hands);
-            let option = if thrown {
-                (rest, bonus)
-            } else {
-                (rest + bonus, 0)
-            };
-            if worth(option) > worth(best) {
-                best = option;
+            let thrown = thrown.map(|t| if lives > 1 { (rest, t) } else { (rest + t, 0) });
+            for option in std::iter::once((rest + bonus, 0)).chain(thrown) {
+                if worth(option) > worth(best) {
+                    best = option;
+                }
             }
         }
         best
     }
 
-    /// Calls `each` with each sensible set of Items: no weapon, or one of hers, with the best
-    /// of the rest (in one buffer: nothing is allocated for a bot without Items).
-    pub(super) fn each_loadout(&self, mut each: impl FnMut(&[ItemId])) {
+    /// Calls `each` with each sensible set of Items and whether to throw the weapon: no
+    /// weapon, or one of hers, held, and thrown too if it may be, with the best of the rest (in
+    /// one buffer: nothing is allocated for a bot without Items).
+    pub(super) fn each_loadout(&self, mut each: impl FnMut(&[ItemId], bool)) {
         let mut set = Vec::new();
         let rest = |set: &mut Vec<ItemId>, used: u32| {
             let hands = match used {
@@ -128,12 +133,15 @@ impl Gear {
             );
         };
         rest(&mut set, 0);
-        each(&set);
-        for &(id, _, hands, _) in &self.weapons {
+        each(&set, false);
+        for &(id, _, hands, thrown) in &self.weapons {
             set.clear();
             set.push(id);
             rest(&mut set, hands);
-            each(&set);
+            each(&set, false);
+            if thrown.is_some() {
+                each(&set, true);
+            }
         }
     }
 }

@@ -141,6 +141,7 @@ fn candidates(state: &State, player: PlayerId, step: Step, standard: Action) -> 
                     kind: other,
                     seed,
                     items,
+                    throw: false,
                     clockwise: None,
                     lose_item: None,
                 });

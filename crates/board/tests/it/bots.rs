@@ -68,6 +68,7 @@ fn random_action(state: &State, by: PlayerId, rng: &mut DiceRng) -> Action {
             },
             seed,
             items: a.items.clone(),
+            throw: seed.0.is_multiple_of(3),
             clockwise: None,
             lose_item: None,
         },

@@ -41,6 +41,7 @@ fn fight_choosing(seed: u64, clockwise: Option<bool>, lose_item: Option<ItemId>)
         kind: BattleKind::Strength,
         seed: Seed(seed),
         items: vec![],
+        throw: false,
         clockwise,
         lose_item,
     }

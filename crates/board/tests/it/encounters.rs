@@ -166,13 +166,17 @@ fn a_strength_first_creature_offers_a_battle_of_wills_for_two_magic() {
     let refusal = refused(&state, P1, fight(BattleKind::Wills, 0));
     assert_eq!(refusal, Refusal::NotEnoughMagic { cost: 2, has: 1 });
     assert_eq!(refusal.rule(), "Optional Battles");
-    assert!(state.battle_odds(P1, BattleKind::Wills, &[]).is_none());
+    assert!(
+        state
+            .battle_odds(P1, BattleKind::Wills, &[], false)
+            .is_none()
+    );
 
     state.adventurers[0].magic.right = 3;
     state.adventurers[0].magic.left = 1;
     // She weakens herself first: Willpower 1 against 4.
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills, &[]),
+        state.battle_odds(P1, BattleKind::Wills, &[], false),
         Some(opposed_odds(1, 4))
     );
     let seed = outcome_seed(1, 4, BattleOutcome::Draw);
@@ -205,7 +209,7 @@ fn a_willpower_first_creature_is_a_battle_of_wills() {
         }
     );
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills, &[]),
+        state.battle_odds(P1, BattleKind::Wills, &[], false),
         Some(opposed_odds(willpower(&state) - 1, 6))
     );
     let (_, events) = play(state, P1, fight(BattleKind::Wills, 1));
@@ -358,7 +362,7 @@ fn three_lives_need_three_wins_in_one_battle() {
     let state = meet("Deserter Band");
     let s = strength(&state);
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Strength, &[]),
+        state.battle_odds(P1, BattleKind::Strength, &[], false),
         Some(three_lives_odds(s, 5))
     );
     let win = seed_where(s, 5, 3, |_, o| o == BattleOutcome::Win);
@@ -410,18 +414,18 @@ fn battle_odds_equal_dice_opposed() {
     let mut state = meet("Hill Wolf");
     state.adventurers[0].health.right = 2;
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Strength, &[]),
+        state.battle_odds(P1, BattleKind::Strength, &[], false),
         Some(opposed_odds(2, 3))
     );
-    assert_eq!(state.battle_odds(P1, BattleKind::Wills, &[]), None);
+    assert_eq!(state.battle_odds(P1, BattleKind::Wills, &[], false), None);
     assert_eq!(
-        state.battle_odds(P2, BattleKind::Strength, &[]),
+        state.battle_odds(P2, BattleKind::Strength, &[], false),
         None,
         "no creature"
     );
     let state = meet("Briar Hound Pack");
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Strength, &[]),
+        state.battle_odds(P1, BattleKind::Strength, &[], false),
         Some(three_lives_odds(strength(&state), 3))
     );
 }

@@ -107,6 +107,19 @@ pub fn fight_using(kind: board::BattleKind, seed: u64, items: Vec<ItemId>) -> Ac
         kind,
         seed: Seed(seed),
         items,
+        throw: false,
+        clockwise: None,
+        lose_item: None,
+    }
+}
+
+/// Fight a battle of `kind` with this seed and these Items, throwing the weapon among them.
+pub fn fight_throwing(kind: board::BattleKind, seed: u64, items: Vec<ItemId>) -> Action {
+    Action::Fight {
+        kind,
+        seed: Seed(seed),
+        items,
+        throw: true,
         clockwise: None,
         lose_item: None,
     }

@@ -25,7 +25,9 @@ fn candidates(state: &State, rng: &mut DiceRng) -> Vec<Command> {
                 let mut choices = vec![a.items.clone()];
                 choices.extend(a.items.iter().map(|&i| vec![i]));
                 for items in choices {
-                    commands.push(Command::new(by, fight_using(kind, seed.0, items)));
+                    commands.push(Command::new(by, fight_using(kind, seed.0, items.clone())));
+                    // Thrown, where the engine allows it.
+                    commands.push(Command::new(by, fight_throwing(kind, seed.0, items)));
                 }
             }
         }
@@ -51,6 +53,7 @@ fn candidates(state: &State, rng: &mut DiceRng) -> Vec<Command> {
                     kind: BattleKind::Strength,
                     seed,
                     items: vec![],
+                    throw: false,
                     clockwise,
                     lose_item,
                 },

@@ -232,7 +232,9 @@ fn wills_then_strength_needs_both_battles_won() {
         ("special_battle", "Special Battles")
     );
     let (w, s) = (willpower(&state), strength(&state));
-    let odds = state.battle_odds(P1, BattleKind::Wills, &[]).unwrap();
+    let odds = state
+        .battle_odds(P1, BattleKind::Wills, &[], false)
+        .unwrap();
     assert_eq!(odds, wills_then_strength_odds(w, 5, s, 3));
     assert_eq!(&(&odds.win + &odds.draw) + &odds.loss, Probability::one());
 
@@ -307,7 +309,7 @@ fn drain_before_takes_magic_before_the_first_roll() {
     empty.adventurers[0].magic.left += empty.adventurers[0].magic.right;
     empty.adventurers[0].magic.right = 0;
     assert_eq!(
-        empty.battle_odds(P1, BattleKind::Wills, &[]),
+        empty.battle_odds(P1, BattleKind::Wills, &[], false),
         Some(opposed_odds(0, 6))
     );
     let (_, events) = play(empty, P1, fight(BattleKind::Wills, 0));
@@ -321,7 +323,7 @@ fn draw_is_loss_turns_a_drawn_roll_into_a_loss() {
     let w = willpower(&state);
     let plain = opposed_odds(w, 4);
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills, &[]),
+        state.battle_odds(P1, BattleKind::Wills, &[], false),
         Some(BattleOdds {
             win: plain.win.clone(),
             draw: Probability::zero(),
@@ -357,9 +359,12 @@ fn only_wills_and_only_strength_forbid_the_other_battle() {
         refusal.to_string(),
         "The Horned Shaman's special rule (only_wills) allows no Battle of Strength."
     );
-    assert_eq!(state.battle_odds(P1, BattleKind::Strength, &[]), None);
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills, &[]),
+        state.battle_odds(P1, BattleKind::Strength, &[], false),
+        None
+    );
+    assert_eq!(
+        state.battle_odds(P1, BattleKind::Wills, &[], false),
         Some(opposed_odds(willpower(&state), 3))
     );
     let (after, events) = play(state.clone(), P1, fight(BattleKind::Wills, 0));
@@ -381,7 +386,7 @@ fn only_wills_and_only_strength_forbid_the_other_battle() {
             asked: BattleKind::Wills
         }
     );
-    assert_eq!(state.battle_odds(P1, BattleKind::Wills, &[]), None);
+    assert_eq!(state.battle_odds(P1, BattleKind::Wills, &[], false), None);
     run(state, P1, fight(BattleKind::Strength, 0));
 }
 
@@ -584,7 +589,7 @@ fn three_lives_count_in_each_battle_of_wills_then_strength() {
     let first = three_lives_odds(w, 5);
     let second = three_lives_odds(s, 3);
     assert_eq!(
-        state.battle_odds(P1, BattleKind::Wills, &[]),
+        state.battle_odds(P1, BattleKind::Wills, &[], false),
         Some(BattleOdds {
             win: &first.win * &second.win,
             draw: &first.draw + &(&first.win * &second.draw),

@@ -49,7 +49,7 @@ const narrow = window.matchMedia ? window.matchMedia('(max-width: 640px)') : { m
 const ui = /** @type {import('./page-types').BoardUi} */ ({
   space: null, // the space whose details are shown
   focusSpace: null, // the space that holds the board's tab stop
-  battle: { key: null, kind: null, items: new Set() },
+  battle: { key: null, kind: null, items: new Set(), throw: false },
   // The player's choices a card asks for (the direction of a one-space move, the Item lost).
   choice: { clockwise: true, lose_item: null },
   tab: 'turn', // the view a phone shows (table-view.js: boardTabs)
@@ -189,7 +189,7 @@ function viewed(view, before) {
   }
   const t = view.turn;
   const battleKey = t && t.step === 'battle' ? `${t.number}:${t.player}:${JSON.stringify(view.last_battle)}` : null;
-  if (battleKey !== ui.battle.key) ui.battle = { key: battleKey, kind: null, items: new Set() };
+  if (battleKey !== ui.battle.key) ui.battle = { key: battleKey, kind: null, items: new Set(), throw: false };
 }
 
 /**

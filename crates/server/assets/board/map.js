@@ -477,7 +477,7 @@ function legend(ctx) {
     ['creature', 'creature', 'Creature', 'An Adventure card: whoever ends a move on its space must fight it.'],
     ['opportunity', 'opportunity', 'Opportunity', 'An Adventure card: whoever ends a move on its space may use it.'],
     ['chance', 'chance', 'Chance card', 'Drawn at the start of every turn.'],
-    ['weapon', 'weapon', 'Weapon', 'An Item for one hand; one weapon in a battle (a thrown one helps on the first roll only, then is damaged).'],
+    ['weapon', 'weapon', 'Weapon', 'An Item for one hand; one weapon in a battle (some may be thrown instead: a bigger bonus on the first roll only, then the weapon is damaged).'],
     ['two-handed-weapon', 'two-handed-weapon', 'Two-handed weapon', 'A weapon that takes both hands.'],
     ['shield', 'shield', 'Shield', 'An Item for one hand.'],
     ['headwear', 'headwear', 'Headwear', 'One in a battle.'],

@@ -9,8 +9,8 @@ export interface BoardUi extends SharedUi {
   space: number | null;
   /** The space that holds the board's tab stop. */
   focusSpace: number | null;
-  /** The battle's choices, for one battle (`key`). */
-  battle: { key: string | null; kind: BattleKind | null; items: Set<number> };
+  /** The battle's choices, for one battle (`key`): its kind, the Items, and throwing the weapon. */
+  battle: { key: string | null; kind: BattleKind | null; items: Set<number>; throw: boolean };
   /** The player's choices a card asks for (the direction of a one-space move, the Item lost). */
   choice: { clockwise: boolean; lose_item: number | null };
   tab: string;

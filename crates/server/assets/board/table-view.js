@@ -578,7 +578,11 @@ function battleGroup(ctx, o) {
   const ofKind = battles.filter((b) => b.kind === kind);
   const usable = Array.from(new Set(ofKind.flatMap((b) => b.items))).sort((a, b) => a - b);
   const chosen = usable.filter((i) => ui.battle.items.has(i));
-  const entry = ofKind.find((b) => sameSet(b.items, chosen)) || null;
+  // A weapon that may be thrown is listed twice, held and thrown: the "Throw it" box shows only
+  // when the chosen Items have a thrown entry (a Battle of Strength, or one after this one).
+  const thrownEntry = findBattle(ofKind, chosen, true);
+  const throwing = ui.battle.throw && thrownEntry !== null;
+  const entry = throwing ? thrownEntry : findBattle(ofKind, chosen, false);
   /**
    * @param {import('./view-types').BattleKind} k
    * @param {Set<number>} [items]
@@ -630,9 +634,10 @@ function battleGroup(ctx, o) {
                   set(kind, next);
                 },
               }),
-              h('span', null, icon(itemIconName(item), 'item-icon'), item.name, bonusText(item) ? h('span', { class: 'small muted' }, ` (${bonusText(item)})`) : null, itemOdds(ofKind, chosen, id)),
+              h('span', null, icon(itemIconName(item), 'item-icon'), item.name, bonusText(item) ? h('span', { class: 'small muted' }, ` (${bonusText(item)})`) : null, itemOdds(ofKind, chosen, id, throwing)),
             );
           }),
+          thrownEntry ? throwBox(ctx, ofKind, chosen, thrownEntry, throwing) : null,
         )
       : null,
     entry
@@ -642,7 +647,7 @@ function battleGroup(ctx, o) {
     h(
       'div',
       { class: 'row' },
-      actBtn(ctx, 'fight', kind === 'wills' ? `Fight a Battle of Wills${entry && entry.then ? ', then of Strength' : ''}` : 'Fight a Battle of Strength', withChoices(ctx, o, { action: 'fight', kind, items: chosen }), { class: 'primary', testid: 'fight', 'data-kind': kind, disabled: !entry }),
+      actBtn(ctx, 'fight', kind === 'wills' ? `Fight a Battle of Wills${entry && entry.then ? ', then of Strength' : ''}` : 'Fight a Battle of Strength', withChoices(ctx, o, { action: 'fight', kind, items: chosen, throw: throwing }), { class: 'primary', testid: 'fight', 'data-kind': kind, disabled: !entry }),
       special ? actBtn(ctx, 'special', specialLabel, { action: 'use_special_rule' }, { testid: 'use-special-rule', 'data-rule': special.rule }) : null,
     ),
     msg(ctx, 'fight'),
@@ -651,17 +656,74 @@ function battleGroup(ctx, o) {
 }
 
 /**
+ * The battle with exactly these Items, its weapon thrown or held; null if the rules allow
+ * none.
+ * @param {Battle[]} battles
+ * @param {number[]} items
+ * @param {boolean} thrown
+ */
+function findBattle(battles, items, thrown) {
+  return battles.find((b) => Boolean(b.throw) === thrown && sameSet(b.items, items)) || null;
+}
+
+/**
+ * "Throw it": shown when the chosen Items hold a weapon that may be thrown in a Battle of
+ * Strength, with the exact chance of winning held and thrown.
+ * @param {Ctx} ctx
+ * @param {Battle[]} battles
+ * @param {number[]} chosen
+ * @param {Battle} thrown
+ * @param {boolean} throwing
+ */
+function throwBox(ctx, battles, chosen, thrown, throwing) {
+  const weapon = thrown.thrown !== null ? itemOf(ctx, thrown.thrown) : null;
+  const held = findBattle(battles, chosen, false);
+  const bonus = thrown.then ? thrown.then.first_roll_bonus : thrown.first_roll_bonus;
+  const win = (/** @type {Battle | null} */ b) => (b ? pct(fracPct(b.odds.win)) : '–');
+  return h(
+    'label',
+    { class: 'check throw', 'data-key': 'throw' },
+    h('input', {
+      type: 'checkbox',
+      checked: throwing,
+      testid: 'battle-throw',
+      'data-item-id': thrown.thrown,
+      onchange: (e, el) => {
+        ctx.ui.battle.throw = el.checked;
+        ctx.rerender();
+      },
+    }),
+    h(
+      'span',
+      null,
+      `Throw it${weapon ? `: the ${weapon.name}` : ''}`,
+      h('span', { class: 'small muted' }, ` (+${bonus} on the first roll${thrown.then ? ' of the Battle of Strength' : ''} only, then it is damaged)`),
+      h(
+        'span',
+        // The exact chances (fractions) for tests and tools; the text rounds them.
+        { class: 'item-odds small', testid: 'throw-odds', 'data-thrown': String(thrown.odds.win), 'data-held': held ? String(held.odds.win) : null },
+        ` — wins ${win(thrown)} thrown, ${win(held)} held`,
+      ),
+    ),
+  );
+}
+
+/**
  * What one usable Item does to the chance of winning, beside the others chosen: the exact
- * chance with it and without it (or that it cannot go with them).
+ * chance with it and without it (or that it cannot go with them). A weapon is thrown in both
+ * when she throws it and it may be.
  * @param {Battle[]} battles
  * @param {number[]} chosen
  * @param {number} id
+ * @param {boolean} throwing
  */
-function itemOdds(battles, chosen, id) {
+function itemOdds(battles, chosen, id, throwing) {
   const others = chosen.filter((i) => i !== id);
-  const withIt = battles.find((b) => sameSet(b.items, [...others, id].sort((a, b) => a - b)));
-  const without = battles.find((b) => sameSet(b.items, others));
-  const win = (/** @type {Battle | undefined} */ b) => (b ? fracPct(b.odds.win) : NaN);
+  /** @param {number[]} items */
+  const find = (items) => (throwing && findBattle(battles, items, true)) || findBattle(battles, items, false);
+  const withIt = find([...others, id].sort((a, b) => a - b));
+  const without = find(others);
+  const win = (/** @type {Battle | null} */ b) => (b ? fracPct(b.odds.win) : NaN);
   return h(
     'span',
     // The exact chances (fractions) for tests and tools; the text rounds them.
@@ -702,7 +764,7 @@ function oddsBlock(b) {
   const o = b.odds;
   // Percentages from the exact fractions.
   const pcts = { win: fracPct(o.win), draw: fracPct(o.draw), loss: fracPct(o.loss) };
-  const bonus = b.first_roll_bonus ? ` (+${b.first_roll_bonus} on the first roll)` : '';
+  const bonus = b.first_roll_bonus ? ` (+${b.first_roll_bonus} thrown, on the first roll only)` : '';
   return h(
     'div',
     {
@@ -713,6 +775,7 @@ function oddsBlock(b) {
       'data-loss': o.loss,
       'data-kind': b.kind,
       'data-items': b.items.join(','),
+      'data-throw': String(Boolean(b.throw)),
       role: 'status',
       'aria-live': 'polite',
       'aria-atomic': 'true',
@@ -722,7 +785,7 @@ function oddsBlock(b) {
       { class: 'small', testid: 'battle-values' },
       b.then ? 'First a Battle of Wills: ' : '',
       `You: ${b.yours}${bonus} + your die, against ${b.theirs} + its die.`,
-      b.then ? ` If you win it, a Battle of Strength: ${b.then.yours}${b.then.first_roll_bonus ? ` (+${b.then.first_roll_bonus} on the first roll)` : ''} + your die, against ${b.then.theirs} + its die. The chances below are of winning both.` : '',
+      b.then ? ` If you win it, a Battle of Strength: ${b.then.yours}${b.then.first_roll_bonus ? ` (+${b.then.first_roll_bonus} thrown, on the first roll only)` : ''} + your die, against ${b.then.theirs} + its die. The chances below are of winning both.` : '',
       b.lives > 1 ? ` Three lives: you must win ${b.lives} rolls in a row${b.then ? ' in each battle' : ''}.` : '',
       b.magic ? ` Costs ${plural(b.magic, 'Magic')} before the first roll.` : '',
     ),
@@ -957,7 +1020,7 @@ const OUTCOME = { win: 'won', draw: 'drew', loss: 'lost' };
 function lastBattle(ctx, lb) {
   const card = adventureOf(ctx, lb.card);
   const who = nameOf(ctx.view, lb.player);
-  const items = (lb.items || []).map((i) => itemOf(ctx, i).name);
+  const items = (lb.items || []).map((i) => itemOf(ctx, i).name + (lb.thrown === i ? ' (thrown)' : ''));
   return gameCard(
     'creature',
     [lb.kind === 'wills' ? 'A Battle of Wills' : 'A Battle of Strength', lb.magic_paid ? ` (paid ${plural(lb.magic_paid, 'Magic')})` : ''],

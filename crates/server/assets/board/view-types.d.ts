@@ -28,7 +28,15 @@ export interface Odds {
 export interface Battle {
   kind: BattleKind;
   items: number[];
+  /**
+   * Whether she throws her weapon (one that may be thrown, among `items`) in the Battle of
+   * Strength: a set of Items with such a weapon is listed twice, held (false) and thrown (true).
+   */
+  throw: boolean;
+  /** The weapon thrown, when `throw`. */
+  thrown: number | null;
   yours: number;
+  /** A thrown weapon's thrown bonus, on the first roll only. */
   first_roll_bonus: number;
   theirs: number;
   magic: number;
@@ -122,6 +130,8 @@ export interface BoardView {
     rolls: Array<[number, number]>;
     outcome: 'win' | 'draw' | 'loss';
     items: number[];
+    /** The weapon she threw in this Battle of Strength, if any. */
+    thrown: number | null;
   } | null;
   options: Options | null;
   winner: number | null;
@@ -167,7 +177,10 @@ export interface Item {
   cost: number;
   rarity: 'common' | 'rare';
   slot: 'two-handed weapon' | 'weapon' | 'shield' | 'hand item' | 'headwear' | 'other';
+  /** A weapon that may be thrown. */
   thrown: boolean;
+  /** Its Strength bonus when thrown (first roll only, then damaged); null if it cannot be. */
+  thrown_bonus: number | null;
   strength_bonus: number;
   willpower_bonus: number;
 }

@@ -138,7 +138,7 @@ export function bonusText(item) {
   const parts = [];
   if (item.strength_bonus) parts.push(`+${item.strength_bonus} Strength`);
   if (item.willpower_bonus) parts.push(`+${item.willpower_bonus} Willpower`);
-  if (item.thrown) parts.push('thrown: first roll only, then damaged');
+  if (item.thrown_bonus) parts.push(`+${item.thrown_bonus} Strength if thrown (first roll only, then damaged)`);
   return parts.join(', ');
 }
 

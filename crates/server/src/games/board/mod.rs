@@ -221,4 +221,67 @@ mod tests {
         assert_eq!(wills["then"]["theirs"], 3, "{wills}");
         assert!(wills["then"]["yours"].as_i64().unwrap() > 0);
     }
+
+    /// A weapon that may be thrown is offered both ways in a Battle of Strength, held and
+    /// thrown, each with its values and exact odds; in a Battle of Wills only held.
+    #[test]
+    fn a_throwable_weapon_is_offered_held_and_thrown() {
+        let mut table = started();
+        let content = Arc::clone(&table.game.content);
+        let card = |name: &str| {
+            (content.adventures.iter())
+                .position(|c| c.name() == name)
+                .map(AdventureId::of)
+                .unwrap()
+        };
+        let knife = (content.items.iter())
+            .position(|i| i.name == "Hunting Knife")
+            .unwrap();
+        let player = PlayerId(1);
+        let idx = (table.game.adventurers.iter()).position(|a| a.player == player);
+        let adventurer = &mut table.game.adventurers[idx.unwrap()];
+        adventurer.items.push(board::ids::ItemId::of(knife));
+        let at = adventurer.space;
+        let with_knife = |table: &Table| -> Vec<Value> {
+            (view::battle_choices(&table.game, player).into_iter())
+                .map(|(_, b)| b)
+                .filter(|b| b["items"] == json!([knife]))
+                .collect()
+        };
+
+        table.game.spaces[at.index()].adventure = Some(card("Hill Wolf"));
+        let battles = with_knife(&table);
+        assert_eq!(battles.len(), 2, "{battles:?}");
+        let (held, thrown) = (&battles[0], &battles[1]);
+        assert_eq!(
+            (&held["throw"], &held["thrown"]),
+            (&json!(false), &Value::Null)
+        );
+        assert_eq!(
+            (&thrown["throw"], &thrown["thrown"]),
+            (&json!(true), &json!(knife))
+        );
+        // Held: +1 on every roll. Thrown: +2 on the first (and only) roll.
+        assert_eq!(held["first_roll_bonus"], 0);
+        assert_eq!(thrown["first_roll_bonus"], 2);
+        let yours = |b: &Value| b["yours"].as_i64().unwrap();
+        assert_eq!(yours(held), yours(thrown) + 1);
+        assert_ne!(held["odds"], thrown["odds"]);
+        let held_odds = board::encounter::battle(
+            &table.game,
+            player,
+            board::BattleKind::Strength,
+            &[board::ids::ItemId::of(knife)],
+            false,
+        )
+        .map(|b| board::encounter::odds(&b))
+        .unwrap();
+        assert_eq!(held["odds"]["win"], held_odds.win.to_string());
+
+        table.game.spaces[at.index()].adventure = Some(card("Wisp of the Fen"));
+        let battles = with_knife(&table);
+        assert_eq!(battles.len(), 1, "{battles:?}");
+        assert_eq!(battles[0]["kind"], "wills");
+        assert_eq!(battles[0]["throw"], false);
+    }
 }

@@ -105,7 +105,8 @@ fn moves(table: &Table, player: PlayerId) -> Vec<Value> {
 }
 
 /// Every set of usable Items for a battle, with its odds: none, and each combination the
-/// rules allow (at most [`MAX_ITEM_CHOICES`]).
+/// rules allow (at most [`MAX_ITEM_CHOICES`]); a set with a weapon that may be thrown in a
+/// Battle of Strength twice, held and thrown.
 fn battles(table: &Table, player: PlayerId) -> Vec<Value> {
     battle_choices(&table.game, player)
         .into_iter()
@@ -124,6 +125,9 @@ fn best_battle_after(table: &Table, player: PlayerId, moved: &[BoardEvent]) -> V
         .map_or(Value::Null, |(_, value)| value)
 }
 
+/// The battles she may fight where she stands, each with its odds and its entry in the view's
+/// `battles`: each kind of battle and set of usable Items, held, then thrown where the rules
+/// allow it.
 pub(super) fn battle_choices(game: &BoardState, player: PlayerId) -> Vec<(BattleOdds, Value)> {
     let Some(a) = game.adventurer(player) else {
         return Vec::new();
@@ -144,35 +148,49 @@ pub(super) fn battle_choices(game: &BoardState, player: PlayerId) -> Vec<(Battle
                 .filter(|(i, _)| mask & (1 << i) != 0)
                 .map(|(_, item)| *item)
                 .collect();
-            let Ok(battle) = board::encounter::battle(game, player, kind, &items) else {
-                continue;
-            };
-            let Some(odds) = game.battle_odds(player, kind, &items) else {
-                continue;
-            };
-            let value = json!({
-                "kind": kind,
-                "items": items.iter().map(|i| i.0).collect::<Vec<u32>>(),
-                "yours": battle.yours,
-                "first_roll_bonus": battle.first_roll_bonus,
-                "theirs": battle.theirs,
-                "magic": battle.magic_cost,
-                "lives": battle.lives,
-                // The Battle of Strength fought after this Battle of Wills, if it is won.
-                "then": battle.then.map(|t| json!({
-                    "yours": t.yours,
-                    "first_roll_bonus": t.first_roll_bonus,
-                    "theirs": t.theirs,
-                })),
-                "odds": odds_json(&odds),
-            });
-            out.push((odds, value));
+            // Held; then thrown, which the engine refuses without a weapon to throw or a
+            // Battle of Strength to throw it in.
+            for throw in [false, true] {
+                let Ok(battle) = board::encounter::battle(game, player, kind, &items, throw) else {
+                    continue;
+                };
+                let odds = board::encounter::odds(&battle);
+                out.push((odds.clone(), battle_json(&battle, &items, throw, &odds)));
+            }
             if out.len() >= MAX_ITEM_CHOICES {
                 return out;
             }
         }
     }
     out
+}
+
+/// One entry of the view's `battles`.
+fn battle_json(
+    battle: &board::encounter::Battle,
+    items: &[ItemId],
+    throw: bool,
+    odds: &BattleOdds,
+) -> Value {
+    json!({
+        "kind": battle.kind,
+        "items": items.iter().map(|i| i.0).collect::<Vec<u32>>(),
+        // Her weapon thrown (in the Battle of Strength): which, and its bonus on the first roll.
+        "throw": throw,
+        "thrown": battle.thrown.or(battle.then.and_then(|t| t.thrown)).map(|i| i.0),
+        "yours": battle.yours,
+        "first_roll_bonus": battle.first_roll_bonus,
+        "theirs": battle.theirs,
+        "magic": battle.magic_cost,
+        "lives": battle.lives,
+        // The Battle of Strength fought after this Battle of Wills, if it is won.
+        "then": battle.then.map(|t| json!({
+            "yours": t.yours,
+            "first_roll_bonus": t.first_roll_bonus,
+            "theirs": t.theirs,
+        })),
+        "odds": odds_json(odds),
+    })
 }
 
 /// What the player whose turn it is may do now, each as the engine would accept it.
@@ -350,6 +368,7 @@ fn last_battle_json(table: &Table) -> Value {
             rolls,
             outcome,
             items,
+            thrown,
             ..
         }) => json!({
             "player": player.0,
@@ -359,6 +378,7 @@ fn last_battle_json(table: &Table) -> Value {
             "rolls": rolls,
             "outcome": outcome.to_string(),
             "items": items.iter().map(|i| i.0).collect::<Vec<u32>>(),
+            "thrown": thrown.map(|i| i.0),
         }),
         _ => Value::Null,
     }
@@ -491,7 +511,12 @@ pub(super) fn content_json() -> Value {
             "cost": item.cost,
             "rarity": item.rarity,
             "slot": slot_name(item.slot),
-            "thrown": matches!(item.slot, Slot::Weapon { thrown: true, .. }),
+            "thrown": matches!(item.slot, Slot::Weapon { thrown: Some(_), .. }),
+            // Its Strength bonus when thrown (first roll only, then damaged), if it may be.
+            "thrown_bonus": match item.slot {
+                Slot::Weapon { thrown, .. } => thrown,
+                _ => None,
+            },
             "strength_bonus": item.strength_bonus,
             "willpower_bonus": item.willpower_bonus,
         })).collect::<Vec<Value>>(),

@@ -131,19 +131,21 @@ pub(super) fn ranking_words(table: &Table, ranking: &Ranking) -> String {
 }
 
 /// A battle's rolls as totals, each with its dice: "9 against 8 (dice 6 and 6)". The values
-/// are the battle's as it was about to be fought; the dice alone if they cannot be known.
+/// are the battle's as it was about to be fought (with her weapon thrown or not: `throw`);
+/// the dice alone if they cannot be known.
 fn rolls_words(
     game: &BoardState,
     player: PlayerId,
     kind: BattleKind,
     items: &[ItemId],
+    throw: bool,
     rolls: &[(u8, u8)],
 ) -> String {
-    let values = match board::encounter::battle(game, player, kind, items) {
+    let values = match board::encounter::battle(game, player, kind, items, throw) {
         Ok(b) => Some((b.yours, b.first_roll_bonus, b.theirs)),
         // The Battle of Strength after a Battle of Wills won: the first battle's second stage.
         Err(_) if kind == BattleKind::Strength => {
-            board::encounter::battle(game, player, BattleKind::Wills, items)
+            board::encounter::battle(game, player, BattleKind::Wills, items, throw)
                 .ok()
                 .and_then(|b| b.then)
                 .map(|t| (t.yours, t.first_roll_bonus, t.theirs))
@@ -482,6 +484,7 @@ fn encounter_line(before: &Table, event: &BoardEvent) -> Option<String> {
             rolls,
             outcome,
             items,
+            thrown,
             ..
         } => {
             let battle = match kind {
@@ -496,7 +499,16 @@ fn encounter_line(before: &Table, event: &BoardEvent) -> Option<String> {
             let with = if items.is_empty() {
                 String::new()
             } else {
-                let names: Vec<String> = items.iter().map(|i| item_name(content, *i)).collect();
+                let names: Vec<String> = (items.iter())
+                    .map(|&i| {
+                        let name = item_name(content, i);
+                        if *thrown == Some(i) {
+                            format!("{name} (thrown)")
+                        } else {
+                            name
+                        }
+                    })
+                    .collect();
                 format!(" with {}", list(&names))
             };
             let result = match outcome {
@@ -508,7 +520,7 @@ fn encounter_line(before: &Table, event: &BoardEvent) -> Option<String> {
                 "{} fights {} in {battle}{paid}{with}: {}; {result}.",
                 name(*player),
                 adventure_name(content, *card),
-                rolls_words(&before.game, *player, *kind, items, rolls)
+                rolls_words(&before.game, *player, *kind, items, thrown.is_some(), rolls)
             )
         }
         BoardEvent::ItemDamaged { player, item } => format!(
