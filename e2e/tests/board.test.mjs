@@ -263,9 +263,13 @@ test('one person plays a whole game against two bots on a phone, to a result and
     // The lobby: two bots and the creator.
     await ada.page.waitForFunction(() => document.querySelectorAll('[data-testid="seat"]').length === 3);
     assert.equal(await ada.page.locator(tid('seat', { bot: 'true' })).count(), 2);
-    // A third bot comes and goes.
+    // A third bot, a strong one, comes and goes; its level shows beside its name.
+    await ada.page.getByTestId('bot-level-select').selectOption('strong');
     await click(ada, ada.page.getByTestId('add-bot'), 'adding a bot');
     await ada.page.waitForFunction(() => document.querySelectorAll('[data-testid="seat"][data-bot="true"]').length === 3);
+    const strongTag = ada.page.locator(tid('seat', { bot: 'true' })).last().getByTestId('bot-level');
+    assert.equal(await strongTag.textContent(), 'strong bot');
+    assert.ok(await comesIntoView(ada, strongTag), 'the strong bot\'s tag is out of view');
     await click(ada, ada.page.getByTestId('remove-bot').last(), 'removing a bot');
     await ada.page.waitForFunction(() => document.querySelectorAll('[data-testid="seat"][data-bot="true"]').length === 2);
     await click(ada, ada.page.getByTestId('start-game'), 'starting the game');

@@ -50,6 +50,7 @@ const ui = /** @type {import('./page-types').BoardUi} */ ({
   space: null, // the space whose details are shown
   focusSpace: null, // the space that holds the board's tab stop
   battle: { key: null, kind: null, items: new Set(), throw: false },
+  botLevel: 'standard',
   // The player's choices a card asks for (the direction of a one-space move, the Item lost).
   choice: { clockwise: true, lose_item: null },
   tab: 'turn', // the view a phone shows (table-view.js: boardTabs)

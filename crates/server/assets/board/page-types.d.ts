@@ -2,7 +2,7 @@
 // receives (common/page-types.d.ts, with the board game's view and content).
 
 import type { SharedUi, TableContext } from '../common/page-types';
-import type { BattleKind, BoardContent, BoardOwn, BoardView } from './view-types';
+import type { BattleKind, BoardContent, BoardOwn, BoardView, BotLevel } from './view-types';
 
 export interface BoardUi extends SharedUi {
   /** The space whose details are shown. */
@@ -11,6 +11,8 @@ export interface BoardUi extends SharedUi {
   focusSpace: number | null;
   /** The battle's choices, for one battle (`key`): its kind, the Items, and throwing the weapon. */
   battle: { key: string | null; kind: BattleKind | null; items: Set<number>; throw: boolean };
+  /** The level of the next bot the creator seats. */
+  botLevel: BotLevel;
   /** The player's choices a card asks for (the direction of a one-space move, the Item lost). */
   choice: { clockwise: boolean; lose_item: number | null };
   tab: string;

@@ -27,6 +27,7 @@ import {
  * @typedef {import('./view-types').Move} Move
  * @typedef {import('./view-types').Adventurer} Adventurer
  * @typedef {import('../common/page-types').Child} Child
+ * @typedef {import('./view-types').BotLevel} BotLevel
  */
 
 const STEP_WORDS = {
@@ -167,6 +168,48 @@ function actBtn(ctx, key, label, action, props = {}) {
 
 // ---------------------------------------------------------------- the lobby
 
+/** @type {Record<BotLevel, string>} */
+const BOT_LEVEL_HELP = {
+  easy: 'makes a beginner’s choices',
+  standard: 'weighs every battle’s odds',
+  strong: 'plays each choice out many times before making it',
+};
+
+/**
+ * A bot's tag: "bot", with its level unless standard.
+ * @param {BotLevel | null} level
+ */
+function botTag(level) {
+  const words = level && level !== 'standard' ? `${level} bot` : 'bot';
+  return h('span', { class: 'tag bot', testid: 'bot-level', 'data-level': level || 'standard', title: level ? `A ${level} bot: it ${BOT_LEVEL_HELP[level]}.` : null }, words);
+}
+
+/**
+ * The level of the next bot the creator seats.
+ * @param {Ctx} ctx
+ */
+function botLevelPicker(ctx) {
+  const option = (/** @type {BotLevel} */ level) => h('option', { value: level, selected: ctx.ui.botLevel === level }, `${level[0].toUpperCase()}${level.slice(1)}: ${BOT_LEVEL_HELP[level]}`);
+  return h(
+    'label',
+    { class: 'bot-level', 'data-key': 'bot-level' },
+    h('span', { class: 'small' }, 'Next bot'),
+    h(
+      'select',
+      {
+        testid: 'bot-level-select',
+        onchange: (/** @type {Event} */ e, /** @type {HTMLSelectElement} */ el) => {
+          ctx.ui.botLevel = /** @type {BotLevel} */ (el.value);
+          ctx.rerender();
+        },
+      },
+      option('easy'),
+      option('standard'),
+      option('strong'),
+    ),
+  );
+}
+
 /**
  * @param {Ctx} ctx
  */
@@ -192,7 +235,7 @@ function lobbySection(ctx) {
           { class: 'seat', testid: 'seat', 'data-player-id': s.player, 'data-bot': String(!!s.bot), 'data-key': 's' + s.player },
           h('span', { class: ['swatch', 'seat-' + i], 'aria-hidden': 'true' }, initials(s.name)),
           h('span', { class: 'seat-name' }, s.name),
-          s.bot ? h('span', { class: 'tag bot' }, 'bot') : null,
+          s.bot ? botTag(s.level) : null,
           s.player === you ? h('span', { class: 'tag' }, 'you') : null,
           s.player === view.creator ? h('span', { class: 'tag' }, 'host') : null,
           !s.bot && s.player !== you ? h('span', { class: ['dot', ctx.online.has(s.player) ? 'on' : 'off'], role: 'img', 'aria-label': ctx.online.has(s.player) ? 'online' : 'offline' }) : null,
@@ -206,7 +249,8 @@ function lobbySection(ctx) {
       ? h(
           'div',
           { class: 'row lobby-actions' },
-          actBtn(ctx, 'lobby', 'Add a bot', { action: 'add_bot' }, { testid: 'add-bot', disabled: seats.length >= max }),
+          botLevelPicker(ctx),
+          actBtn(ctx, 'lobby', 'Add a bot', { action: 'add_bot', level: ctx.ui.botLevel }, { testid: 'add-bot', disabled: seats.length >= max }),
           actBtn(ctx, 'lobby', 'Start the game', { action: 'start' }, { class: 'primary', testid: 'start-game', disabled: !canStart, 'data-key-extra': ':start' }),
         )
       : h('p', { class: 'muted', testid: 'waiting-for-start', role: 'status' }, `Waiting for ${nameOf(view, view.creator)} (who made the table) to start the game…`),
@@ -875,7 +919,7 @@ function adventurerCard(ctx, a) {
         'div',
         { class: 'adv-tags' },
         a.player === ctx.you ? h('span', { class: 'tag' }, 'you') : null,
-        a.bot ? h('span', { class: 'tag bot' }, 'bot') : null,
+        a.bot ? botTag(a.level) : null,
         turn ? h('span', { class: 'tag turn-tag' }, 'turn') : null,
         a.alive ? null : h('span', { class: 'tag dead-tag' }, 'dead'),
         a.miss_turn ? h('span', { class: 'tag' }, 'misses a turn') : null,

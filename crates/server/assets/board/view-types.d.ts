@@ -86,10 +86,15 @@ export interface Track {
   left: number;
 }
 
+/** How well a bot plays. */
+export type BotLevel = 'easy' | 'standard' | 'strong';
+
 export interface Adventurer {
   player: number;
   name: string;
   bot: boolean;
+  /** The level of the bot playing the seat; null when a person plays it. */
+  level: BotLevel | null;
   character: number;
   space: number;
   gold: number;
@@ -112,7 +117,7 @@ export interface BoardView {
   game: 'board';
   phase: Phase;
   creator: number;
-  seats: Array<{ player: number; name: string; bot: boolean }>;
+  seats: Array<{ player: number; name: string; bot: boolean; level: BotLevel | null }>;
   /** The fewest and the most seats a game starts with. */
   players: number;
   max_players: number;

@@ -49,6 +49,7 @@ form.addEventListener('submit', async (e) => {
   const ruleset = valueOf('ruleset');
   const game = valueOf('game') || 'story';
   const bots = Number(valueOf('bots') ?? 0);
+  const botLevel = valueOf('bot_level') || 'standard';
   if (!name) {
     showError('Type your name first.');
     /** @type {HTMLInputElement} */ (form.elements.namedItem('name')).focus();
@@ -61,7 +62,7 @@ form.addEventListener('submit', async (e) => {
     const r = await fetch('/tables', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ ...(game === 'board' ? { name, game, ruleset, bots } : game === 'challenge' ? { name, game } : { name, game, ruleset }), table_name: tableName }),
+      body: JSON.stringify({ ...(game === 'board' ? { name, game, ruleset, bots, bot_level: botLevel } : game === 'challenge' ? { name, game } : { name, game, ruleset }), table_name: tableName }),
       credentials: 'same-origin',
     });
     const body = await r.json().catch(() => ({}));

@@ -420,3 +420,80 @@ fn a_stored_board_log_reads_writes_back_and_replays_the_same() {
     }
     assert_eq!(lines, include_str!("../data/board-game.txt"));
 }
+
+/// Bots are seated at the level asked (the creation form's list or `bot_level`, the lobby's
+/// `add_bot`), the view shows each bot's level, a level the game lacks is refused in words, and
+/// a strong bot plays its turns at the table.
+#[tokio::test]
+async fn bots_sit_at_their_level_and_a_strong_bot_plays() {
+    let db = fresh_db();
+    let server = Server::start_with(&db, quick_bots()).await;
+    let (status, body, ann) = create_board(server.addr, "Ann", json!(["strong", "easy"])).await;
+    assert_eq!(status, 200, "{body}");
+    let token = body["token"].as_str().unwrap().to_owned();
+    let mut page = Page::open(server.addr, &token, &ann, 0).await;
+    let levels = |view: &Value| -> Vec<Value> {
+        (view["seats"].as_array().unwrap().iter())
+            .map(|s| s["level"].clone())
+            .collect()
+    };
+    assert_eq!(
+        levels(&page.view),
+        [json!("strong"), json!("easy"), Value::Null]
+    );
+    page.ok(json!({"action": "add_bot", "level": "strong"}))
+        .await;
+    assert_eq!(levels(&page.view)[3], "strong");
+    let answer = page
+        .act(json!({"action": "add_bot", "level": "genius"}))
+        .await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    for (bots, level) in [
+        (json!(1), json!("genius")),
+        (json!(["easy", "clever"]), Value::Null),
+    ] {
+        let (status, _, body) = http(
+            server.addr,
+            "POST",
+            "/tables",
+            None,
+            Some(json!({"name": "Ann", "game": "board", "bots": bots, "bot_level": level})),
+        )
+        .await;
+        assert_eq!(status, 400, "{body}");
+        assert!(body.contains("easy, standard or strong"), "{body}");
+    }
+    let (status, body, _) = http(
+        server.addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": "Cy", "game": "board", "bots": "2", "bot_level": "easy"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+
+    // In the game: Ann hands her seat over, and the bots play on, the strong ones too.
+    page.ok(json!({"action": "start"})).await;
+    let adventurers = page.view["adventurers"].as_array().unwrap().clone();
+    assert!(
+        adventurers.iter().any(|a| a["level"] == "strong"),
+        "{adventurers:?}"
+    );
+    let me = page.heard[0]["you"].as_u64().unwrap();
+    page.ok(json!({"action": "hand_to_bot", "player": me}))
+        .await;
+    let played = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let message = page.next_or_end().await.expect("the socket stays open");
+            page.absorb(&message);
+            let turn = page.view["turn"]["number"].as_u64().unwrap_or(0);
+            if turn > 8 || page.view["phase"] != "playing" {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(played.is_ok(), "every seat played twice within two minutes");
+    server.stop().await;
+}

@@ -37,11 +37,19 @@ fn step_name(step: Step) -> &'static str {
     }
 }
 
+/// How well the bot playing `player`'s seat plays; `None` if a person plays it.
+fn bot_level(table: &Table, player: PlayerId) -> Option<&'static str> {
+    (table.lobby.seat(player))
+        .filter(|s| s.bot)
+        .map(|s| s.level.name())
+}
+
 fn adventurer_json(table: &Table, a: &Adventurer) -> Value {
     json!({
         "player": a.player.0,
         "name": a.name,
         "bot": table.lobby.seat(a.player).is_some_and(|s| s.bot),
+        "level": bot_level(table, a.player),
         "character": a.character.0,
         "space": a.space.0,
         "gold": a.gold.0,
@@ -420,7 +428,7 @@ pub(super) fn view(kind: &str, table: &Table, creator: u32) -> Value {
         "game": kind,
         "phase": phase,
         "creator": creator,
-        "seats": table.lobby.seats.iter().map(|s| json!({"player": s.player.0, "name": s.name, "bot": s.bot})).collect::<Vec<Value>>(),
+        "seats": table.lobby.seats.iter().map(|s| json!({"player": s.player.0, "name": s.name, "bot": s.bot, "level": bot_level(table, s.player)})).collect::<Vec<Value>>(),
         "players": board::MIN_PLAYERS,
         "max_players": board::MAX_PLAYERS,
         "turn": turn.map(|t| json!({
