@@ -29,14 +29,14 @@ pub fn simulate(args: BoardSimulateArgs) -> Result<String, Failure> {
     let levels = match (args.levels, args.players) {
         (Some(levels), Some(players)) if levels.len() != players => {
             return Err(Failure::Usage(format!(
-                "--levels names {} bots but --players is {players}: give one level per bot",
-                levels.len()
+                "--levels names {} but --players is {players}: give one level per bot",
+                count(levels.len() as u64, "bot", "bots")
             )));
         }
         (Some(levels), _) if !(2..=5).contains(&levels.len()) => {
             return Err(Failure::Usage(format!(
-                "--levels names {} bots: a table seats 2 to 5",
-                levels.len()
+                "--levels names {}: a table seats 2 to 5",
+                count(levels.len() as u64, "bot", "bots")
             )));
         }
         (Some(levels), _) => levels,

@@ -34,6 +34,33 @@ fn board_simulate_reports_and_repeats_with_its_seed() {
     assert!(json("board simulate --games 1 --players 2")["seed"].is_string());
 }
 
+/// Bots of each level, in the order seated: the report names them and sums their wins by
+/// level; the text says how each level did.
+#[test]
+fn board_simulate_seats_bots_at_their_levels() {
+    let report = json("board simulate --games 12 --levels easy,standard --seed 3");
+    assert_eq!(report["players"], 2);
+    assert_eq!(report["levels"], serde_json::json!(["easy", "standard"]));
+    let by_level = report["wins_by_level"].as_object().unwrap();
+    let wins: u64 = by_level.values().map(|w| w.as_u64().unwrap()).sum();
+    let by_seat: u64 = (report["wins_by_seat"].as_array().unwrap().iter())
+        .map(|w| w.as_u64().unwrap())
+        .sum();
+    assert_eq!(wins, by_seat);
+    assert!(by_level["standard"].as_u64().unwrap() > by_level["easy"].as_u64().unwrap());
+    let text = ok("board simulate --games 4 --players 2 --levels easy,standard --seed 3");
+    assert!(
+        text.contains("Wins by level (bots seated: easy, standard)"),
+        "{text}"
+    );
+    // All standard when left out: the report still names them.
+    let report = json("board simulate --games 2 --players 2 --seed 3");
+    assert_eq!(
+        report["levels"],
+        serde_json::json!(["standard", "standard"])
+    );
+}
+
 #[test]
 fn board_simulate_checks_its_counts() {
     for (args, problem) in [
@@ -57,6 +84,13 @@ fn board_simulate_checks_its_counts() {
             "--games -3 --players 4",
             "the number of games cannot be negative",
         ),
+        (
+            "--games 10 --players 3 --levels strong,easy",
+            "--levels names 2 bots but --players is 3",
+        ),
+        ("--games 10 --levels strong", "--levels names 1 bot:"),
+        ("--games 10 --levels strong,weak", "no bot level \"weak\""),
+        ("--games 10", "--players"),
     ] {
         let run = prophecy(&format!("board simulate {args}"));
         assert_eq!(run.code, 2, "{args}");
