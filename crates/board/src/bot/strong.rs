@@ -1,21 +1,25 @@
-//! The strong bot: where to move, chosen by playing the game out.
+//! The strong bot: every choice after the Chance card made by playing the game out.
 //!
-//! At the start of her move she lists every move the engine accepts (ending the turn where
-//! she stands included) and plays each to the end of the game many times over, every seat
-//! played by the standard bot from there on, and takes the move that won most often (on a
-//! tie, the standard bot's own). Everything else she decides as the standard bot does, whose
-//! battles already follow the exact odds.
+//! She lists what the engine would accept of her now: every move (ending the turn where she
+//! stands included); fighting, the other battle, or the Creature's optional rule; after
+//! moving, the Opportunity, the trade, each amount to recover, each Item to buy or repair, the
+//! Certificate, or ending the turn. She plays each to the end of the game many times over,
+//! every seat played by the standard bot from there on, and takes the one that did best: a win
+//! counts 1 and a loss a little for each Certificate she ended it with. The playouts are
+//! shared by successive halving (each round plays the choices still in the running equally
+//! often and keeps the better half), and on a tie the standard bot's own choice stays. Her
+//! Items for a battle are the standard bot's, which follow the exact odds.
 //!
-//! She sees only what a player sees. Each playout first shuffles the face-down decks afresh
-//! (their order is the one thing of the state a player does not know: what is in them follows
-//! from what lies face-up), and its dice come from a stream of its own, drawn from her seed
-//! through a generator no roll of the game uses: no future die is known to her. Each move is
-//! played out against the same shuffles and streams as the others, so that what separates two
-//! moves is the moves, not the luck of their playouts.
+//! She sees only what a player sees. Each playout first sorts and shuffles the face-down decks
+//! afresh (their order is the one thing of the state a player does not know: what is in them
+//! follows from what lies face-up), and its dice come from a stream of its own, drawn from her
+//! seed mixed with a constant: no roll of the game uses it, so no future die is known to her.
+//! The k-th playout of every choice meets the same shuffles and dice, so that what separates
+//! two choices is the choices, not the luck of their playouts.
 //!
 //! The number of playouts is fixed, not timed, so a decision is the same for the same state,
-//! player and seed; it is set so that a decision takes well under 50 ms on one core of the
-//! machines we run on (the `strong_decision` benchmark measures it).
+//! player and seed; it is set so that a decision takes under 50 ms at the 99th percentile on
+//! one core of the machines we run on (`cargo bench -p board --bench strong` measures it).
 
 use super::map::Map;
 use super::memory::Scratch;

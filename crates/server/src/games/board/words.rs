@@ -182,8 +182,12 @@ pub(super) fn describe(before: &Table, event: &Event) -> String {
 /// Who sits down, leaves, or hands their seat to a bot.
 fn lobby_line(before: &Table, event: &LobbyEvent) -> String {
     match event {
-        LobbyEvent::Seated { name, bot, .. } => {
-            if *bot {
+        LobbyEvent::Seated {
+            name, bot, level, ..
+        } => {
+            if *bot && *level != board::bot::Level::Standard {
+                format!("{name} takes a seat: a {level} bot.")
+            } else if *bot {
                 format!("{name} takes a seat.")
             } else {
                 format!("{name} sits down at the table.")
