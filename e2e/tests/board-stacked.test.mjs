@@ -97,12 +97,12 @@ async function stackedGame(sizes) {
     const content = await ada.page.evaluate(() => window.prophecy.content());
     const ids = Object.fromEntries((await view(ada)).seats.map((s) => [s.name, s.player]));
 
-    // Ada is the Sellsword (her first guild, the Fortress, is beside two Plains) and begins;
+    // Ada is the Smith (her first guild, the Fortress, is beside two Plains) and begins;
     // Bo the Cutpurse (the Thieves' Guild, a port). Plains comes first, then the Tradesman;
     // the Drowned Priest tops the Adventure deck.
     await server.stop();
     restack(server.db, (setUp) => {
-      const dealt = { Ada: byName(content.characters, 'Maren Ashgrove, Sellsword'), Bo: byName(content.characters, 'Tobin Quickfingers, Cutpurse') };
+      const dealt = { Ada: byName(content.characters, 'Drogo Ironhand, Smith'), Bo: byName(content.characters, 'Tobin Quickfingers, Cutpurse') };
       for (const seat of setUp.seats) seat.character = dealt[seat.name];
       setUp.first_player = ids.Ada;
       const plains = byName(content.chance, 'Plains');

@@ -488,7 +488,8 @@ fn a_scripted_game_of_special_rules_and_choices_replays_to_the_live_state() {
         "Tusked Boar",
         "Bog Lurker",
     ]);
-    let mut setup = set_up_event(&content, &[0, 1, 2], chance_deck);
+    // Drogo, Tobin and Pell: they start in the Fortress, the Thieves' Guild and the Tower.
+    let mut setup = set_up_event(&content, &[5, 1, 6], chance_deck);
     if let Event::GameSetUp(set_up) = &mut setup {
         set_up.adventure_deck = deck;
     }

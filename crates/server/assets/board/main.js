@@ -209,16 +209,30 @@ function updated(msg, before) {
 }
 
 /**
- * The whole battle when it fits the window (less what the scroll padding keeps for the phone's
- * tab bar); else its foot: the odds and the Fight button, with as much above as fits.
+ * The move's line in "This turn" and the whole battle below it when both fit the window (less
+ * what the scroll padding keeps for the phone's tab bar); else the whole battle; else its foot:
+ * the odds and the Fight button, with as much above as fits. Scrolls only as far as needed.
  * @param {HTMLElement} battle
+ * @param {Element | null} moved the move's line, if shown
  * @param {ScrollBehavior} behavior
  */
-function showBattle(battle, behavior) {
+function showBattle(battle, moved, behavior) {
   const style = getComputedStyle(document.documentElement);
   const margin = parseFloat(getComputedStyle(battle).scrollMarginTop) || 0;
-  const room = innerHeight - (parseFloat(style.scrollPaddingTop) || 0) - (parseFloat(style.scrollPaddingBottom) || 0) - 2 * margin;
-  battle.scrollIntoView({ block: battle.getBoundingClientRect().height <= room ? 'nearest' : 'end', behavior });
+  const padTop = parseFloat(style.scrollPaddingTop) || 0;
+  const padBottom = parseFloat(style.scrollPaddingBottom) || 0;
+  const room = innerHeight - padTop - padBottom - 2 * margin;
+  const box = battle.getBoundingClientRect();
+  const from = moved ? Math.min(moved.getBoundingClientRect().top, box.top) : box.top;
+  if (box.bottom - from <= room) {
+    // Down until the battle's foot shows, or up until the move's line does.
+    const down = Math.max(0, box.bottom + margin - (innerHeight - padBottom));
+    const up = Math.min(0, from - margin - padTop);
+    const by = down > 0 ? down : up;
+    if (by !== 0) scrollBy({ top: by, behavior });
+    return;
+  }
+  battle.scrollIntoView({ block: box.height <= room ? 'nearest' : 'end', behavior });
 }
 
 function beforeRender() {
@@ -251,7 +265,8 @@ function afterRender(inTurn) {
   if (revealBattle) {
     revealBattle = false;
     const battle = page.root.querySelector('[data-testid="battle-group"]');
-    if (battle instanceof HTMLElement && !typing) showBattle(battle, behavior);
+    const lines = page.root.querySelectorAll('[data-testid="this-turn-line"]');
+    if (battle instanceof HTMLElement && !typing) showBattle(battle, lines.length ? lines[lines.length - 1] : null, behavior);
   }
   if (revealFresh) {
     revealFresh = false;
