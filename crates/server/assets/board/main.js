@@ -270,8 +270,10 @@ function afterRender(inTurn) {
   }
   if (revealFresh) {
     revealFresh = false;
+    // At the top of the window: what her step brought, then the choices it leaves below it
+    // (a phone's screen shows both only when the card does not sit low).
     const just = page.root.querySelector('[data-testid="just-now"]');
-    if (just && !typing) just.scrollIntoView({ block: 'nearest', behavior });
+    if (just && !typing) just.scrollIntoView({ block: 'start', behavior });
   }
   if (inTurn && (!document.activeElement || document.activeElement === document.body)) {
     const next = page.root.querySelector('[data-testid="turn"] button:not([disabled]), [data-testid="turn"] [tabindex="-1"]');
