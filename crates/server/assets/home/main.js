@@ -39,6 +39,8 @@ showGame();
 function showError(text) {
   error.textContent = text;
   error.hidden = !text;
+  // Below the button, it can fall under the window's edge (the board game's settings are long).
+  if (text) error.scrollIntoView({ block: 'nearest' });
 }
 
 form.addEventListener('submit', async (e) => {
