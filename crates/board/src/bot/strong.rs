@@ -4,11 +4,14 @@
 //! stands included); fighting, the other battle, or the Creature's optional rule; after
 //! moving, the Opportunity, the trade, each amount to recover, each Item to buy or repair, the
 //! Certificate, or ending the turn. She plays each to the end of the game many times over,
-//! every seat played by the standard bot from there on, and takes the one that did best: a win
-//! counts 1 and a loss a little for each Certificate she ended it with. The playouts are
-//! shared by successive halving (each round plays the choices still in the running equally
-//! often and keeps the better half), and on a tie the standard bot's own choice stays. Her
-//! Items for a battle are the standard bot's, which follow the exact odds.
+//! every seat played by the standard bot from there on: a win counts 1 and a loss a little for
+//! each Certificate she ended it with. The playouts are shared by successive halving (each
+//! round plays the choices still in the running equally often and keeps the better half, and
+//! the standard bot's own choice always). She takes the best choice only where it beats the
+//! standard bot's by more than one standard error of their paired playouts, and the standard
+//! bot's otherwise: most choices differ by less than the playouts can tell, and one picked by
+//! their luck alone plays worse. Her Items for a battle are the standard bot's, which follow
+//! the exact odds.
 //!
 //! She sees only what a player sees. Each playout first sorts and shuffles the face-down decks
 //! afresh (their order is the one thing of the state a player does not know: what is in them
@@ -65,8 +68,8 @@ pub(super) fn choose(
     }
     // Not the game's generator: streams of her own, from her seed mixed.
     let base = seed.0 ^ 0x5EED_0F5E_A5C4_7ED1;
-    let mut score = vec![0f32; choices.len()];
-    let mut played = vec![0u32; choices.len()];
+    // Each choice's playouts in order: the k-th of every choice meets the same decks and dice.
+    let mut scores: Vec<Vec<f32>> = vec![Vec::new(); choices.len()];
     let mut running: Vec<usize> = (0..choices.len()).collect();
     let rounds = usize::BITS - (choices.len() - 1).leading_zeros();
     let mut events = Vec::new();
@@ -74,26 +77,50 @@ pub(super) fn choose(
         let each = (PLAYOUTS / rounds / running.len() as u32).max(1);
         for &at in &running {
             for _ in 0..each {
-                let k = played[at];
-                played[at] += 1;
-                // The k-th playout of every choice meets the same decks and dice.
-                let mut rng = DiceRng::new(Seed(base.wrapping_add(u64::from(k))));
+                let k = scores[at].len() as u64;
+                let mut rng = DiceRng::new(Seed(base.wrapping_add(k)));
                 let mut game = state.clone();
                 unknown_order(&mut game, &mut rng);
                 let action = reseeded(&choices[at], Seed(rng.next_u64()));
                 events.clear();
-                if decide_owned(&mut game, Command::new(player, action), &mut events).is_ok() {
-                    score[at] += play_out(map, scratch, &mut game, player, rng.next_u64());
-                }
+                let score =
+                    if decide_owned(&mut game, Command::new(player, action), &mut events).is_ok() {
+                        play_out(map, scratch, &mut game, player, rng.next_u64())
+                    } else {
+                        0.0
+                    };
+                scores[at].push(score);
             }
         }
-        // The better half stays (on a tie the earlier, the standard bot's first).
-        let mean = |at: usize| score[at] / played[at].max(1) as f32;
+        // The better half stays, and the standard bot's choice always (on a tie, the earlier).
+        let mean = |at: usize| scores[at].iter().sum::<f32>() / scores[at].len().max(1) as f32;
         running.sort_by(|&a, &b| mean(b).total_cmp(&mean(a)).then(a.cmp(&b)));
         running.truncate(running.len().div_ceil(2));
+        if !running.contains(&0) {
+            running.push(0);
+        }
     }
+    let best = running.iter().copied().find(|&at| at != 0);
+    // Another choice only where the playouts show it better than the standard bot's by more
+    // than their noise: a choice picked by luck alone is worse than the standard one.
+    let at = best
+        .filter(|&at| clearly_better(&scores[at], &scores[0]))
+        .unwrap_or(0);
     // Her own seed again: the game's dice are rolled from it, as for any player.
-    choices.get(running[0]).map(|action| reseeded(action, seed))
+    choices.get(at).map(|action| reseeded(action, seed))
+}
+
+/// Whether `a`'s playouts beat `b`'s, played against the same decks and dice, by more than
+/// one standard error of their paired differences.
+fn clearly_better(a: &[f32], b: &[f32]) -> bool {
+    let n = a.len().min(b.len());
+    if n < 2 {
+        return false;
+    }
+    let diffs = a.iter().zip(b).map(|(x, y)| f64::from(x - y));
+    let mean = diffs.clone().sum::<f64>() / n as f64;
+    let var = diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    mean > (var / n as f64).sqrt()
 }
 
 /// `action` with `seed` in place of its own: a playout must not roll the dice the game will.
