@@ -6,7 +6,7 @@
 //! Every seed comes from the one given: a game's seed from the run's, and every command's from
 //! the game's (a [`DiceRng`] stream, eight bytes each), so the same seed gives the same report.
 
-use crate::bot::{self, Level};
+use crate::bot::{self, Level, MAX_COMMANDS_PER_TURN};
 use crate::command::{Action, Command};
 use crate::content::Content;
 use crate::decide::decide_owned;
@@ -21,9 +21,6 @@ use std::sync::Arc;
 
 /// Turns after which a game is stopped and counted as unfinished.
 pub const MAX_TURNS: u32 = 2_000;
-
-/// Commands in one turn after which the bot is made to end it (bots end theirs long before).
-const MAX_COMMANDS_PER_TURN: u32 = 64;
 
 /// How one game went.
 #[derive(Debug, Clone, PartialEq, Eq)]

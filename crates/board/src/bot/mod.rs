@@ -15,7 +15,7 @@
 //! and never clones the state: it runs in the simulator's hot loop ([`crate::simulate`]).
 //!
 //! That is the [`Level::Standard`] bot. [`Level::Easy`] makes a beginner's choices (listed in
-//! its module, `easy`), and [`Level::Strong`] picks each move by playing the game out many
+//! its module, `easy`), and [`Level::Strong`] makes each choice by playing the game out many
 //! times from it (module `strong`); [`choose_at`] asks a bot of any level.
 
 use crate::command::Action;
@@ -41,6 +41,10 @@ pub use map::Map;
 pub use memory::Scratch;
 use player::Bot;
 pub use strong::PLAYOUTS;
+
+/// Commands in one turn after which a game played by bots alone (the simulator's, the strong
+/// bot's playouts) makes the bot end it; bots end theirs long before.
+pub const MAX_COMMANDS_PER_TURN: u32 = 64;
 
 /// How well a bot plays.
 #[derive(

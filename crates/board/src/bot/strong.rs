@@ -24,6 +24,7 @@
 //! player and seed; it is set so that a decision takes under 50 ms at the 99th percentile on
 //! one core of the machines we run on (`cargo bench -p board --bench strong` measures it).
 
+use super::MAX_COMMANDS_PER_TURN;
 use super::map::Map;
 use super::memory::Scratch;
 use crate::command::{Action, BattleKind, Command, MoveKind};
@@ -41,9 +42,6 @@ pub const PLAYOUTS: u32 = 320;
 
 /// Turns after which a playout is stopped (it counts as lost).
 const HORIZON: u32 = 600;
-
-/// Commands in one turn after which a playout's bot is made to end it, as in the simulator.
-const MAX_COMMANDS_PER_TURN: u32 = 64;
 
 /// What a playout she loses is worth for each Certificate she ends it with (a win is 1): the
 /// nearer she came, the likelier that choice wins from positions like it.
@@ -127,9 +125,7 @@ fn clearly_better(a: &[f32], b: &[f32]) -> bool {
 fn reseeded(action: &Action, seed: Seed) -> Action {
     let mut action = action.clone();
     match &mut action {
-        Action::Fight { seed: s, .. }
-        | Action::UseOpportunity { seed: s, .. }
-        | Action::DrawChance { seed: s } => *s = seed,
+        Action::Fight { seed: s, .. } | Action::UseOpportunity { seed: s, .. } => *s = seed,
         _ => {}
     }
     action
