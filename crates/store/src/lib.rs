@@ -14,6 +14,7 @@
 
 mod copy;
 mod files;
+mod group;
 pub mod postgres;
 mod sqlite;
 

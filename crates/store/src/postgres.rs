@@ -1,19 +1,21 @@
 //! The hosted store: a PostgreSQL database, for many tables and several servers.
 //!
 //! Every server on the same database sees the same tables. The log's order is the database's:
-//! an append names the last seq its writer saw, and two writers that saw the same one cannot
-//! both add the next (the primary key `(table_id, seq)`): the loser gets
-//! [`StoreError::Conflict`], reloads and decides again. Each append also sends a notice
-//! (`NOTIFY`, only `TABLE:SEQ`) that every server's store hears ([`Store::changes`]), so the
-//! servers whose players sit at that table read the new events from the log.
+//! an append names the last seq its writer saw and takes its table's row lock; if the log has
+//! moved on meanwhile, the append gets [`StoreError::Conflict`] and its writer reloads and
+//! decides again. Appends are written in groups ([`crate::group`]): the appends waiting at
+//! one moment, from any tables, share one transaction, one round trip and one notice
+//! (`NOTIFY` of `TABLE:SEQ` items) that every server's store hears ([`Store::changes`]), so
+//! the servers whose players sit at those tables read the new events from the log.
 
+use crate::group::{self, Pending};
 use crate::{Append, Change, EventRow, Result, Seat, Store, StoreError, TableId, TableRecord};
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
-use sqlx::{Connection, Postgres, Row, Transaction};
+use sqlx::{Connection, Postgres, Row};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Mutex, broadcast};
+use tokio::sync::{Mutex, broadcast, mpsc, oneshot};
 
 /// Tables in a PostgreSQL database. Cloning is cheap (the pool is shared).
 #[derive(Debug, Clone)]
@@ -21,8 +23,10 @@ pub struct PgStore {
     pool: PgPool,
     /// Every append's notice (`LISTEN` on [`CHANNEL`]), for [`Store::changes`].
     changes: broadcast::Sender<Change>,
-    /// The task that listens, stopped by `close`.
-    listening: Arc<Mutex<Option<tokio::task::JoinHandle<()>>>>,
+    /// Appends on their way to the writers ([`group`]).
+    appends: mpsc::Sender<Pending>,
+    /// The tasks that listen and write, stopped by `close`.
+    tasks: Arc<Mutex<Vec<tokio::task::JoinHandle<()>>>>,
 }
 
 /// The channel of the appends' notices; a notice's payload is `TABLE:SEQ`, only numbers (the
@@ -96,11 +100,18 @@ impl PgStore {
         let mut listener = PgListener::connect_with(&pool).await.map_err(unreachable)?;
         listener.listen(CHANNEL).await.map_err(unreachable)?;
         let (changes, _) = broadcast::channel(NOTICES);
-        let listening = tokio::spawn(listen(listener, changes.clone()));
+        let mut tasks = vec![tokio::spawn(listen(listener, changes.clone()))];
+        let (appends, queue) = mpsc::channel(group::QUEUE);
+        let queue: group::Queue = Arc::new(Mutex::new(queue));
+        let options = options.application_name("prophecy-append");
+        for _ in 0..group::WRITERS {
+            tasks.push(tokio::spawn(group::write(queue.clone(), options.clone())));
+        }
         Ok(PgStore {
             pool,
             changes,
-            listening: Arc::new(Mutex::new(Some(listening))),
+            appends,
+            tasks: Arc::new(Mutex::new(tasks)),
         })
     }
 
@@ -109,10 +120,10 @@ impl PgStore {
         &self.pool
     }
 
-    /// Stops listening and closes every connection; later calls fail.
+    /// Stops listening and writing and closes every connection; later calls fail.
     pub async fn close(&self) {
-        if let Some(listening) = self.listening.lock().await.take() {
-            listening.abort();
+        for task in self.tasks.lock().await.drain(..) {
+            task.abort();
         }
         self.pool.close().await;
     }
@@ -124,21 +135,13 @@ async fn listen(mut listener: PgListener, changes: broadcast::Sender<Change>) {
     loop {
         match listener.try_recv().await {
             Ok(Some(notice)) => {
-                let parsed = notice.payload().split_once(':').and_then(|(table, what)| {
-                    let table = TableId(table.parse().ok()?);
-                    Some(match what {
-                        "invite" => Change::Invited { table },
-                        seq => Change::Appended {
-                            table,
-                            seq: seq.parse().ok()?,
-                        },
-                    })
-                });
-                match parsed {
-                    Some(change) => {
-                        let _ = changes.send(change);
+                for item in notice.payload().split(' ') {
+                    match parse(item) {
+                        Some(change) => {
+                            let _ = changes.send(change);
+                        }
+                        None => tracing::warn!("an unreadable notice: {item}"),
                     }
-                    None => tracing::warn!("an unreadable notice: {}", notice.payload()),
                 }
             }
             Ok(None) => {
@@ -153,6 +156,19 @@ async fn listen(mut listener: PgListener, changes: broadcast::Sender<Change>) {
             }
         }
     }
+}
+
+/// One item of a notice: `TABLE:SEQ` or `TABLE:invite`.
+fn parse(item: &str) -> Option<Change> {
+    let (table, what) = item.split_once(':')?;
+    let table = TableId(table.parse().ok()?);
+    Some(match what {
+        "invite" => Change::Invited { table },
+        seq => Change::Appended {
+            table,
+            seq: seq.parse().ok()?,
+        },
+    })
 }
 
 /// The database an address names, for messages: host, port and database, never a password.
@@ -312,10 +328,16 @@ impl Store for PgStore {
     }
 
     async fn append(&self, table: TableId, after: u64, append: Append) -> Result<u64> {
-        let mut tx = self.pool.begin().await?;
-        let seq = append_in(&mut tx, table, after, &append).await?;
-        tx.commit().await?;
-        Ok(seq)
+        let (done, result) = oneshot::channel();
+        let pending = Pending {
+            table,
+            after,
+            append,
+            done,
+        };
+        let closed = || StoreError::Database(sqlx::Error::PoolClosed);
+        self.appends.send(pending).await.map_err(|_| closed())?;
+        result.await.map_err(|_| closed())?
     }
 
     fn changes(&self) -> Option<broadcast::Receiver<Change>> {
@@ -347,78 +369,4 @@ impl Store for PgStore {
             })
             .collect()
     }
-}
-
-/// The events and seat changes of one append, inside its transaction. A writer that did not
-/// see the last event is refused here; two that saw the same one meet at the primary key,
-/// which fails the later commit's insert (a unique violation, so a `Conflict`).
-async fn append_in(
-    tx: &mut Transaction<'_, Postgres>,
-    table: TableId,
-    after: u64,
-    append: &Append,
-) -> Result<u64> {
-    let last: i64 =
-        sqlx::query_scalar("SELECT COALESCE(MAX(seq), 0) FROM events WHERE table_id = $1")
-            .bind(table.0)
-            .fetch_one(&mut **tx)
-            .await?;
-    if u64::try_from(last).ok() != Some(after) {
-        return Err(StoreError::Conflict);
-    }
-    if let Some(seat) = &append.new_seat {
-        sqlx::query(
-            "INSERT INTO seats (table_id, player, name, secret_hash, creator) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(table.0)
-        .bind(i64::from(seat.player))
-        .bind(&seat.name)
-        .bind(&seat.secret_hash)
-        .bind(seat.creator)
-        .execute(&mut **tx)
-        .await?;
-    }
-    if let Some(player) = append.remove_seat {
-        sqlx::query("UPDATE seats SET removed = TRUE WHERE table_id = $1 AND player = $2")
-            .bind(table.0)
-            .bind(i64::from(player))
-            .execute(&mut **tx)
-            .await?;
-    }
-    if let Some(invite) = &append.renew_invite {
-        sqlx::query("UPDATE tables SET invite = $1 WHERE id = $2 AND invite IS NOT NULL")
-            .bind(invite)
-            .bind(table.0)
-            .execute(&mut **tx)
-            .await?;
-    }
-    let mut seq = after;
-    for event in &append.events {
-        seq += 1;
-        sqlx::query(
-            "INSERT INTO events (table_id, seq, at, player, body) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(table.0)
-        .bind(i64::try_from(seq).map_err(|_| out_of_range("event", "its number"))?)
-        .bind(event.at)
-        .bind(event.player.map(i64::from))
-        .bind(&event.body)
-        .execute(&mut **tx)
-        .await?;
-    }
-    // Delivered to every server's listener when the transaction commits (and not if it
-    // does not).
-    sqlx::query("SELECT pg_notify($1, $2)")
-        .bind(CHANNEL)
-        .bind(format!("{}:{seq}", table.0))
-        .execute(&mut **tx)
-        .await?;
-    if append.renew_invite.is_some() {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(CHANNEL)
-            .bind(format!("{}:invite", table.0))
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(seq)
 }

@@ -1,5 +1,6 @@
 //! The SQLite store against a real database file.
 
+mod group;
 mod postgres;
 
 use std::path::PathBuf;
