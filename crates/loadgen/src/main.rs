@@ -38,7 +38,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use table::{Jitter, Plan, SEATS, Table, Window};
+use table::{Jitter, Placement, Plan, SEATS, Table, Window};
 
 /// mimalloc, as the server has: glibc's malloc and free were about a tenth of the generator's
 /// CPU (perf, 4,000 players), CPU the server it measures could have had.
@@ -109,7 +109,7 @@ struct Args {
     server_bin: Option<PathBuf>,
     /// Load servers already running at these addresses (127.0.0.1 only; comma-separated, e.g.
     /// servers on one PostgreSQL database) instead of starting any: the four players of each
-    /// table are spread over them, as with --servers.
+    /// table are placed on them as with --servers (see --sticky).
     #[arg(long, value_delimiter = ',', conflicts_with = "server_bin")]
     addr: Vec<SocketAddr>,
     /// The running servers' process ids, in the order of --addr, for their CPU and memory.
@@ -120,9 +120,16 @@ struct Args {
     #[arg(long, conflicts_with = "addr")]
     db: Option<String>,
     /// How many servers to start on that database (1 to 8; more than one needs --db): the four
-    /// players of each table are spread over them, and the report sums their CPU and memory.
+    /// players of each table are spread over them (or not: --sticky), and the report sums their
+    /// CPU and memory.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8), conflicts_with = "addr")]
     servers: u64,
+    /// Place all four players of a table (its creation, joins and sockets) on one server:
+    /// table t on server t mod N, of the N servers of --servers or --addr. A deployment's proxy
+    /// would hash the table's token instead; t mod N stands for that. Default: spread, player
+    /// p of table t on server (t + p) mod N.
+    #[arg(long)]
+    sticky: bool,
     /// Worker threads of the generator [default: one per core].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
@@ -175,6 +182,7 @@ struct Settings {
     setup_concurrency: usize,
     setup_timeout: Duration,
     target: Target,
+    placement: Placement,
     threads: usize,
     json: bool,
 }
@@ -259,6 +267,11 @@ fn resolve(args: Args) -> Result<Settings, String> {
         setup_concurrency: args.setup_concurrency as usize,
         setup_timeout: Duration::from_secs(args.setup_timeout),
         target,
+        placement: if args.sticky {
+            Placement::Sticky
+        } else {
+            Placement::Spread
+        },
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(2, |n| n.get()),
             |t| t as usize,
@@ -486,6 +499,8 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
     let latency = Latency::of(played.outcome.samples);
     Ok(Report {
         players,
+        servers: servers.len(),
+        placement: settings.placement,
         tables,
         scenes_per_table: plan.scenes,
         think_ms: plan.think.as_millis() as u64,
@@ -507,9 +522,9 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
     })
 }
 
-/// Sets up `tables` tables, `settings.setup_concurrency` at a time, their four players spread
-/// over `addrs`: the tables ready, what went wrong, and the seconds it took. An error when no
-/// table could be set up, or the setup outlasted `--setup-timeout`.
+/// Sets up `tables` tables, `settings.setup_concurrency` at a time, their four players placed
+/// on `addrs` as `settings.placement` says: the tables ready, what went wrong, and the seconds
+/// it took. An error when no table could be set up, or the setup outlasted `--setup-timeout`.
 async fn set_up(
     settings: &Settings,
     addrs: &[SocketAddr],
@@ -521,9 +536,9 @@ async fn set_up(
     let permits = Arc::new(tokio::sync::Semaphore::new(settings.setup_concurrency));
     let mut setups = tokio::task::JoinSet::new();
     for number in 0..tables {
-        // A table's four players on as many different servers as there are.
-        let homes: [SocketAddr; SEATS] =
-            std::array::from_fn(|player| addrs[(number + player) % addrs.len()]);
+        let homes: [SocketAddr; SEATS] = std::array::from_fn(|player| {
+            addrs[settings.placement.server(number, player, addrs.len())]
+        });
         let (permits, plan, traffic) = (permits.clone(), plan.clone(), traffic.clone());
         setups.spawn(async move {
             let _permit = permits.acquire_owned().await;

@@ -1,5 +1,6 @@
 //! What one run measured, the percentile arithmetic, and the text and JSON renderings.
 
+use crate::table::Placement;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -136,6 +137,10 @@ pub struct MachineUse {
 pub struct Report {
     /// Players (N).
     pub players: usize,
+    /// Servers loaded.
+    pub servers: usize,
+    /// How each table's players were placed on them.
+    pub placement: Placement,
     /// Tables of four.
     pub tables: usize,
     /// Scenes in each table's outline (one roll each).
@@ -199,6 +204,14 @@ impl Report {
             out,
             "setup {:.1} s (not measured), warm-up {:.0} s, window {:.1} s",
             self.setup_s, self.warmup_s, self.duration_s
+        );
+        let _ = writeln!(
+            out,
+            "placement: {} over {} server{} ({})",
+            self.placement.name(),
+            self.servers,
+            if self.servers == 1 { "" } else { "s" },
+            self.placement.rule(self.servers)
         );
         let _ = writeln!(
             out,
@@ -396,6 +409,8 @@ mod tests {
     fn run(players: usize, p99: f64, failures: u64) -> Report {
         Report {
             players,
+            servers: 1,
+            placement: Placement::Spread,
             tables: players / 4,
             scenes_per_table: 20,
             think_ms: 2000,
@@ -425,6 +440,20 @@ mod tests {
             generator: None,
             machine: None,
         }
+    }
+
+    /// The report says how tables were placed, in text and in JSON.
+    #[test]
+    fn the_report_gives_the_placement() {
+        let mut r = run(40, 5.0, 0);
+        r.servers = 2;
+        r.placement = Placement::Sticky;
+        assert!(r.text().contains(
+            "placement: sticky over 2 servers (all four players of table t on server t mod 2)\n"
+        ));
+        assert_eq!(serde_json::to_value(&r).unwrap()["placement"], "sticky");
+        let plain = run(40, 5.0, 0).text();
+        assert!(plain.contains("placement: spread over 1 server ("));
     }
 
     #[test]
