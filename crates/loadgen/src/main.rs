@@ -30,8 +30,9 @@ mod server;
 mod table;
 
 use clap::Parser;
-use report::{Errors, Latency, MachineUse, ProcessUse, Report};
+use report::{Errors, Latency, MachineUse, PostgresUse, ProcessUse, Report};
 use server::Server;
+use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -410,12 +411,14 @@ fn to_json(report: &Report) -> String {
 }
 
 /// What `/proc` said at one moment.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Snapshot {
     at: Instant,
     server: Option<u64>,
     generator: Option<u64>,
     machine: Option<server::MachineTicks>,
+    /// Every `postgres` process's CPU so far, in clock ticks.
+    postgres: HashMap<server::ProcessKey, u64>,
     messages: u64,
     bytes: u64,
 }
@@ -432,6 +435,7 @@ fn snapshot(pids: &[u32], traffic: &client::Traffic) -> Snapshot {
         server,
         generator: server::cpu_ticks(std::process::id()),
         machine: server::machine_ticks(),
+        postgres: server::cpu_ticks_named("postgres"),
         messages: traffic.messages.load(Ordering::Relaxed),
         bytes: traffic.bytes.load(Ordering::Relaxed),
     }
@@ -495,6 +499,8 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         .duration_since(played.before.at)
         .as_secs_f64();
     let (server_use, generator_use, machine) = resource_use(&pids, &played, seconds);
+    let (server_cpu_ms_per_action, postgres, postgres_cpu_ms_per_action) =
+        cpu_per_action(&played, seconds);
     let (before, after) = (played.before, played.after);
     let latency = Latency::of(played.outcome.samples);
     Ok(Report {
@@ -519,6 +525,9 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         server: server_use,
         generator: generator_use,
         machine,
+        server_cpu_ms_per_action,
+        postgres,
+        postgres_cpu_ms_per_action,
     })
 }
 
@@ -739,4 +748,35 @@ fn resource_use(
         _ => None,
     };
     (server_use, generator_use, machine)
+}
+
+/// What an action served in the measured window cost in CPU: the servers' milliseconds (none
+/// when their processes are unknown), then PostgreSQL's use and milliseconds (none when no
+/// `postgres` process ran). Every `postgres` process counts, whoever it serves: on a machine
+/// given to the benchmark, that is the servers' database.
+fn cpu_per_action(
+    played: &Played,
+    seconds: f64,
+) -> (Option<f64>, Option<PostgresUse>, Option<f64>) {
+    let (before, after) = (&played.before, &played.after);
+    let ticks = server::clock_ticks();
+    let actions = played.outcome.actions;
+    let server = (before.server)
+        .zip(after.server)
+        .and_then(|(a, b)| report::cpu_ms_per_action(b.saturating_sub(a) as f64 / ticks, actions));
+    if before.postgres.is_empty() && after.postgres.is_empty() {
+        return (server, None, None);
+    }
+    let (used, ended) = server::ticks_between(&before.postgres, &after.postgres);
+    let cpu_s = used as f64 / ticks;
+    let postgres = PostgresUse {
+        processes: after.postgres.len(),
+        ended,
+        cpu_cores: cpu_s / seconds,
+    };
+    (
+        server,
+        Some(postgres),
+        report::cpu_ms_per_action(cpu_s, actions),
+    )
 }
