@@ -30,15 +30,16 @@ mod server;
 mod table;
 
 use clap::Parser;
-use report::{Errors, Latency, MachineUse, ProcessUse, Report};
+use report::{Errors, Latency, MachineUse, PostgresUse, ProcessUse, Report};
 use server::Server;
+use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use table::{Jitter, Plan, SEATS, Table, Window};
+use table::{Jitter, Placement, Plan, SEATS, Table, Window};
 
 /// mimalloc, as the server has: glibc's malloc and free were about a tenth of the generator's
 /// CPU (perf, 4,000 players), CPU the server it measures could have had.
@@ -109,7 +110,7 @@ struct Args {
     server_bin: Option<PathBuf>,
     /// Load servers already running at these addresses (127.0.0.1 only; comma-separated, e.g.
     /// servers on one PostgreSQL database) instead of starting any: the four players of each
-    /// table are spread over them, as with --servers.
+    /// table are placed on them as with --servers (see --sticky).
     #[arg(long, value_delimiter = ',', conflicts_with = "server_bin")]
     addr: Vec<SocketAddr>,
     /// The running servers' process ids, in the order of --addr, for their CPU and memory.
@@ -120,9 +121,16 @@ struct Args {
     #[arg(long, conflicts_with = "addr")]
     db: Option<String>,
     /// How many servers to start on that database (1 to 8; more than one needs --db): the four
-    /// players of each table are spread over them, and the report sums their CPU and memory.
+    /// players of each table are spread over them (or not: --sticky), and the report sums their
+    /// CPU and memory.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8), conflicts_with = "addr")]
     servers: u64,
+    /// Place all four players of a table (its creation, joins and sockets) on one server:
+    /// table t on server t mod N, of the N servers of --servers or --addr. A deployment's proxy
+    /// would hash the table's token instead; t mod N stands for that. Default: spread, player
+    /// p of table t on server (t + p) mod N.
+    #[arg(long)]
+    sticky: bool,
     /// Worker threads of the generator [default: one per core].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     threads: Option<u64>,
@@ -175,6 +183,7 @@ struct Settings {
     setup_concurrency: usize,
     setup_timeout: Duration,
     target: Target,
+    placement: Placement,
     threads: usize,
     json: bool,
 }
@@ -259,6 +268,11 @@ fn resolve(args: Args) -> Result<Settings, String> {
         setup_concurrency: args.setup_concurrency as usize,
         setup_timeout: Duration::from_secs(args.setup_timeout),
         target,
+        placement: if args.sticky {
+            Placement::Sticky
+        } else {
+            Placement::Spread
+        },
         threads: args.threads.map_or_else(
             || std::thread::available_parallelism().map_or(2, |n| n.get()),
             |t| t as usize,
@@ -397,12 +411,14 @@ fn to_json(report: &Report) -> String {
 }
 
 /// What `/proc` said at one moment.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Snapshot {
     at: Instant,
     server: Option<u64>,
     generator: Option<u64>,
     machine: Option<server::MachineTicks>,
+    /// Every `postgres` process's CPU so far, in clock ticks.
+    postgres: HashMap<server::ProcessKey, u64>,
     messages: u64,
     bytes: u64,
 }
@@ -419,6 +435,7 @@ fn snapshot(pids: &[u32], traffic: &client::Traffic) -> Snapshot {
         server,
         generator: server::cpu_ticks(std::process::id()),
         machine: server::machine_ticks(),
+        postgres: server::cpu_ticks_named("postgres"),
         messages: traffic.messages.load(Ordering::Relaxed),
         bytes: traffic.bytes.load(Ordering::Relaxed),
     }
@@ -482,10 +499,14 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         .duration_since(played.before.at)
         .as_secs_f64();
     let (server_use, generator_use, machine) = resource_use(&pids, &played, seconds);
+    let (server_cpu_ms_per_action, postgres, postgres_cpu_ms_per_action) =
+        cpu_per_action(&played, seconds);
     let (before, after) = (played.before, played.after);
     let latency = Latency::of(played.outcome.samples);
     Ok(Report {
         players,
+        servers: servers.len(),
+        placement: settings.placement,
         tables,
         scenes_per_table: plan.scenes,
         think_ms: plan.think.as_millis() as u64,
@@ -504,12 +525,15 @@ async fn load(settings: &Settings, servers: &[Server], players: usize) -> Result
         server: server_use,
         generator: generator_use,
         machine,
+        server_cpu_ms_per_action,
+        postgres,
+        postgres_cpu_ms_per_action,
     })
 }
 
-/// Sets up `tables` tables, `settings.setup_concurrency` at a time, their four players spread
-/// over `addrs`: the tables ready, what went wrong, and the seconds it took. An error when no
-/// table could be set up, or the setup outlasted `--setup-timeout`.
+/// Sets up `tables` tables, `settings.setup_concurrency` at a time, their four players placed
+/// on `addrs` as `settings.placement` says: the tables ready, what went wrong, and the seconds
+/// it took. An error when no table could be set up, or the setup outlasted `--setup-timeout`.
 async fn set_up(
     settings: &Settings,
     addrs: &[SocketAddr],
@@ -521,9 +545,9 @@ async fn set_up(
     let permits = Arc::new(tokio::sync::Semaphore::new(settings.setup_concurrency));
     let mut setups = tokio::task::JoinSet::new();
     for number in 0..tables {
-        // A table's four players on as many different servers as there are.
-        let homes: [SocketAddr; SEATS] =
-            std::array::from_fn(|player| addrs[(number + player) % addrs.len()]);
+        let homes: [SocketAddr; SEATS] = std::array::from_fn(|player| {
+            addrs[settings.placement.server(number, player, addrs.len())]
+        });
         let (permits, plan, traffic) = (permits.clone(), plan.clone(), traffic.clone());
         setups.spawn(async move {
             let _permit = permits.acquire_owned().await;
@@ -724,4 +748,35 @@ fn resource_use(
         _ => None,
     };
     (server_use, generator_use, machine)
+}
+
+/// What an action served in the measured window cost in CPU: the servers' milliseconds (none
+/// when their processes are unknown), then PostgreSQL's use and milliseconds (none when no
+/// `postgres` process ran). Every `postgres` process counts, whoever it serves: on a machine
+/// given to the benchmark, that is the servers' database.
+fn cpu_per_action(
+    played: &Played,
+    seconds: f64,
+) -> (Option<f64>, Option<PostgresUse>, Option<f64>) {
+    let (before, after) = (&played.before, &played.after);
+    let ticks = server::clock_ticks();
+    let actions = played.outcome.actions;
+    let server = (before.server)
+        .zip(after.server)
+        .and_then(|(a, b)| report::cpu_ms_per_action(b.saturating_sub(a) as f64 / ticks, actions));
+    if before.postgres.is_empty() && after.postgres.is_empty() {
+        return (server, None, None);
+    }
+    let (used, ended) = server::ticks_between(&before.postgres, &after.postgres);
+    let cpu_s = used as f64 / ticks;
+    let postgres = PostgresUse {
+        processes: after.postgres.len(),
+        ended,
+        cpu_cores: cpu_s / seconds,
+    };
+    (
+        server,
+        Some(postgres),
+        report::cpu_ms_per_action(cpu_s, actions),
+    )
 }

@@ -1,5 +1,6 @@
 //! What one run measured, the percentile arithmetic, and the text and JSON renderings.
 
+use crate::table::Placement;
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -131,11 +132,33 @@ pub struct MachineUse {
     pub others_percent_of_one_core: Option<f64>,
 }
 
+/// Every process on the machine named `postgres` (the PostgreSQL the servers use, and any
+/// other cluster on the machine) over the measured window.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PostgresUse {
+    /// Processes alive as the window closed.
+    pub processes: usize,
+    /// Processes alive as the window opened and gone as it closed: their CPU is not counted.
+    pub ended: usize,
+    /// utime + stime over the window, in cores (1.0 = one core busy throughout).
+    pub cpu_cores: f64,
+}
+
+/// CPU time per action served, in milliseconds: `cpu_s` seconds of CPU over a window in which
+/// `actions` actions were served. None without actions.
+pub fn cpu_ms_per_action(cpu_s: f64, actions: u64) -> Option<f64> {
+    (actions > 0).then(|| cpu_s * 1000.0 / actions as f64)
+}
+
 /// One run: the settings, the figures, and what went wrong.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// Players (N).
     pub players: usize,
+    /// Servers loaded.
+    pub servers: usize,
+    /// How each table's players were placed on them.
+    pub placement: Placement,
     /// Tables of four.
     pub tables: usize,
     /// Scenes in each table's outline (one roll each).
@@ -174,6 +197,13 @@ pub struct Report {
     pub generator: Option<ProcessUse>,
     /// The whole machine.
     pub machine: Option<MachineUse>,
+    /// The servers' CPU time over the window ÷ the actions served in it, in milliseconds;
+    /// none when their processes are unknown.
+    pub server_cpu_ms_per_action: Option<f64>,
+    /// Every `postgres` process, when there was any.
+    pub postgres: Option<PostgresUse>,
+    /// Their CPU time over the window ÷ the actions served in it, in milliseconds.
+    pub postgres_cpu_ms_per_action: Option<f64>,
 }
 
 impl Report {
@@ -199,6 +229,14 @@ impl Report {
             out,
             "setup {:.1} s (not measured), warm-up {:.0} s, window {:.1} s",
             self.setup_s, self.warmup_s, self.duration_s
+        );
+        let _ = writeln!(
+            out,
+            "placement: {} over {} server{} ({})",
+            self.placement.name(),
+            self.servers,
+            if self.servers == 1 { "" } else { "s" },
+            self.placement.rule(self.servers)
         );
         let _ = writeln!(
             out,
@@ -244,6 +282,7 @@ impl Report {
                 out.push('\n');
             }
         }
+        self.cpu_text(&mut out);
         if let Some(m) = &self.machine {
             let _ = write!(
                 out,
@@ -269,6 +308,30 @@ impl Report {
             e.misread
         );
         out
+    }
+}
+
+impl Report {
+    /// The lines of CPU per action: the servers', then PostgreSQL's.
+    fn cpu_text(&self, out: &mut String) {
+        if let Some(ms) = self.server_cpu_ms_per_action {
+            let _ = writeln!(out, "server CPU per action: {ms:.3} ms");
+        }
+        if let Some(p) = &self.postgres {
+            let _ = write!(
+                out,
+                "PostgreSQL (all postgres processes): CPU {:.2} cores",
+                p.cpu_cores
+            );
+            if let Some(ms) = self.postgres_cpu_ms_per_action {
+                let _ = write!(out, ", {ms:.3} ms per action");
+            }
+            let _ = writeln!(
+                out,
+                "; {} processes, {} ended in the window (their CPU not counted)",
+                p.processes, p.ended
+            );
+        }
     }
 }
 
@@ -396,6 +459,8 @@ mod tests {
     fn run(players: usize, p99: f64, failures: u64) -> Report {
         Report {
             players,
+            servers: 1,
+            placement: Placement::Spread,
             tables: players / 4,
             scenes_per_table: 20,
             think_ms: 2000,
@@ -424,7 +489,50 @@ mod tests {
             server: None,
             generator: None,
             machine: None,
+            server_cpu_ms_per_action: None,
+            postgres: None,
+            postgres_cpu_ms_per_action: None,
         }
+    }
+
+    #[test]
+    fn cpu_per_action_is_milliseconds_of_cpu_over_actions() {
+        // 1.5 s of CPU over 3,000 actions: half a millisecond each.
+        assert_eq!(cpu_ms_per_action(1.5, 3000), Some(0.5));
+        assert_eq!(cpu_ms_per_action(0.0, 10), Some(0.0));
+        assert_eq!(cpu_ms_per_action(2.0, 0), None);
+    }
+
+    /// The report says how tables were placed and what an action cost, in text and in JSON.
+    #[test]
+    fn the_report_gives_the_placement_and_the_cpu_per_action() {
+        let mut r = run(40, 5.0, 0);
+        r.servers = 2;
+        r.placement = Placement::Sticky;
+        r.server_cpu_ms_per_action = Some(0.25);
+        r.postgres = Some(PostgresUse {
+            processes: 12,
+            ended: 1,
+            cpu_cores: 0.4,
+        });
+        r.postgres_cpu_ms_per_action = Some(0.125);
+        let text = r.text();
+        assert!(text.contains(
+            "placement: sticky over 2 servers (all four players of table t on server t mod 2)\n"
+        ));
+        assert!(text.contains("server CPU per action: 0.250 ms\n"));
+        assert!(text.contains(
+            "PostgreSQL (all postgres processes): CPU 0.40 cores, 0.125 ms per action; 12 processes, 1 ended in the window (their CPU not counted)\n"
+        ));
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["placement"], "sticky");
+        assert_eq!(json["server_cpu_ms_per_action"], 0.25);
+        assert_eq!(json["postgres_cpu_ms_per_action"], 0.125);
+        assert_eq!(json["postgres"]["cpu_cores"], 0.4);
+        // Without PostgreSQL or known servers, neither line.
+        let plain = run(40, 5.0, 0).text();
+        assert!(plain.contains("placement: spread over 1 server ("));
+        assert!(!plain.contains("CPU per action") && !plain.contains("PostgreSQL"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! dropped, so an error or a panic never leaves it running), or a server already running; and
 //! what `/proc` says about its CPU time and memory.
 
+use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -172,14 +173,72 @@ pub fn cpu_ticks(pid: u32) -> Option<u64> {
     parse_cpu_ticks(&stat)
 }
 
-/// utime + stime from the text of `/proc/PID/stat` (fields 14 and 15; the command name in
-/// field 2 may hold spaces and parentheses, so fields are counted after its last `)`).
+/// utime + stime from the text of `/proc/PID/stat`.
 fn parse_cpu_ticks(stat: &str) -> Option<u64> {
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
+    parse_stat(stat).map(|s| s.ticks)
+}
+
+/// What loadgen reads of one `/proc/PID/stat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stat<'a> {
+    /// The command name (field 2), the same text as `/proc/PID/comm`.
+    comm: &'a str,
+    /// utime + stime (fields 14 and 15), in clock ticks.
+    ticks: u64,
+    /// When the process started (field 22), in clock ticks after boot.
+    started: u64,
+}
+
+/// Fields of the text of `/proc/PID/stat`. The command name in field 2 may hold spaces and
+/// parentheses, so it runs from the first `(` to the last `)`, and fields are counted after it.
+fn parse_stat(stat: &str) -> Option<Stat<'_>> {
+    let (open, close) = (stat.find('(')?, stat.rfind(')')?);
+    let comm = stat.get(open + 1..close)?;
+    let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
     let utime: u64 = fields.get(11)?.parse().ok()?;
     let stime: u64 = fields.get(12)?.parse().ok()?;
-    Some(utime + stime)
+    Some(Stat {
+        comm,
+        ticks: utime + stime,
+        started: fields.get(19)?.parse().ok()?,
+    })
+}
+
+/// A process across two readings of `/proc`: its pid and start time, so that a pid reused in
+/// between is not taken for the same process.
+pub type ProcessKey = (u32, u64);
+
+/// utime + stime, in clock ticks, of every process on the machine named `comm` (PostgreSQL's
+/// postmaster and backends are all `postgres`). The name comes from `/proc/PID/stat`, not
+/// `/proc/PID/comm`: one read gives the name and the times together.
+pub fn cpu_ticks_named(comm: &str) -> HashMap<ProcessKey, u64> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return HashMap::new();
+    };
+    entries
+        .filter_map(|entry| {
+            let pid: u32 = entry.ok()?.file_name().to_str()?.parse().ok()?;
+            // The process may have ended since the listing: it is skipped.
+            let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let stat = parse_stat(&text)?;
+            (stat.comm == comm).then_some(((pid, stat.started), stat.ticks))
+        })
+        .collect()
+}
+
+/// CPU ticks that a group of processes used between two readings, and how many of them ended
+/// in between. A process started in between counts from zero; one that ended is lost (its
+/// ticks went with it), hence the count.
+pub fn ticks_between(
+    before: &HashMap<ProcessKey, u64>,
+    after: &HashMap<ProcessKey, u64>,
+) -> (u64, usize) {
+    let used = after
+        .iter()
+        .map(|(key, &b)| b.saturating_sub(before.get(key).copied().unwrap_or(0)))
+        .sum();
+    let ended = before.keys().filter(|k| !after.contains_key(k)).count();
+    (used, ended)
 }
 
 /// (VmRSS, VmHWM) of a process, in MiB.
@@ -257,5 +316,34 @@ mod tests {
             })
         );
         assert_eq!(parse_machine_ticks("cpu0 1 2 3 4 5 6 7 8"), None);
+    }
+
+    #[test]
+    fn stat_gives_the_name_times_and_start() {
+        let backend =
+            "2236 (postgres) S 2200 2236 2236 0 -1 4194560 900 0 0 0 40 2 0 0 20 0 1 0 7777 1 2";
+        assert_eq!(
+            parse_stat(backend),
+            Some(Stat {
+                comm: "postgres",
+                ticks: 42,
+                started: 7777
+            })
+        );
+        let odd = "9 (a) b (c)) R 1 9 9 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 55 1 2";
+        assert_eq!(
+            parse_stat(odd).map(|s| (s.comm, s.ticks)),
+            Some(("a) b (c)", 7))
+        );
+        assert_eq!(parse_stat("12 (postgres) S 1 2 3"), None);
+    }
+
+    #[test]
+    fn processes_started_count_from_zero_and_ended_ones_are_counted_apart() {
+        let before = HashMap::from([((10, 1), 100), ((11, 1), 50), ((12, 1), 70)]);
+        // 10 ran on, 11 ended, 12's pid now belongs to a new process, 13 is new.
+        let after = HashMap::from([((10, 1), 130), ((12, 900), 5), ((13, 950), 8)]);
+        assert_eq!(ticks_between(&before, &after), (30 + 5 + 8, 2));
+        assert_eq!(ticks_between(&after, &after), (0, 0));
     }
 }
