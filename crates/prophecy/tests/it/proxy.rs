@@ -229,6 +229,7 @@ impl Caddy {
             .stderr(log)
             .spawn()
             .unwrap_or_else(|e| {
+                let _ = std::fs::remove_dir_all(&dir);
                 panic!(
                     "Caddy does not run ({e}): this test needs Debian's caddy package \
                      (scripts/test.sh installs it)"
