@@ -58,7 +58,18 @@ pub(crate) async fn write(queue: Queue, options: PgConnectOptions) {
         let Some(c) = connection.as_mut() else {
             continue;
         };
-        if let Err(e) = write_batch(c, batch).await {
+        let mut rounds = rounds(batch).into_iter();
+        let failed = loop {
+            let Some(round) = rounds.next() else {
+                break None;
+            };
+            if let Err(e) = write_batch(c, round).await {
+                break Some(e);
+            }
+        };
+        if let Some(e) = failed {
+            let rest: Vec<Pending> = rounds.flatten().collect();
+            fail(rest, &e.to_string());
             // The connection may be gone with the batch's fate unknown: a fresh one next time.
             tracing::warn!("a batch of appends failed: {e}");
             if let Some(c) = connection.take() {
@@ -66,6 +77,29 @@ pub(crate) async fn write(queue: Queue, options: PgConnectOptions) {
             }
         }
     }
+}
+
+/// The batch in rounds in which no table comes twice (the second append to a table, from
+/// the same server, follows the first: it is written after it, in order).
+fn rounds(mut batch: Vec<Pending>) -> Vec<Vec<Pending>> {
+    // Stable: a table's appends stay in the order they were queued.
+    batch.sort_by_key(|p| p.table);
+    let mut rounds: Vec<Vec<Pending>> = vec![Vec::new()];
+    let mut previous = None;
+    let mut round = 0;
+    for pending in batch {
+        round = if previous == Some(pending.table) {
+            round + 1
+        } else {
+            0
+        };
+        previous = Some(pending.table);
+        if round == rounds.len() {
+            rounds.push(Vec::new());
+        }
+        rounds[round].push(pending);
+    }
+    rounds
 }
 
 /// The first append waiting (waiting for one), and those queued behind it, up to a batch.
@@ -108,17 +142,20 @@ struct Columns {
     seat_creators: Vec<Option<bool>>,
     removes: Vec<Option<i64>>,
     invites: Vec<Option<String>>,
+    owners: Vec<i32>,
+    seqs: Vec<i64>,
     ats: Vec<i64>,
     players: Vec<Option<i64>>,
     bodies: Vec<String>,
 }
 
 impl Columns {
+    /// The columns of `batch`, whose tables are all different, sorted by table: one order of
+    /// locks for every server's batches.
     fn of(batch: &mut [Pending]) -> Columns {
-        // One order of locks for every server's batches: by table (then as queued).
         batch.sort_by_key(|p| p.table);
         let mut c = Columns::default();
-        for p in batch.iter_mut() {
+        for (owner, p) in (1..).zip(batch.iter_mut()) {
             let append = &mut p.append;
             c.table_ids.push(p.table.0);
             c.afters.push(i64::try_from(p.after).unwrap_or(i64::MAX));
@@ -132,7 +169,9 @@ impl Columns {
             c.seat_hashes.push(seat.map(|s| s.secret_hash));
             c.removes.push(append.remove_seat.map(i64::from));
             c.invites.push(append.renew_invite.take());
-            for event in append.events.drain(..) {
+            for (seq, event) in (p.after + 1..).zip(append.events.drain(..)) {
+                c.owners.push(owner);
+                c.seqs.push(i64::try_from(seq).unwrap_or(i64::MAX));
                 c.ats.push(event.at);
                 c.players.push(event.player.map(i64::from));
                 c.bodies.push(event.body);
@@ -150,7 +189,7 @@ async fn write_batch(
 ) -> std::result::Result<(), sqlx::Error> {
     let c = Columns::of(&mut batch);
     let written: std::result::Result<Vec<i64>, sqlx::Error> = sqlx::query_scalar(
-        "SELECT prophecy_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        "SELECT prophecy_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(c.table_ids)
     .bind(c.afters)
@@ -161,6 +200,8 @@ async fn write_batch(
     .bind(c.seat_creators)
     .bind(c.removes)
     .bind(c.invites)
+    .bind(c.owners)
+    .bind(c.seqs)
     .bind(c.ats)
     .bind(c.players)
     .bind(c.bodies)
@@ -183,4 +224,48 @@ async fn write_batch(
         let _ = pending.done.send(result);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{NewEvent, TableId};
+
+    fn pending(table: i64, body: &str) -> Pending {
+        let (done, _) = oneshot::channel();
+        Pending {
+            table: TableId(table),
+            after: 0,
+            append: Append {
+                events: vec![NewEvent {
+                    at: 0,
+                    player: None,
+                    body: body.to_owned(),
+                }],
+                ..Append::default()
+            },
+            done,
+        }
+    }
+
+    #[test]
+    fn a_table_twice_in_a_batch_is_written_in_later_rounds_in_its_order() {
+        let batch = vec![
+            pending(2, "a"),
+            pending(1, "b"),
+            pending(2, "c"),
+            pending(2, "d"),
+            pending(3, "e"),
+        ];
+        let bodies: Vec<Vec<String>> = rounds(batch)
+            .into_iter()
+            .map(|round| {
+                round
+                    .into_iter()
+                    .map(|mut p| p.append.events.remove(0).body)
+                    .collect()
+            })
+            .collect();
+        assert_eq!(bodies, [vec!["b", "a", "e"], vec!["c"], vec!["d"]]);
+    }
 }

@@ -1,13 +1,14 @@
 -- Group commit: the appends waiting at one moment, from many tables, in one call and so one
--- transaction, one round trip and one notice. Arrays are per append, except `ats`, `players`
--- and `bodies`, which are per event, every append's events one after the other (`counts`
--- says how many each has). A NULL `seat_players[i]`, `removes[i]` or `invites[i]` means none.
+-- transaction, one round trip and one notice. Arrays are per append (`table_ids` in
+-- increasing order, no table twice), except `owners`, `seqs`, `ats`, `players` and `bodies`,
+-- which are per event: `owners` gives the append an event belongs to (from 1) and `seqs` its
+-- number should that append land. A NULL `seat_players[i]`, `removes[i]` or `invites[i]`
+-- means none. The work is done a statement per batch, not per append.
 --
--- Each append locks its table's row first (the batch comes sorted by table, so that two
--- servers' batches lock in one order and never deadlock). The log's last number read after
--- the lock is the one the append follows: an append that did not see it gets -1 and writes
--- nothing, and the others in the batch go on. No insert can then meet another writer's row,
--- so no error aborts the batch for one table's sake.
+-- The tables' rows are locked first, in the order of their ids (so two servers' batches
+-- never deadlock). The log's last number read after the lock is the one each append must
+-- follow: an append that did not see it gets -1 and writes nothing, and the others go on. No
+-- insert can then meet another writer's row, so no error aborts the batch for one table.
 --
 -- Returns, per append, the table's new last event number, or -1 after a conflict. The notice
 -- on `prophecy_events` lists `TABLE:SEQ` (and `TABLE:invite`) items separated by spaces,
@@ -22,50 +23,60 @@ CREATE FUNCTION prophecy_append(
     seat_creators BOOLEAN[],
     removes       BIGINT[],
     invites       TEXT[],
+    owners        INT[],
+    seqs          BIGINT[],
     ats           BIGINT[],
     players       BIGINT[],
     bodies        TEXT[]
 ) RETURNS BIGINT[] LANGUAGE plpgsql AS $$
 DECLARE
-    results BIGINT[] := '{}';
+    results BIGINT[];
     notice  TEXT := '';
     item    TEXT;
-    first   INT := 1;
-    last    BIGINT;
 BEGIN
+    PERFORM 1 FROM tables WHERE id = ANY (table_ids) ORDER BY id FOR NO KEY UPDATE;
+    -- A statement of its own, so that it sees what the lock waited for.
+    SELECT array_agg(
+               CASE WHEN coalesce(
+                        (SELECT max(seq) FROM events WHERE table_id = table_ids[i]), 0)
+                         = afters[i]
+                    THEN afters[i] + counts[i] ELSE -1 END
+               ORDER BY i)
+    INTO results
+    FROM generate_subscripts(table_ids, 1) AS i;
+    INSERT INTO events (table_id, seq, at, player, body)
+    SELECT table_ids[e.owner], e.seq, e.at, e.player, e.body
+    FROM unnest(owners, seqs, ats, players, bodies) AS e(owner, seq, at, player, body)
+    WHERE results[e.owner] >= 0;
+    IF cardinality(array_remove(seat_players, NULL)) > 0 THEN
+        INSERT INTO seats (table_id, player, name, secret_hash, creator)
+        SELECT table_ids[i], seat_players[i], seat_names[i], seat_hashes[i], seat_creators[i]
+        FROM generate_subscripts(table_ids, 1) AS i
+        WHERE seat_players[i] IS NOT NULL AND results[i] >= 0;
+    END IF;
+    IF cardinality(array_remove(removes, NULL)) > 0 THEN
+        UPDATE seats SET removed = TRUE
+        FROM generate_subscripts(table_ids, 1) AS i
+        WHERE removes[i] IS NOT NULL AND results[i] >= 0
+          AND seats.table_id = table_ids[i] AND seats.player = removes[i];
+    END IF;
+    IF cardinality(array_remove(invites, NULL)) > 0 THEN
+        UPDATE tables SET invite = invites[i]
+        FROM generate_subscripts(table_ids, 1) AS i
+        WHERE invites[i] IS NOT NULL AND results[i] >= 0
+          AND tables.id = table_ids[i] AND tables.invite IS NOT NULL;
+    END IF;
     FOR i IN 1 .. coalesce(array_length(table_ids, 1), 0) LOOP
-        PERFORM 1 FROM tables WHERE id = table_ids[i] FOR NO KEY UPDATE;
-        SELECT coalesce(max(seq), 0) INTO last FROM events WHERE table_id = table_ids[i];
-        IF last <> afters[i] THEN
-            results := results || (-1)::BIGINT;
-        ELSE
-            IF seat_players[i] IS NOT NULL THEN
-                INSERT INTO seats (table_id, player, name, secret_hash, creator)
-                VALUES (table_ids[i], seat_players[i], seat_names[i], seat_hashes[i],
-                        seat_creators[i]);
-            END IF;
-            IF removes[i] IS NOT NULL THEN
-                UPDATE seats SET removed = TRUE
-                WHERE table_id = table_ids[i] AND player = removes[i];
-            END IF;
-            INSERT INTO events (table_id, seq, at, player, body)
-            SELECT table_ids[i], afters[i] + n, ats[first + n - 1], players[first + n - 1],
-                   bodies[first + n - 1]
-            FROM generate_series(1, counts[i]) AS n;
-            results := results || (afters[i] + counts[i]);
-            item := table_ids[i] || ':' || (afters[i] + counts[i]);
-            IF invites[i] IS NOT NULL THEN
-                UPDATE tables SET invite = invites[i]
-                WHERE id = table_ids[i] AND invite IS NOT NULL;
-                item := item || ' ' || table_ids[i] || ':invite';
-            END IF;
-            IF length(notice) + length(item) >= 7900 THEN
-                PERFORM pg_notify('prophecy_events', notice);
-                notice := '';
-            END IF;
-            notice := CASE WHEN notice = '' THEN item ELSE notice || ' ' || item END;
+        CONTINUE WHEN results[i] < 0;
+        item := table_ids[i] || ':' || results[i];
+        IF invites[i] IS NOT NULL THEN
+            item := item || ' ' || table_ids[i] || ':invite';
         END IF;
-        first := first + counts[i];
+        IF length(notice) + length(item) >= 7900 THEN
+            PERFORM pg_notify('prophecy_events', notice);
+            notice := '';
+        END IF;
+        notice := CASE WHEN notice = '' THEN item ELSE notice || ' ' || item END;
     END LOOP;
     IF notice <> '' THEN
         PERFORM pg_notify('prophecy_events', notice);
