@@ -5,6 +5,7 @@ mod errors;
 mod export;
 mod odds;
 mod outline;
+mod pg;
 mod proxy;
 mod rolls;
 mod serve;

@@ -3,6 +3,7 @@
 //! that server is killed in the middle of a burst of actions its tables carry on at another
 //! while the other tables never stop, and every acknowledged action is in the log exactly once.
 
+use crate::pg::{PgDb, psql_at};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader};
@@ -57,65 +58,6 @@ async fn eventually<T>(what: &str, mut check: impl FnMut() -> Option<T>) -> T {
         }
         assert!(Instant::now() < deadline, "{what}: not within {PATIENCE:?}");
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-/// The tests' PostgreSQL server (`PROPHECY_TEST_POSTGRES`, as for the store's tests).
-fn server_url() -> String {
-    std::env::var("PROPHECY_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
-}
-
-/// Runs `sql` with psql on the database at `url`: its rows, unaligned.
-fn psql(url: &str, sql: &str) -> String {
-    let run = Command::new("psql")
-        .arg(url)
-        .args(["-v", "ON_ERROR_STOP=1", "-tAc", sql])
-        .output()
-        .expect("psql runs (Debian's postgresql-client)");
-    assert!(
-        run.status.success(),
-        "psql {sql}: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    String::from_utf8(run.stdout).unwrap()
-}
-
-/// A database of its own on the tests' server, dropped with this.
-struct Db {
-    name: String,
-}
-
-impl Db {
-    fn create() -> Db {
-        let name = format!("prophecy_proxy_{}", std::process::id());
-        psql(
-            &server_url(),
-            &format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
-        );
-        psql(&server_url(), &format!("CREATE DATABASE {name}"));
-        Db { name }
-    }
-
-    fn url(&self) -> String {
-        let server = server_url();
-        let (address, query) = server.split_once('?').unwrap_or((&server, ""));
-        let at = address.rfind('/').expect("postgres://USER@HOST:PORT/DB");
-        let query = if query.is_empty() {
-            String::new()
-        } else {
-            format!("?{query}")
-        };
-        format!("{}/{}{query}", &address[..at], self.name)
-    }
-}
-
-impl Drop for Db {
-    fn drop(&mut self) {
-        psql(
-            &server_url(),
-            &format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
-        );
     }
 }
 
@@ -521,10 +463,10 @@ async fn burst_killing(tables: &mut [Table], victim: &mut Server, home: usize) -
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn behind_caddy_a_table_lives_on_one_server_and_moves_when_it_is_killed() {
-    let db = Db::create();
+    let db = PgDb::create("proxy");
     let mut servers = Vec::new();
     for _ in 0..3 {
-        servers.push(Server::start(&db.url()).await);
+        servers.push(Server::start(&db.url).await);
     }
     let addrs: Vec<String> = servers.iter().map(|s| s.addr.clone()).collect();
     let caddy = Caddy::start(&addrs).await;
@@ -579,7 +521,7 @@ async fn behind_caddy_a_table_lives_on_one_server_and_moves_when_it_is_killed() 
     }
 
     // Every acknowledged action is in the log exactly once.
-    let log = psql(&db.url(), "SELECT body FROM events");
+    let log = psql_at(&db.url, "SELECT body FROM events");
     for text in &acknowledged {
         let quoted = format!("\"{text}\"");
         let times = log.lines().filter(|l| l.contains(&quoted)).count();

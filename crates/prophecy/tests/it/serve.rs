@@ -2,6 +2,7 @@
 //! per request, stops cleanly on SIGTERM leaving the whole database in its file, holds its
 //! database against a second server, and refuses a damaged one.
 
+use crate::pg::{PgDb, pg_url};
 use crate::{ok, prophecy};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -557,64 +558,6 @@ fn the_cap_per_address_is_checked_and_not_for_a_proxy() {
         assert_eq!(run.code, 2, "{args}: {}", run.stderr);
         assert_eq!(run.stderr, format!("{error}\n"), "{args}");
     }
-}
-
-/// A database of its own on the tests' PostgreSQL server (`PROPHECY_TEST_POSTGRES`, as for the
-/// store's tests), made with `psql` and dropped when this is dropped.
-struct PgDb {
-    name: String,
-    url: String,
-}
-
-impl PgDb {
-    fn create(name: &str) -> PgDb {
-        let name = format!("prophecy_cli_{name}_{}", std::process::id());
-        psql(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
-        psql(&format!("CREATE DATABASE {name}"));
-        let url = pg_url(&name);
-        PgDb { name, url }
-    }
-}
-
-impl Drop for PgDb {
-    fn drop(&mut self) {
-        psql(&format!(
-            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-            self.name
-        ));
-    }
-}
-
-/// The tests' server: the address of a database its user may create databases from.
-fn server_url() -> String {
-    std::env::var("PROPHECY_TEST_POSTGRES")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
-}
-
-/// The address of the database `name` on the tests' server.
-fn pg_url(name: &str) -> String {
-    let server = server_url();
-    let (address, query) = server.split_once('?').unwrap_or((&server, ""));
-    let at = address.rfind('/').expect("postgres://USER@HOST:PORT/DB");
-    let query = if query.is_empty() {
-        String::new()
-    } else {
-        format!("?{query}")
-    };
-    format!("{}/{name}{query}", &address[..at])
-}
-
-fn psql(sql: &str) {
-    let run = Command::new("psql")
-        .arg(server_url())
-        .args(["-v", "ON_ERROR_STOP=1", "-c", sql])
-        .output()
-        .expect("psql runs (Debian's postgresql-client)");
-    assert!(
-        run.status.success(),
-        "psql {sql}: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
 }
 
 /// A PostgreSQL database that was never created is named, with the command that creates it.
