@@ -298,9 +298,9 @@ async fn metrics<S: Store>(State(state): State<Arc<AppState<S>>>) -> Response {
 /// Spends one of the client address's budget; past it, the 429 answer with when to try again.
 /// `what` names the limit in the metrics; `words` says what was counted, for people.
 #[allow(clippy::too_many_arguments)]
-fn over_budget<S: Store>(
+async fn over_budget<S: Store>(
     state: &AppState<S>,
-    budget: &limit::Budget<std::net::IpAddr>,
+    budget: &limit::AddressBudget,
     what: &'static str,
     words: &str,
     per_minute: u32,
@@ -309,15 +309,23 @@ fn over_budget<S: Store>(
     as_json: bool,
 ) -> Option<Response> {
     let client = limit::client(peer, headers, state.trust_proxy);
-    let Err(wait) = budget.spend(&client, 1) else {
-        return None;
+    let (status, message, wait) = match budget.spend(&state.store, client, 1).await {
+        Ok(()) => return None,
+        Err(limit::Refused::Until(wait)) => {
+            state.metrics.limited(what);
+            let message = format!(
+                "Too many {words} from your address: at most {per_minute} a minute. Try again {}.",
+                limit::wait_words(wait)
+            );
+            (StatusCode::TOO_MANY_REQUESTS, message, wait)
+        }
+        Err(limit::Refused::Unchecked) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            limit::UNCHECKED.to_owned(),
+            std::time::Duration::from_secs(1),
+        ),
     };
-    state.metrics.limited(what);
-    let message = format!(
-        "Too many {words} from your address: at most {per_minute} a minute. Try again {}.",
-        limit::wait_words(wait)
-    );
-    let mut response = failure(StatusCode::TOO_MANY_REQUESTS, as_json, &message);
+    let mut response = failure(status, as_json, &message);
     let seconds = wait.as_secs().clamp(1, 3600);
     if let Ok(value) = HeaderValue::from_str(&seconds.to_string()) {
         response.headers_mut().insert(header::RETRY_AFTER, value);
@@ -327,7 +335,7 @@ fn over_budget<S: Store>(
 
 /// A link that led nowhere (a wrong invitation code, no such table or published story): counted
 /// in the address's budget of guesses, and past it the 429 answer instead of `answer`.
-fn guessed_wrong<S: Store>(
+async fn guessed_wrong<S: Store>(
     state: &AppState<S>,
     peer: Option<&Peer>,
     headers: &HeaderMap,
@@ -344,6 +352,7 @@ fn guessed_wrong<S: Store>(
         headers,
         as_json,
     )
+    .await
     .unwrap_or(answer)
 }
 
@@ -582,7 +591,9 @@ async fn create<S: Store>(
         peer.as_deref(),
         &headers,
         as_json,
-    ) {
+    )
+    .await
+    {
         return response;
     }
     let game = form
@@ -840,6 +851,7 @@ async fn me<S: Store>(
                         &headers,
                         true,
                     )
+                    .await
                 {
                     return response;
                 }
@@ -861,7 +873,7 @@ async fn me<S: Store>(
                 )
             }
             Err(response) if response.status() == StatusCode::NOT_FOUND => {
-                guessed_wrong(&state, peer.as_deref(), &headers, true, response)
+                guessed_wrong(&state, peer.as_deref(), &headers, true, response).await
             }
             Err(response) => response,
         },
@@ -971,7 +983,7 @@ async fn join<S: Store>(
     let table = match table(&state, &token).await {
         Ok(table) => table,
         Err(response) if response.status() == StatusCode::NOT_FOUND => {
-            return guessed_wrong(&state, peer.as_deref(), &headers, as_json, response);
+            return guessed_wrong(&state, peer.as_deref(), &headers, as_json, response).await;
         }
         Err(response) => return response,
     };
@@ -986,7 +998,7 @@ async fn join<S: Store>(
         Joining::WrongLink => {
             let refusal = Joining::WrongLink.refusal().unwrap_or_default();
             let answer = failure(StatusCode::FORBIDDEN, as_json, refusal);
-            return guessed_wrong(&state, peer.as_deref(), &headers, as_json, answer);
+            return guessed_wrong(&state, peer.as_deref(), &headers, as_json, answer).await;
         }
     }
     if let Some(response) = over_budget(
@@ -998,7 +1010,9 @@ async fn join<S: Store>(
         peer.as_deref(),
         &headers,
         as_json,
-    ) {
+    )
+    .await
+    {
         return response;
     }
     let Ok(secret) = random_token() else {
@@ -1266,20 +1280,20 @@ async fn shared_story<S: Store>(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
-    let gone = || {
+    let gone = async || {
         let answer = failure(
             StatusCode::NOT_FOUND,
             false,
             "There is no published story at this link: it was withdrawn, or the link is wrong.",
         );
-        guessed_wrong(&state, peer.as_deref(), &headers, false, answer)
+        guessed_wrong(&state, peer.as_deref(), &headers, false, answer).await
     };
     if !valid_token(&share) {
-        return gone();
+        return gone().await;
     }
     let token = match state.store.table_by_share(&share).await {
         Ok(Some((token, _))) => token,
-        Ok(None) => return gone(),
+        Ok(None) => return gone().await,
         Err(e) => {
             return failure(
                 StatusCode::INTERNAL_SERVER_ERROR,

@@ -241,19 +241,19 @@ pub struct AppState<S: Store> {
     /// What `/metrics` reports.
     metrics: Arc<metrics::Metrics>,
     /// Tables created, per client address.
-    tables_by_address: limit::Budget<std::net::IpAddr>,
+    tables_by_address: limit::AddressBudget,
     /// Seats taken, per client address.
-    joins_by_address: limit::Budget<std::net::IpAddr>,
+    joins_by_address: limit::AddressBudget,
     /// Links that led nowhere (a wrong invitation code, an unknown table or published story),
     /// per client address: guesses are limited like joins, in a budget of their own so that
     /// they never use up the joins of people holding the right link.
-    guesses_by_address: limit::Budget<std::net::IpAddr>,
+    guesses_by_address: limit::AddressBudget,
     /// Messages from all of a seat's sockets together.
     seat_messages: limit::Budget<limit::SeatKey>,
     /// KiB of whole tables sent to the pages that asked, per client address.
-    synced_by_address: limit::Budget<std::net::IpAddr>,
+    synced_by_address: limit::AddressBudget,
     /// Bytes of events written, per client address (in `room::WRITTEN_UNIT`s).
-    written_by_address: Arc<limit::Budget<std::net::IpAddr>>,
+    written_by_address: Arc<limit::AddressBudget>,
     /// Sockets open per seat.
     seat_sockets: Arc<limit::SeatSockets>,
 }
@@ -277,8 +277,12 @@ impl<S: Store> AppState<S> {
     /// State over a store; `shutdown` closes the sockets when it turns true.
     pub fn new(store: S, shutdown: watch::Receiver<bool>, options: Options) -> Arc<AppState<S>> {
         let limits = options.limits;
+        // On a shared store the per-address budgets are the database's, for every server.
+        let shared_store = store.changes().is_some();
+        let by_address =
+            |kind, per_minute| limit::AddressBudget::per_minute(kind, per_minute, shared_store);
         Arc::new(AppState {
-            shared_store: store.changes().is_some(),
+            shared_store,
             store,
             rooms: Mutex::new(HashMap::new()),
             shutdown,
@@ -286,16 +290,17 @@ impl<S: Store> AppState<S> {
             bot_pause: options.bot_pause,
             trust_proxy: options.trust_proxy,
             metrics: Arc::new(metrics::Metrics::new()),
-            tables_by_address: limit::Budget::per_minute(limits.tables_per_minute),
-            joins_by_address: limit::Budget::per_minute(limits.joins_per_minute),
-            guesses_by_address: limit::Budget::per_minute(limits.joins_per_minute),
+            tables_by_address: by_address("tables", limits.tables_per_minute),
+            joins_by_address: by_address("joins", limits.joins_per_minute),
+            guesses_by_address: by_address("guesses", limits.joins_per_minute),
             seat_messages: limit::Budget::per_second(
                 limits.seat_messages_per_second,
                 limits.seat_message_burst,
             ),
             seat_sockets: Arc::new(limit::SeatSockets::default()),
-            synced_by_address: limit::Budget::per_minute(limits.sync_kib_per_minute),
-            written_by_address: Arc::new(limit::Budget::per_minute(
+            synced_by_address: by_address("synced_kib", limits.sync_kib_per_minute),
+            written_by_address: Arc::new(by_address(
+                "written",
                 limits
                     .written_kib_per_minute
                     .saturating_mul(1024 / room::WRITTEN_UNIT),
@@ -449,6 +454,22 @@ async fn keep_unloading<S: Store>(state: Arc<AppState<S>>) {
     loop {
         tokio::select! {
             () = tokio::time::sleep(every) => state.unload_idle().await,
+            () = stopped(&mut shutdown) => return,
+        }
+    }
+}
+
+/// Deletes the shared budgets that are full again, now and then, until the server stops (every
+/// server does: it is one cheap statement a minute).
+async fn keep_forgetting_full_budgets<S: Store>(state: Arc<AppState<S>>) {
+    let mut shutdown = state.shutdown.clone();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(std::time::Duration::from_secs(60)) => {
+                if let Err(e) = state.store.forget_full_budgets().await {
+                    tracing::warn!("cannot forget the full budgets: {e}");
+                }
+            }
             () = stopped(&mut shutdown) => return,
         }
     }
@@ -634,6 +655,7 @@ pub async fn serve_on<S: Store>(
     }
     if let Some(changes) = state.store.changes() {
         tokio::spawn(keep_hearing(state.clone(), changes));
+        tokio::spawn(keep_forgetting_full_budgets(state.clone()));
     }
     tokio::spawn(keep_unloading(state));
     listen::serve(

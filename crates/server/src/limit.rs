@@ -1,6 +1,8 @@
 //! Budgets for what a stranger can spend: tables, seats and connections per client address,
 //! messages and sockets per seat. Rates are counted by `governor` (GCRA); this module only says
-//! whose budget a request draws on and how the answer reads.
+//! whose budget a request draws on and how the answer reads. On a database that several servers
+//! share, the per-address budgets are the database's ([`AddressBudget`]), so that an address
+//! has one budget however many servers it reaches.
 
 use axum::http::HeaderMap;
 use governor::clock::{Clock, DefaultClock};
@@ -9,7 +11,8 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use store::{Grant, Store};
 
 /// A seat: the table's token and the player's number.
 pub type SeatKey = (Arc<str>, u32);
@@ -56,6 +59,173 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
     pub fn forget_idle(&self) {
         self.limiter.retain_recent();
         self.limiter.shrink_to_fit();
+    }
+}
+
+/// A grant from a shared budget is at least this share of the whole budget (its burst), so
+/// that a busy address costs a round trip to the database per grant, not per request, and at
+/// most this share sits unused on each server.
+const GRANT_SHARE: u32 = 8;
+
+/// What is left of a grant this long after it was taken lapses: it is never given back (the
+/// other servers may have waited for it), and what a server holds does not pile up.
+const GRANT_LIFE: Duration = Duration::from_secs(60);
+
+/// Why a per-address budget refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// Past the budget: it allows again after this wait (`Duration::MAX`: never, the cost is
+    /// more than the whole budget).
+    Until(Duration),
+    /// The budget shared with the other servers could not be checked (the database failed):
+    /// refused rather than allowed unchecked.
+    Unchecked,
+}
+
+/// What a player hears when their address's budget cannot be checked ([`Refused::Unchecked`]).
+pub const UNCHECKED: &str =
+    "Your address's budget cannot be checked right now; nothing changed, try again in a moment.";
+
+/// A budget per client address: `per_minute` units a minute, all at once if need be. On a
+/// store one server uses, it is the server's own. On a shared store every server draws on one
+/// budget in the database, by grants ([`Store::take_grant`]) of at least 1/[`GRANT_SHARE`] of
+/// it, and spends what it holds of them here until they are used up or lapse.
+pub struct AddressBudget {
+    /// Its name in the shared store.
+    kind: &'static str,
+    per_minute: u32,
+    keeper: Keeper,
+}
+
+enum Keeper {
+    Own(Budget<IpAddr>),
+    Shared(Held),
+}
+
+/// What this server holds of its grants, per address.
+#[derive(Default)]
+struct Held {
+    grants: Mutex<HashMap<IpAddr, Holding>>,
+}
+
+/// Units of grants held for one address, and when they lapse.
+#[derive(Debug, Clone, Copy)]
+struct Holding {
+    units: u32,
+    lapses: Instant,
+}
+
+impl Held {
+    /// Spends `cost` of what is held for `address`; when that is too little, takes it all out
+    /// instead (to add to a new grant, or to put back).
+    fn spend(&self, address: IpAddr, cost: u32, now: Instant) -> Result<(), Holding> {
+        let mut grants = self.grants.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(held) = grants.get_mut(&address)
+            && held.lapses > now
+            && held.units >= cost
+        {
+            held.units -= cost;
+            return Ok(());
+        }
+        let holding = grants.remove(&address).filter(|held| held.lapses > now);
+        Err(holding.unwrap_or(Holding {
+            units: 0,
+            lapses: now,
+        }))
+    }
+
+    /// Adds `holding` to what is held for `address`; both last until the later lapse.
+    fn hold(&self, address: IpAddr, holding: Holding) {
+        if holding.units == 0 {
+            return;
+        }
+        let mut grants = self.grants.lock().unwrap_or_else(|e| e.into_inner());
+        let held = grants.entry(address).or_insert(Holding {
+            units: 0,
+            lapses: holding.lapses,
+        });
+        held.units = held.units.saturating_add(holding.units);
+        held.lapses = held.lapses.max(holding.lapses);
+    }
+
+    fn forget_lapsed(&self, now: Instant) {
+        let mut grants = self.grants.lock().unwrap_or_else(|e| e.into_inner());
+        grants.retain(|_, held| held.lapses > now);
+        grants.shrink_to_fit();
+    }
+}
+
+impl AddressBudget {
+    /// `per_minute` units a minute for each address, kept by this server alone, or in the
+    /// store when it is `shared` by several servers (under the name `kind`).
+    pub fn per_minute(kind: &'static str, per_minute: u32, shared: bool) -> AddressBudget {
+        AddressBudget {
+            kind,
+            per_minute: per_minute.max(1),
+            keeper: if shared {
+                Keeper::Shared(Held::default())
+            } else {
+                Keeper::Own(Budget::per_minute(per_minute))
+            },
+        }
+    }
+
+    /// Spends `cost` of `address`'s budget, or says why not.
+    pub async fn spend<S: Store>(
+        &self,
+        store: &S,
+        address: IpAddr,
+        cost: u32,
+    ) -> Result<(), Refused> {
+        let cost = cost.max(1);
+        let held = match &self.keeper {
+            Keeper::Own(budget) => return budget.spend(&address, cost).map_err(Refused::Until),
+            Keeper::Shared(held) => held,
+        };
+        if cost > self.per_minute {
+            return Err(Refused::Until(Duration::MAX));
+        }
+        let Err(holding) = held.spend(address, cost, Instant::now()) else {
+            return Ok(());
+        };
+        let least = cost - holding.units;
+        let most = least.max(self.per_minute / GRANT_SHARE);
+        let grant = store
+            .take_grant(
+                &address.to_string(),
+                self.kind,
+                least,
+                most,
+                self.per_minute,
+            )
+            .await;
+        let refused = match grant {
+            Ok(Grant::Granted(units)) => {
+                let units = (holding.units + units).saturating_sub(cost);
+                let lapses = Instant::now() + GRANT_LIFE;
+                held.hold(address, Holding { units, lapses });
+                return Ok(());
+            }
+            Ok(Grant::NotUntil(wait)) => Refused::Until(wait),
+            Ok(Grant::Never) => Refused::Until(Duration::MAX),
+            Err(e) => {
+                tracing::error!(
+                    "cannot take from the {} budget of {address}: {e}",
+                    self.kind
+                );
+                Refused::Unchecked
+            }
+        };
+        held.hold(address, holding);
+        Err(refused)
+    }
+
+    /// Forgets the addresses whose budget is full again, or whose grants lapsed.
+    pub fn forget_idle(&self) {
+        match &self.keeper {
+            Keeper::Own(budget) => budget.forget_idle(),
+            Keeper::Shared(held) => held.forget_lapsed(Instant::now()),
+        }
     }
 }
 
@@ -246,6 +416,28 @@ mod tests {
         assert!(wait > Duration::from_secs(10) && wait <= Duration::from_secs(20));
         assert!(budget.spend(&2, 1).is_ok(), "each key has its own budget");
         assert_eq!(budget.spend(&3, 4), Err(Duration::MAX));
+    }
+
+    #[test]
+    fn what_is_held_of_a_grant_is_spent_here_until_it_lapses() {
+        let held = Held::default();
+        let address: IpAddr = "192.0.2.1".parse().unwrap();
+        let now = Instant::now();
+        assert_eq!(held.spend(address, 1, now).unwrap_err().units, 0);
+        let lapses = now + GRANT_LIFE;
+        held.hold(address, Holding { units: 3, lapses });
+        assert!(held.spend(address, 2, now).is_ok());
+        // Too little left: all of it is taken out, to go with a new grant.
+        assert_eq!(held.spend(address, 2, now).unwrap_err().units, 1);
+        assert_eq!(held.spend(address, 1, now).unwrap_err().units, 0);
+        // Put back, it lapses with its grant.
+        held.hold(address, Holding { units: 1, lapses });
+        assert!(held.spend(address, 1, now + GRANT_LIFE / 2).is_ok());
+        held.hold(address, Holding { units: 5, lapses });
+        assert_eq!(held.spend(address, 1, lapses).unwrap_err().units, 0);
+        held.hold(address, Holding { units: 5, lapses });
+        held.forget_lapsed(lapses);
+        assert!(held.grants.lock().unwrap().is_empty());
     }
 
     #[test]

@@ -229,7 +229,7 @@ pub struct RoomSettings {
     pub shared_store: bool,
     /// Bytes of events written per client address, across tables and seats (in
     /// [`WRITTEN_UNIT`]s).
-    pub written: Arc<crate::limit::Budget<std::net::IpAddr>>,
+    pub written: Arc<crate::limit::AddressBudget>,
     /// That budget a minute, in KiB, for the message that refuses past it.
     pub written_kib_per_minute: u32,
 }
@@ -915,7 +915,7 @@ impl<G: Game, S: Store> Room<G, S> {
             .into());
         }
         if let Some(address) = self.writer {
-            self.spend_written(address, adding)?;
+            self.spend_written(address, adding).await?;
         }
         let started = Instant::now();
         let appended = self.store.append(self.table, self.seq, append).await;
@@ -957,11 +957,16 @@ impl<G: Game, S: Store> Room<G, S> {
 
     /// Spends `bytes` of what `address` may write a minute, across tables and seats (so the
     /// seats one address may take cannot fill the disk), or refuses.
-    fn spend_written(&self, address: std::net::IpAddr, bytes: u64) -> Result<(), Rejection> {
+    async fn spend_written(&self, address: std::net::IpAddr, bytes: u64) -> Result<(), Rejection> {
         let units = bytes.div_ceil(u64::from(WRITTEN_UNIT));
         let units = u32::try_from(units).unwrap_or(u32::MAX);
-        let Err(wait) = self.settings.written.spend(&address, units) else {
-            return Ok(());
+        let spent = self.settings.written.spend(&self.store, address, units);
+        let wait = match spent.await {
+            Ok(()) => return Ok(()),
+            Err(crate::limit::Refused::Until(wait)) => wait,
+            Err(crate::limit::Refused::Unchecked) => {
+                return Err(Rejection::Malformed(crate::limit::UNCHECKED.into()));
+            }
         };
         self.settings.metrics.limited("address_written_bytes");
         Err(Rejection::Refused {

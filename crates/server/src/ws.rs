@@ -474,7 +474,7 @@ impl<S: Store> Connection<S> {
         }
         match answer.await {
             Ok(Some((seq, message, own))) => {
-                if asked && let Err(refusal) = self.charge(message.len()) {
+                if asked && let Err(refusal) = self.charge(message.len()).await {
                     // Without its view the page cannot go on: it reconnects after a while.
                     let _ = send(
                         socket,
@@ -515,7 +515,7 @@ impl<S: Store> Connection<S> {
         };
         let message = json!({"type": "log", "req": req, "log": page.log, "older": page.older});
         let text = message.to_string();
-        match self.charge(text.len()) {
+        match self.charge(text.len()).await {
             Ok(()) => send_text(socket, &text).await,
             Err(refusal) => {
                 send(
@@ -529,10 +529,16 @@ impl<S: Store> Connection<S> {
 
     /// Spends `bytes` of the address's budget for what its pages are sent whole, or says why
     /// not.
-    fn charge(&self, bytes: usize) -> Result<(), String> {
+    async fn charge(&self, bytes: usize) -> Result<(), String> {
         let kib = u32::try_from(bytes.div_ceil(1024)).unwrap_or(u32::MAX);
-        let Err(wait) = self.state.synced_by_address.spend(&self.address, kib) else {
-            return Ok(());
+        let spent = self
+            .state
+            .synced_by_address
+            .spend(&self.state.store, self.address, kib);
+        let wait = match spent.await {
+            Ok(()) => return Ok(()),
+            Err(crate::limit::Refused::Until(wait)) => wait,
+            Err(crate::limit::Refused::Unchecked) => return Err(crate::limit::UNCHECKED.into()),
         };
         self.state.metrics.limited("address_sync_bytes");
         Err(format!(

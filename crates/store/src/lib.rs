@@ -24,6 +24,7 @@ pub use sqlite::{SqliteStore, backup};
 
 use std::fmt;
 use std::future::Future;
+use std::time::Duration;
 
 /// A table's row id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -169,6 +170,17 @@ pub enum Change {
     Missed,
 }
 
+/// What a budget that the servers on one database share answers ([`Store::take_grant`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// These units are the asking server's to spend.
+    Granted(u32),
+    /// Too little is left: the least asked for fits after this wait.
+    NotUntil(Duration),
+    /// More than the whole budget was asked for: never.
+    Never,
+}
+
 /// The result of a store operation.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
@@ -244,5 +256,31 @@ pub trait Store: Clone + Send + Sync + 'static {
     /// they commit; `None` for a store only one server uses (SQLite).
     fn changes(&self) -> Option<tokio::sync::broadcast::Receiver<Change>> {
         None
+    }
+
+    /// Takes from the budget of `kind` for `address` that every server on the database draws
+    /// on (`per_minute` units a minute, all at once if need be) a grant of at least `least`
+    /// and at most `most` units, as many as fit. Only a store that several servers share
+    /// ([`Store::changes`]) keeps such budgets; any other refuses, as its server's own budgets
+    /// are the whole of them.
+    fn take_grant(
+        &self,
+        _address: &str,
+        _kind: &str,
+        _least: u32,
+        _most: u32,
+        _per_minute: u32,
+    ) -> impl Future<Output = Result<Grant>> + Send {
+        async {
+            Err(StoreError::Open(
+                "this database keeps no shared budgets".to_owned(),
+            ))
+        }
+    }
+
+    /// Forgets the shared budgets that are full again (none of them is spent), so that their
+    /// rows do not pile up.
+    fn forget_full_budgets(&self) -> impl Future<Output = Result<()>> + Send {
+        async { Ok(()) }
     }
 }

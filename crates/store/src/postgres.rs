@@ -369,4 +369,42 @@ impl Store for PgStore {
             })
             .collect()
     }
+
+    async fn take_grant(
+        &self,
+        address: &str,
+        kind: &str,
+        least: u32,
+        most: u32,
+        per_minute: u32,
+    ) -> Result<crate::Grant> {
+        let int = |units: u32| i32::try_from(units).unwrap_or(i32::MAX);
+        let row =
+            sqlx::query("SELECT granted, wait_micros FROM prophecy_take_grant($1, $2, $3, $4, $5)")
+                .bind(address)
+                .bind(kind)
+                .bind(int(least))
+                .bind(int(most.max(least)))
+                .bind(int(per_minute))
+                .fetch_one(&self.pool)
+                .await?;
+        let granted: i32 = column(&row, 0, "budget")?;
+        let wait: Option<i64> = column(&row, 1, "budget")?;
+        Ok(match (u32::try_from(granted), wait) {
+            (Ok(granted), _) if granted > 0 => crate::Grant::Granted(granted),
+            (_, Some(wait)) => crate::Grant::NotUntil(Duration::from_micros(
+                u64::try_from(wait).unwrap_or(1).max(1),
+            )),
+            (_, None) => crate::Grant::Never,
+        })
+    }
+
+    async fn forget_full_budgets(&self) -> Result<()> {
+        sqlx::query(
+            "DELETE FROM budgets WHERE tat < (extract(epoch FROM clock_timestamp()) * 1000000)::BIGINT",
+        )
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
 }

@@ -20,6 +20,7 @@ mod protocol;
 mod samples;
 mod seats;
 mod servers;
+mod shared_limits;
 mod storage;
 
 use futures_util::{SinkExt, StreamExt};

@@ -73,6 +73,10 @@ pub(crate) struct Served {
 
 impl Served {
     pub(crate) fn start(url: &str) -> Served {
+        Served::start_with(url, scripted())
+    }
+
+    pub(crate) fn start_with(url: &str, options: server::Options) -> Served {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -84,7 +88,7 @@ impl Served {
             let store = PgStore::open(&url).await.unwrap();
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             sender.send(listener.local_addr().unwrap()).unwrap();
-            server::serve_with(listener, store, scripted(), std::future::pending())
+            server::serve_with(listener, store, options, std::future::pending())
                 .await
                 .unwrap();
         });

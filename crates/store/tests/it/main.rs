@@ -1,5 +1,6 @@
 //! The SQLite store against a real database file.
 
+mod budgets;
 mod group;
 mod postgres;
 
