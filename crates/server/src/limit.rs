@@ -103,9 +103,35 @@ enum Keeper {
 }
 
 /// What this server holds of its grants, per address.
-#[derive(Default)]
 struct Held {
     grants: Mutex<HashMap<IpAddr, Holding>>,
+    /// One grant taken at a time per address: requests that find too little held wait for the
+    /// grant the first is taking instead of each taking one (which would drain the shared
+    /// budget). Addresses share [`TAKING_LANES`] locks by hash, so the locks are bounded.
+    taking: [tokio::sync::Mutex<()>; TAKING_LANES],
+    /// Which lock an address takes.
+    lanes: std::hash::RandomState,
+}
+
+/// Locks for taking grants, shared by addresses (see [`Held::taking`]).
+const TAKING_LANES: usize = 64;
+
+impl Default for Held {
+    fn default() -> Held {
+        Held {
+            grants: Mutex::default(),
+            taking: std::array::from_fn(|_| tokio::sync::Mutex::new(())),
+            lanes: std::hash::RandomState::new(),
+        }
+    }
+}
+
+impl Held {
+    fn lane(&self, address: IpAddr) -> &tokio::sync::Mutex<()> {
+        use std::hash::BuildHasher;
+        let hash = self.lanes.hash_one(address);
+        &self.taking[(hash % TAKING_LANES as u64) as usize]
+    }
 }
 
 /// Units of grants held for one address, and when they lapse.
@@ -185,6 +211,11 @@ impl AddressBudget {
         if cost > self.per_minute {
             return Err(Refused::Until(Duration::MAX));
         }
+        let Err(holding) = held.spend(address, cost, Instant::now()) else {
+            return Ok(());
+        };
+        held.hold(address, holding);
+        let _turn = held.lane(address).lock().await;
         let Err(holding) = held.spend(address, cost, Instant::now()) else {
             return Ok(());
         };

@@ -69,6 +69,29 @@ async fn three_servers_give_an_address_its_budget_of_new_tables_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_arriving_together_at_one_server_spend_the_whole_budget() {
+    let db = TestDb::create("shared_burst").await;
+    let a = Served::start_with(&db.url(), limited(|l| l.tables_per_minute = 24));
+    // 24 at once: each finds nothing held yet; they must wait for one grant, not take one
+    // each (eight grants of three would empty the budget with most of them still waiting).
+    let burst: Vec<_> = (0..24)
+        .map(|i| {
+            let a = a.addr;
+            tokio::spawn(async move {
+                let body = json!({"name": format!("Ada {i}"), "ruleset": "1.0"});
+                http(a, "POST", "/tables", None, Some(body)).await
+            })
+        })
+        .collect();
+    for created in burst {
+        let (status, _, body) = created.await.unwrap();
+        assert_eq!(status, 200, "{body}");
+    }
+    drop(a);
+    db.drop_now().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seats_taken_through_two_servers_draw_on_one_budget() {
     let db = TestDb::create("shared_joins").await;
     let options = limited(|l| l.joins_per_minute = 5);
