@@ -99,7 +99,7 @@ pub struct AddressBudget {
 
 enum Keeper {
     Own(Budget<IpAddr>),
-    Shared(Held),
+    Shared(Box<Held>),
 }
 
 /// What this server holds of its grants, per address.
@@ -189,7 +189,7 @@ impl AddressBudget {
             kind,
             per_minute: per_minute.max(1),
             keeper: if shared {
-                Keeper::Shared(Held::default())
+                Keeper::Shared(Box::default())
             } else {
                 Keeper::Own(Budget::per_minute(per_minute))
             },
