@@ -2,21 +2,19 @@
 //! written by one call of `prophecy_append` (migrations/postgres/0004), so one transaction,
 //! one round trip and one notice for all of them.
 //!
-//! A few writers, each on a connection of its own, take turns at the queue: while one batch
-//! is on its way to the database the next gathers, so the batch grows with the load and an
-//! append alone waits no longer than one round trip. Each append hears its own result only
-//! once the batch has committed; a conflict (-1 from the function) fails that append alone.
-//! A batch whose connection fails is not tried again: its appends fail, and their rooms learn
-//! what the log holds from the notice of a commit that did happen, or from their next append.
+//! One writer, on a connection of its own, takes what is queued: while one batch is on its way
+//! to the database the next gathers, so the batch grows with the load and an append alone
+//! waits no longer than one round trip. (A second writer halved the batches and so doubled
+//! the commits, each with its flush to disk, for no gain in latency.) Each append hears its
+//! own result only once the batch has committed; a conflict (-1 from the function) fails
+//! that append alone. A batch whose connection fails is not tried again: its appends fail,
+//! and their rooms learn what the log holds from the notice of a commit that did happen, or
+//! from their next append.
 
 use crate::{Append, Result, StoreError, TableId};
 use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgConnection};
-use std::sync::Arc;
-use tokio::sync::{Mutex, mpsc, oneshot};
-
-/// Writers, each with its own connection: two keep the database busy while a batch gathers.
-pub(crate) const WRITERS: usize = 2;
+use tokio::sync::{mpsc, oneshot};
 
 /// Appends in one batch at most…
 const BATCH_APPENDS: usize = 512;
@@ -35,14 +33,11 @@ pub(crate) struct Pending {
     pub(crate) done: oneshot::Sender<Result<u64>>,
 }
 
-/// The queue's receiving end, shared by the writers.
-pub(crate) type Queue = Arc<Mutex<mpsc::Receiver<Pending>>>;
-
 /// Takes batches from `queue` and writes them until the queue closes.
-pub(crate) async fn write(queue: Queue, options: PgConnectOptions) {
+pub(crate) async fn write(mut queue: mpsc::Receiver<Pending>, options: PgConnectOptions) {
     let mut connection: Option<PgConnection> = None;
     loop {
-        let Some(batch) = next_batch(&queue).await else {
+        let Some(batch) = next_batch(&mut queue).await else {
             return;
         };
         if connection.is_none() {
@@ -103,13 +98,12 @@ fn rounds(mut batch: Vec<Pending>) -> Vec<Vec<Pending>> {
 }
 
 /// The first append waiting (waiting for one), and those queued behind it, up to a batch.
-async fn next_batch(queue: &Queue) -> Option<Vec<Pending>> {
-    let mut receiver = queue.lock().await;
-    let first = receiver.recv().await?;
+async fn next_batch(queue: &mut mpsc::Receiver<Pending>) -> Option<Vec<Pending>> {
+    let first = queue.recv().await?;
     let mut bytes = size(&first.append);
     let mut batch = vec![first];
     while batch.len() < BATCH_APPENDS && bytes < BATCH_BYTES {
-        let Ok(next) = receiver.try_recv() else { break };
+        let Ok(next) = queue.try_recv() else { break };
         bytes += size(&next.append);
         batch.push(next);
     }

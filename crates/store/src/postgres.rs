@@ -102,11 +102,8 @@ impl PgStore {
         let (changes, _) = broadcast::channel(NOTICES);
         let mut tasks = vec![tokio::spawn(listen(listener, changes.clone()))];
         let (appends, queue) = mpsc::channel(group::QUEUE);
-        let queue: group::Queue = Arc::new(Mutex::new(queue));
         let options = options.application_name("prophecy-append");
-        for _ in 0..group::WRITERS {
-            tasks.push(tokio::spawn(group::write(queue.clone(), options.clone())));
-        }
+        tasks.push(tokio::spawn(group::write(queue, options)));
         Ok(PgStore {
             pool,
             changes,

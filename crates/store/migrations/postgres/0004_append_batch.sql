@@ -28,7 +28,12 @@ CREATE FUNCTION prophecy_append(
     ats           BIGINT[],
     players       BIGINT[],
     bodies        TEXT[]
-) RETURNS BIGINT[] LANGUAGE plpgsql AS $$
+) RETURNS BIGINT[] LANGUAGE plpgsql
+-- Planned once (a plan for every call's arrays costs more than the work it plans), and by
+-- key: a plan made while the tables were small must not scan them whole once they are large.
+SET plan_cache_mode = force_generic_plan
+SET enable_seqscan = off
+AS $$
 DECLARE
     results BIGINT[];
     notice  TEXT := '';
