@@ -363,39 +363,50 @@ impl<S: Store> AppState<S> {
         Ok(Some(room))
     }
 
-    /// Another server (or this one) appended to a table: its room, if loaded here, reads the
-    /// new events from the log and tells its pages. After lost notices, every room does.
-    async fn changed(&self, change: store::Change) {
-        let rooms: Vec<(RoomHandle, Option<u64>)> = {
-            let rooms = self.rooms.lock().await;
-            match change {
-                store::Change::Appended { table, seq } => rooms
-                    .values()
-                    .filter(|loaded| loaded.table == table)
-                    .map(|loaded| (loaded.room.clone(), Some(seq)))
-                    .collect(),
-                store::Change::Invited { table } => {
-                    let invited: Vec<RoomHandle> = rooms
-                        .values()
-                        .filter(|loaded| loaded.table == table)
-                        .map(|loaded| loaded.room.clone())
-                        .collect();
-                    drop(rooms);
-                    for room in invited {
-                        room.send(room::Request::Notice {
-                            message: serde_json::json!({ "type": "invite" }),
-                        })
-                        .await;
-                    }
-                    return;
+    /// Other servers (or this one) appended to tables: their rooms, if loaded here, read the
+    /// new events from the log and tell their pages. After lost notices, every room does.
+    /// The notices heard together are matched against the rooms in one pass: with several
+    /// servers most name tables loaded elsewhere.
+    async fn changed(&self, changes: &[store::Change]) {
+        let mut appended: HashMap<store::TableId, u64> = HashMap::new();
+        let mut invited: std::collections::HashSet<store::TableId> = Default::default();
+        let mut missed = false;
+        for change in changes {
+            match *change {
+                store::Change::Appended { table, seq } => {
+                    let last = appended.entry(table).or_insert(seq);
+                    *last = (*last).max(seq);
                 }
-                store::Change::Missed => rooms
-                    .values()
-                    .map(|loaded| (loaded.room.clone(), None))
-                    .collect(),
+                store::Change::Invited { table } => {
+                    invited.insert(table);
+                }
+                store::Change::Missed => missed = true,
             }
+        }
+        let (catch_up, notify): (Vec<(RoomHandle, Option<u64>)>, Vec<RoomHandle>) = {
+            let rooms = self.rooms.lock().await;
+            let catch_up = rooms
+                .values()
+                .filter_map(|loaded| match appended.get(&loaded.table) {
+                    _ if missed => Some((loaded.room.clone(), None)),
+                    Some(&seq) => Some((loaded.room.clone(), Some(seq))),
+                    None => None,
+                })
+                .collect();
+            let notify = rooms
+                .values()
+                .filter(|loaded| invited.contains(&loaded.table))
+                .map(|loaded| loaded.room.clone())
+                .collect();
+            (catch_up, notify)
         };
-        for (room, seq) in rooms {
+        for room in notify {
+            room.send(room::Request::Notice {
+                message: serde_json::json!({ "type": "invite" }),
+            })
+            .await;
+        }
+        for (room, seq) in catch_up {
             room.send(room::Request::CatchUp { seq }).await;
         }
     }
@@ -423,6 +434,9 @@ impl<S: Store> AppState<S> {
     }
 }
 
+/// Notices handled in one pass over the rooms at most.
+const HEARD_TOGETHER: usize = 1024;
+
 /// Passes the store's notices of appends to the rooms until the server stops.
 async fn keep_hearing<S: Store>(
     state: Arc<AppState<S>>,
@@ -430,17 +444,33 @@ async fn keep_hearing<S: Store>(
 ) {
     use tokio::sync::broadcast::error::RecvError;
     let mut shutdown = state.shutdown.clone();
+    // Too slow to hear them all: every room catches up instead.
+    let heard = |change| match change {
+        Ok(change) => Some(change),
+        Err(RecvError::Lagged(_)) => Some(store::Change::Missed),
+        Err(RecvError::Closed) => None,
+    };
+    let mut together = Vec::new();
     loop {
         let change = tokio::select! {
-            change = changes.recv() => match change {
-                Ok(change) => change,
-                // Too slow to hear them all: every room catches up instead.
-                Err(RecvError::Lagged(_)) => store::Change::Missed,
-                Err(RecvError::Closed) => return,
-            },
+            change = changes.recv() => change,
             () = stopped(&mut shutdown) => return,
         };
-        state.changed(change).await;
+        let Some(change) = heard(change) else { return };
+        together.push(change);
+        // And whatever else has come meanwhile, in the same pass over the rooms.
+        while together.len() < HEARD_TOGETHER {
+            match changes.try_recv() {
+                Err(tokio::sync::broadcast::error::TryRecvError::Empty) => break,
+                Err(tokio::sync::broadcast::error::TryRecvError::Closed) => return,
+                Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => {
+                    together.push(store::Change::Missed);
+                }
+                Ok(change) => together.push(change),
+            }
+        }
+        state.changed(&together).await;
+        together.clear();
     }
 }
 
