@@ -31,6 +31,7 @@ mod table;
 
 use clap::Parser;
 use report::{Errors, Latency, MachineUse, PostgresUse, ProcessUse, Report};
+use server::Placement;
 use server::Server;
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -39,7 +40,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
-use table::{Jitter, Placement, Plan, SEATS, Table, Window};
+use table::{Jitter, Plan, SEATS, Table, Window};
 
 /// mimalloc, as the server has: glibc's malloc and free were about a tenth of the generator's
 /// CPU (perf, 4,000 players), CPU the server it measures could have had.

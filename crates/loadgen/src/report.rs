@@ -1,6 +1,6 @@
 //! What one run measured, the percentile arithmetic, and the text and JSON renderings.
 
-use crate::table::Placement;
+use crate::server::Placement;
 use serde::Serialize;
 use std::fmt::Write as _;
 

@@ -8,6 +8,43 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How a table's four players are placed on the servers, when there are several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    /// Player p of table t on server (t + p) mod N: every update crosses servers.
+    Spread,
+    /// Every player of table t on server t mod N, as behind a proxy that hashes the table's
+    /// token (t mod N stands for that hash).
+    Sticky,
+}
+
+impl Placement {
+    /// The server (an index below `servers`) that `player` of table `table` uses.
+    pub fn server(self, table: usize, player: usize, servers: usize) -> usize {
+        match self {
+            Placement::Spread => (table + player) % servers,
+            Placement::Sticky => table % servers,
+        }
+    }
+
+    /// Its name, as in the JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Placement::Spread => "spread",
+            Placement::Sticky => "sticky",
+        }
+    }
+
+    /// The rule in words, for the report.
+    pub fn rule(self, servers: usize) -> String {
+        match self {
+            Placement::Spread => format!("player p of table t on server (t + p) mod {servers}"),
+            Placement::Sticky => format!("all four players of table t on server t mod {servers}"),
+        }
+    }
+}
+
 /// A server to load.
 pub struct Server {
     /// Where it listens (always 127.0.0.1).
@@ -299,6 +336,27 @@ fn parse_machine_ticks(line: &str) -> Option<MachineTicks> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sticky_tables_keep_their_players_on_one_server() {
+        let homes = |placement: Placement, table, servers| -> Vec<usize> {
+            (0..crate::table::SEATS)
+                .map(|player| placement.server(table, player, servers))
+                .collect()
+        };
+        assert_eq!(homes(Placement::Sticky, 5, 2), [1, 1, 1, 1]);
+        assert_eq!(homes(Placement::Sticky, 6, 3), [0, 0, 0, 0]);
+        assert_eq!(homes(Placement::Spread, 5, 2), [1, 0, 1, 0]);
+        assert_eq!(homes(Placement::Spread, 6, 3), [0, 1, 2, 0]);
+        // One server: both are the same.
+        assert_eq!(homes(Placement::Spread, 7, 1), [0; crate::table::SEATS]);
+        // Sticky tables still share the servers out evenly.
+        let mut load = [0; 3];
+        for table in 0..300 {
+            load[Placement::Sticky.server(table, 0, 3)] += 1;
+        }
+        assert_eq!(load, [100; 3]);
+    }
 
     #[test]
     fn proc_files_parse() {
