@@ -100,6 +100,8 @@ fn rounds(mut batch: Vec<Pending>) -> Vec<Vec<Pending>> {
 /// The first append waiting (waiting for one), and those queued behind it, up to a batch.
 async fn next_batch(queue: &mut mpsc::Receiver<Pending>) -> Option<Vec<Pending>> {
     let first = queue.recv().await?;
+    // Rooms that are ready to append too get their turn first, and join this batch.
+    tokio::task::yield_now().await;
     let mut bytes = size(&first.append);
     let mut batch = vec![first];
     while batch.len() < BATCH_APPENDS && bytes < BATCH_BYTES {
