@@ -442,7 +442,7 @@ async fn keep_hearing<S: Store>(
     state: Arc<AppState<S>>,
     mut changes: tokio::sync::broadcast::Receiver<store::Change>,
 ) {
-    use tokio::sync::broadcast::error::RecvError;
+    use tokio::sync::broadcast::error::{RecvError, TryRecvError};
     let mut shutdown = state.shutdown.clone();
     // Too slow to hear them all: every room catches up instead.
     let heard = |change| match change {
@@ -461,11 +461,9 @@ async fn keep_hearing<S: Store>(
         // And whatever else has come meanwhile, in the same pass over the rooms.
         while together.len() < HEARD_TOGETHER {
             match changes.try_recv() {
-                Err(tokio::sync::broadcast::error::TryRecvError::Empty) => break,
-                Err(tokio::sync::broadcast::error::TryRecvError::Closed) => return,
-                Err(tokio::sync::broadcast::error::TryRecvError::Lagged(_)) => {
-                    together.push(store::Change::Missed);
-                }
+                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Closed) => return,
+                Err(TryRecvError::Lagged(_)) => together.push(store::Change::Missed),
                 Ok(change) => together.push(change),
             }
         }

@@ -146,10 +146,9 @@ struct Columns {
 }
 
 impl Columns {
-    /// The columns of `batch`, whose tables are all different, sorted by table: one order of
-    /// locks for every server's batches.
+    /// The columns of `batch`, a round of [`rounds`]: its tables all different and in
+    /// increasing order, one order of locks for every server's batches.
     fn of(batch: &mut [Pending]) -> Columns {
-        batch.sort_by_key(|p| p.table);
         let mut c = Columns::default();
         for (owner, p) in (1..).zip(batch.iter_mut()) {
             let append = &mut p.append;
