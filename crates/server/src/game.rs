@@ -30,8 +30,11 @@ pub enum Rejection {
     },
 }
 
-/// How a player's request to publish or withdraw a table's story (`/t/{token}/share`) is
-/// taken ([`Extras::share`]).
+pub use store::Link;
+
+/// How a player's request to open or close one of the table's read-only pages is taken: to
+/// publish or withdraw its story (`/t/{token}/share`), to open or close its watch link
+/// (`/t/{token}/watch`) ([`Extras::share`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Sharing {
     /// The table layer changes the story's link at once.
@@ -102,6 +105,13 @@ pub trait Game: Send + Sync + 'static {
         let _ = (previous, events);
         Self::view(state, creator)
     }
+    /// What watchers see of `view`, when it is less than every player sees (the story game
+    /// leaves out the table's lines); `None`: the same view. A game whose log has lines kept
+    /// from watchers ([`Extras::kept_from_watchers`]) gives one.
+    fn watched(view: &Self::View) -> Option<Self::View> {
+        let _ = view;
+        None
+    }
     /// What the game's page needs once and never changes (a board, the cards by id), served
     /// at `/games/{KIND}/content.json` with caching; `None` if it needs nothing.
     fn content() -> Option<Value> {
@@ -155,6 +165,11 @@ pub trait Extras<State, Event> {
     fn anonymous(_event: &Event) -> bool {
         false
     }
+    /// Events whose log lines watchers are not shown (the story game's lines, which only the
+    /// table may know). Such a game gives watchers a view of their own ([`Game::watched`]).
+    fn kept_from_watchers(_event: &Event) -> bool {
+        false
+    }
     /// An event's log line in parts, where it names something by what players wrote (a scene by
     /// its objective): text, and objects such as `{"scene": 12, "text": "the primary scene
     /// (3)"}` that the page shows by their current text (a flagged one by `text`). `None`: the
@@ -177,20 +192,27 @@ pub trait Extras<State, Event> {
     fn published_markdown(_state: &State) -> Option<(String, String)> {
         None
     }
-    /// How `player` publishes the story (`publish`) or withdraws it (`creator` made the table).
-    /// By default only the table's creator publishes, and anyone seated withdraws at once:
-    /// anyone may want their words taken down.
-    fn share(_state: &State, player: u32, creator: u32, publish: bool) -> Sharing {
-        if publish && player != creator {
-            Sharing::Forbidden("Only the table's creator can publish its story.".into())
+    /// How `player` opens the read-only page `link` (`open`: publishes the story, opens the
+    /// watch link) or closes it (`creator` made the table). By default only the table's
+    /// creator opens one, and anyone seated closes it at once: anyone may want their words
+    /// taken down, or the watchers gone.
+    fn share(_state: &State, link: Link, player: u32, creator: u32, open: bool) -> Sharing {
+        if open && player != creator {
+            Sharing::Forbidden(
+                match link {
+                    Link::Story => "Only the table's creator can publish its story.",
+                    Link::Watch => "Only the table's creator can open a watch link.",
+                }
+                .into(),
+            )
         } else {
             Sharing::Now
         }
     }
-    /// Whether `event`, once committed, publishes the story (`Some(true)`: the room gives the
-    /// table a new link) or withdraws it (`Some(false)`). Only for games whose rules decide
-    /// it ([`Sharing::Act`]).
-    fn publishes(_event: &Event) -> Option<bool> {
+    /// Whether `event`, once committed, opens a read-only page (`Some((link, true))`: the room
+    /// gives the table a new link) or closes it (`Some((link, false))`). Only for games whose
+    /// rules decide it ([`Sharing::Act`]).
+    fn publishes(_event: &Event) -> Option<(Link, bool)> {
         None
     }
     /// The outline (or whatever the Markdown draws as a Mermaid diagram) as an SVG picture, for

@@ -4,7 +4,7 @@ use crate::assets;
 use crate::game::Rejection;
 use crate::games;
 use crate::limit::Peer;
-use crate::room::{Request, ShareAnswer, Story};
+use crate::room::{Request, RoomHandle, ShareAnswer, Story};
 use crate::{AppState, limit, limits, random_token};
 use axum::body::Bytes;
 use axum::extract::{Form, FromRequest, Path, Query, State};
@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::sync::Arc;
-use store::{Seat, Store};
+use store::{Link, Seat, Store, TableRecord};
 use tokio::sync::oneshot;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
@@ -79,7 +79,9 @@ pub fn router<S: Store>(
             get(invite::<S>).post(change_invite::<S>),
         )
         .route("/t/{token}/share", post(change_share::<S>))
+        .route("/t/{token}/watch", post(change_watch::<S>))
         .route("/s/{share}", get(shared_story::<S>))
+        .route("/w/{code}", get(watch_page::<S>))
         .route("/t/{token}/export.md", get(export::<S>))
         .route("/t/{token}/game.jsonl", get(game_file::<S>))
         .route("/t/{token}/print", get(print::<S>))
@@ -775,6 +777,81 @@ async fn table_page<S: Store>(
     }
 }
 
+/// The page that follows a table live for anyone with its watch link: the game's table page,
+/// which reads from its address that it watches. It sets no cookie.
+async fn watch_page<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(code): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+) -> Response {
+    match watched_table(&state, &code, peer.as_deref(), &headers, false).await {
+        Ok((_, table)) => page(games::page(&table.game), &headers),
+        Err(response) => response,
+    }
+}
+
+/// The table whose watch link has the code `code`, and its token; or the answer for a link
+/// that leads nowhere (`404`, counted as a guess) or a database that cannot say.
+async fn watched_table<S: Store>(
+    state: &AppState<S>,
+    code: &str,
+    peer: Option<&Peer>,
+    headers: &HeaderMap,
+    as_json: bool,
+) -> Result<(String, TableRecord), Response> {
+    let found = if valid_token(code) {
+        state.store.table_by_link(Link::Watch, code).await
+    } else {
+        Ok(None)
+    };
+    match found {
+        Ok(Some(found)) => Ok(found),
+        Ok(None) => {
+            let answer = failure(
+                StatusCode::NOT_FOUND,
+                as_json,
+                "There is no table to watch at this link: it was closed, or the link is wrong.",
+            );
+            Err(guessed_wrong(state, peer, headers, as_json, answer).await)
+        }
+        Err(e) => Err(failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            as_json,
+            &crate::unreadable(e),
+        )),
+    }
+}
+
+/// The room of the table whose watch link has the code `code`, and its token (for a
+/// watcher's socket).
+pub(crate) async fn watched_room<S: Store>(
+    state: &AppState<S>,
+    code: &str,
+    peer: Option<&Peer>,
+    headers: &HeaderMap,
+) -> Result<(String, RoomHandle), Response> {
+    let (token, _) = watched_table(state, code, peer, headers, true).await?;
+    match state.room(&token).await {
+        Ok(Some(room)) => Ok((token, room)),
+        Ok(None) => Err(failure(
+            StatusCode::NOT_FOUND,
+            true,
+            "There is no table to watch at this link.",
+        )),
+        Err(e) => Err(failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e)),
+    }
+}
+
+/// Whether the watch link `code` still leads to the table `token` (a watcher's socket asks
+/// when the table's links change). A database that cannot say keeps the watcher.
+pub(crate) async fn still_watched<S: Store>(state: &AppState<S>, code: &str, token: &str) -> bool {
+    match state.store.table_by_link(Link::Watch, code).await {
+        Ok(found) => found.is_some_and(|(t, _)| t == token),
+        Err(_) => true,
+    }
+}
+
 /// The invitation code a newcomer's link carries (`/t/{token}?join=CODE`).
 #[derive(Deserialize)]
 struct Invitation {
@@ -1193,69 +1270,134 @@ async fn change_share<S: Store>(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let why = "Only players at this table can publish its story.";
-    let seat = match require_seat(&state, &token, &headers, true, why).await {
-        Ok(seat) => seat,
-        Err(response) => return response,
+    let change = PageChange {
+        link: Link::Story,
+        outsider: "Only players at this table can publish its story.",
+        what: "the published story",
+        choices: ("publish", "withdraw"),
     };
-    let change = match link_change(&headers, body, "publish or withdraw").await {
-        Ok(change) => change,
-        Err(message) => return failure(StatusCode::BAD_REQUEST, true, &message),
+    match change_page(&state, &token, &headers, body, &change).await {
+        Ok(seat) => invitation_json(&state, &token, peer.as_deref(), &seat).await,
+        Err(response) => response,
+    }
+}
+
+/// A seated player opens the watch link, or closes it: as [`change_share`], with the game
+/// master of a Challenge table in the creator's place. Answers with the link, `null` until
+/// a story table agrees.
+async fn change_watch<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
+    let change = PageChange {
+        link: Link::Watch,
+        outsider: "Only players at this table can let people watch it.",
+        what: "the watch link",
+        choices: ("open", "close"),
     };
-    let publish = match change.action.as_str() {
-        "publish" => true,
-        "withdraw" => false,
-        other => return unknown_change(other, "the published story", "publish or withdraw"),
+    if let Err(response) = change_page(&state, &token, &headers, body, &change).await {
+        return response;
+    }
+    match table(&state, &token).await {
+        Ok(table) => {
+            let link = watch_link(&state, peer.as_deref(), &table);
+            no_store(Json(json!({ "link": link })).into_response())
+        }
+        Err(response) => response,
+    }
+}
+
+/// What a request to open or close one of the table's read-only pages is about.
+struct PageChange {
+    link: Link,
+    /// The refusal for someone without a seat.
+    outsider: &'static str,
+    /// The page, in words.
+    what: &'static str,
+    /// The actions that open and close it.
+    choices: (&'static str, &'static str),
+}
+
+/// Opens or closes a read-only page as the seated player asks; the player's seat, or the
+/// response that refuses.
+async fn change_page<S: Store>(
+    state: &AppState<S>,
+    token: &str,
+    headers: &HeaderMap,
+    body: Bytes,
+    change: &PageChange,
+) -> Result<Seat, Response> {
+    let seat = require_seat(state, token, headers, true, change.outsider).await?;
+    let (opens, closes) = change.choices;
+    let choices = format!("{opens} or {closes}");
+    let action = match link_change(headers, body, &choices).await {
+        Ok(action) => action.action,
+        Err(message) => return Err(failure(StatusCode::BAD_REQUEST, true, &message)),
     };
+    let open = match action.as_str() {
+        a if a == opens => true,
+        a if a == closes => false,
+        other => return Err(unknown_change(other, change.what, &choices)),
+    };
+    let link = change.link;
     let share = |reply| Request::Share {
         player: seat.player,
-        publish,
+        link,
+        open,
         reply,
     };
-    match ask_seated(&state, &token, true, share).await {
+    match ask_seated(state, token, true, share).await {
         Ok(ShareAnswer::Now) => {}
         // The game took it as an action of its own: the link follows its events.
-        Ok(ShareAnswer::Taken) => {
-            return invitation_json(&state, &token, peer.as_deref(), &seat).await;
-        }
-        Ok(ShareAnswer::Forbidden(why)) => return failure(StatusCode::FORBIDDEN, true, &why),
+        Ok(ShareAnswer::Taken) => return Ok(seat),
+        Ok(ShareAnswer::Forbidden(why)) => return Err(failure(StatusCode::FORBIDDEN, true, &why)),
         Ok(ShareAnswer::Refused(rejection)) => {
             let status = match rejection {
                 Rejection::Malformed(_) => StatusCode::BAD_REQUEST,
                 Rejection::Refused { .. } => StatusCode::CONFLICT,
             };
-            return failure(status, true, &rejection_message(rejection));
+            return Err(failure(status, true, &rejection_message(rejection)));
         }
-        Err(response) => return response,
+        Err(response) => return Err(response),
     }
-    let table = match table(&state, &token).await {
-        Ok(table) => table,
-        Err(response) => return response,
+    let table = table(state, token).await?;
+    let now = match link {
+        Link::Story => &table.share,
+        Link::Watch => &table.watch,
     };
-    let share = match (publish, &table.share) {
-        // Published already: the same link.
+    let code = match (open, now) {
+        // Open already: the same link.
         (true, Some(code)) => Some(code.clone()),
         (true, None) => match random_token() {
             Ok(code) => Some(code),
-            Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+            Err(e) => return Err(failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e)),
         },
         (false, _) => None,
     };
-    if share != table.share {
-        if let Err(e) = state.store.set_share(table.id, share.as_deref()).await {
-            tracing::error!(
-                "cannot publish or withdraw the story of table {}: {e}",
-                table.id.0
-            );
-            return failure(
+    if code != *now {
+        if let Err(e) = state.store.set_link(table.id, link, code.as_deref()).await {
+            tracing::error!("cannot change {} of table {}: {e}", change.what, table.id.0);
+            return Err(failure(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 true,
-                "The story's page could not be changed; nothing changed, try again.",
-            );
+                "The page's link could not be changed; nothing changed, try again.",
+            ));
         }
-        links_changed(&state, &token).await;
+        links_changed(state, token).await;
     }
-    invitation_json(&state, &token, peer.as_deref(), &seat).await
+    Ok(seat)
+}
+
+/// The address of the table's watch page, if one is open.
+fn watch_link<S: Store>(
+    state: &AppState<S>,
+    peer: Option<&Peer>,
+    table: &TableRecord,
+) -> Option<String> {
+    (table.watch.as_deref()).map(|code| format!("{}/w/{code}", public_base(state, peer)))
 }
 
 /// The table's links (its invitation, its published story) changed: every page fetches them
@@ -1265,10 +1407,7 @@ async fn links_changed<S: Store>(state: &AppState<S>, token: &str) {
     if !state.shared_store
         && let Ok(Some(room)) = state.room(token).await
     {
-        room.send(Request::Notice {
-            message: json!({ "type": "invite" }),
-        })
-        .await;
+        room.send(Request::LinksChanged).await;
     }
 }
 
@@ -1291,7 +1430,7 @@ async fn shared_story<S: Store>(
     if !valid_token(&share) {
         return gone().await;
     }
-    let token = match state.store.table_by_share(&share).await {
+    let token = match state.store.table_by_link(Link::Story, &share).await {
         Ok(Some((token, _))) => token,
         Ok(None) => return gone().await,
         Err(e) => {
@@ -1343,9 +1482,16 @@ async fn invitation_json<S: Store>(
         .share
         .as_deref()
         .map(|code| format!("{}/s/{code}", public_base(state, peer)));
+    let watch = watch_link(state, peer, &table);
     no_store(
-        Json(json!({ "open": link.is_some(), "link": link, "creator": seat.creator, "share": share }))
-            .into_response(),
+        Json(json!({
+            "open": link.is_some(),
+            "link": link,
+            "creator": seat.creator,
+            "share": share,
+            "watch": watch,
+        }))
+        .into_response(),
     )
 }
 

@@ -198,6 +198,8 @@ pub mod limits {
     pub const HELLO_COST: u32 = 4;
     /// Log lines a `sync` carries (the newest), and a `log` answer (older ones, on request).
     pub const LOG_LINES: usize = 200;
+    /// Watchers' sockets a table may have open at one server.
+    pub const WATCHERS: u32 = 50;
     /// Files kept free of the open-file limit for the database, logs and backups.
     pub const SPARE_FILES: usize = 256;
     /// Connections at once when the open-file limit cannot be read.
@@ -256,6 +258,10 @@ pub struct AppState<S: Store> {
     written_by_address: Arc<limit::AddressBudget>,
     /// Sockets open per seat.
     seat_sockets: Arc<limit::SeatSockets>,
+    /// Messages from all the watching pages of one client address.
+    watcher_messages: limit::Budget<std::net::IpAddr>,
+    /// Watchers' sockets open per table (keyed by the table's token and player 0).
+    watch_sockets: Arc<limit::SeatSockets>,
 }
 
 /// A table's room in memory, and when it was last in use (held by a socket or a request).
@@ -298,6 +304,11 @@ impl<S: Store> AppState<S> {
                 limits.seat_message_burst,
             ),
             seat_sockets: Arc::new(limit::SeatSockets::default()),
+            watcher_messages: limit::Budget::per_second(
+                limits.seat_messages_per_second,
+                limits.seat_message_burst,
+            ),
+            watch_sockets: Arc::new(limit::SeatSockets::default()),
             synced_by_address: by_address("synced_kib", limits.sync_kib_per_minute),
             written_by_address: Arc::new(by_address(
                 "written",
@@ -393,18 +404,16 @@ impl<S: Store> AppState<S> {
                     None => None,
                 })
                 .collect();
+            // Notices lost may have told of links, too.
             let notify = rooms
                 .values()
-                .filter(|loaded| invited.contains(&loaded.table))
+                .filter(|loaded| missed || invited.contains(&loaded.table))
                 .map(|loaded| loaded.room.clone())
                 .collect();
             (catch_up, notify)
         };
         for room in notify {
-            room.send(room::Request::Notice {
-                message: serde_json::json!({ "type": "invite" }),
-            })
-            .await;
+            room.send(room::Request::LinksChanged).await;
         }
         for (room, seq) in catch_up {
             room.send(room::Request::CatchUp { seq }).await;
@@ -429,6 +438,7 @@ impl<S: Store> AppState<S> {
         self.joins_by_address.forget_idle();
         self.guesses_by_address.forget_idle();
         self.seat_messages.forget_idle();
+        self.watcher_messages.forget_idle();
         self.synced_by_address.forget_idle();
         self.written_by_address.forget_idle();
     }

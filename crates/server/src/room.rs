@@ -27,6 +27,9 @@ pub struct LogEntry {
     /// The same in parts ([`crate::game::Extras::describe_parts`]), when it names something players wrote.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parts: Option<Vec<Value>>,
+    /// Only the table may read it, not its watchers ([`crate::game::Extras::kept_from_watchers`]).
+    #[serde(skip)]
+    pub secret: bool,
 }
 
 /// The story so far, for the exports.
@@ -64,15 +67,54 @@ pub struct Published {
     pub seq: u64,
     /// When the change was committed (for the broadcast latency metric).
     pub at: Instant,
-    /// The `update` message, the same for everyone.
+    /// The `update` message, the same for every player.
     pub update: Option<Arc<str>>,
-    /// Another message for everyone (presence).
+    /// The watchers' `update`, while the table has any: the players' one, or one without what
+    /// only the table may know ([`Game::watched`]).
+    pub watch: Option<Arc<str>>,
+    /// Another message for everyone (presence, the links' `invite`).
     pub everyone: Option<Arc<str>>,
+    /// The table's links changed: a watcher's socket checks that its link is still open.
+    pub links: bool,
     /// With an update: each online player's `own` message (what only they may know).
     pub own: BTreeMap<u32, Arc<str>>,
 }
 
-/// The answer to a `sync`: the last event number, the `sync` message, and the `own` message.
+impl Published {
+    /// A message for every page, player's and watcher's alike, that changes no view.
+    fn everyone(seq: u64, message: String) -> Arc<Published> {
+        Arc::new(Published {
+            seq,
+            at: Instant::now(),
+            update: None,
+            watch: None,
+            everyone: Some(Arc::from(message)),
+            links: false,
+            own: BTreeMap::new(),
+        })
+    }
+
+    /// The table's links changed: players' pages fetch them again.
+    fn links_changed(seq: u64) -> Arc<Published> {
+        let mut invite = Published::everyone(seq, json!({"type": "invite"}).to_string());
+        if let Some(invite) = Arc::get_mut(&mut invite) {
+            invite.links = true;
+        }
+        invite
+    }
+}
+
+/// Who a page is: a seated player, or a watcher holding the table's watch link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// The player with this number.
+    Player(u32),
+    /// Anyone with the watch link: sees what every player may know, and nothing more.
+    Watcher,
+}
+
+/// The answer to a `sync`: the last event number, the `sync` message, and the `own` message
+/// (empty for a watcher).
 pub type Synced = (u64, Arc<str>, Arc<str>);
 
 /// Lines of the log before some event: at most [`crate::limits::LOG_LINES`], the newest
@@ -112,7 +154,7 @@ pub enum Request {
     /// A socket (re)connects or fell behind: the whole view and the log since `since`.
     Sync {
         /// Who.
-        player: u32,
+        viewer: Viewer,
         /// The last event number the page has.
         since: u64,
         /// The last event number, the `sync` message, and the `own` message an update would
@@ -123,16 +165,16 @@ pub enum Request {
     /// Older lines of the log, for a page that shows them on request.
     LogPage {
         /// Who.
-        player: u32,
+        viewer: Viewer,
         /// The page wants lines before this event number.
         before: u64,
         /// The `log` message (without its `req`); `None` if the player was removed.
         reply: oneshot::Sender<Option<LogPage>>,
     },
-    /// A socket of `player` opened (`+1`) or closed (`-1`).
+    /// A socket of `viewer` opened (`+1`) or closed (`-1`).
     Presence {
         /// Who.
-        player: u32,
+        viewer: Viewer,
         /// +1 or −1.
         delta: i32,
     },
@@ -144,12 +186,15 @@ pub enum Request {
         /// The answer.
         reply: oneshot::Sender<Story>,
     },
-    /// A seated player publishes the story (`publish`) or withdraws it ([`crate::game::Extras::share`]).
+    /// A seated player opens one of the table's read-only pages (publishes the story, opens
+    /// the watch link) or closes it ([`crate::game::Extras::share`]).
     Share {
         /// Who.
         player: u32,
-        /// Publish, or withdraw.
-        publish: bool,
+        /// Which page.
+        link: crate::game::Link,
+        /// Open, or close.
+        open: bool,
         /// What became of it.
         reply: oneshot::Sender<ShareAnswer>,
     },
@@ -169,11 +214,8 @@ pub enum Request {
         /// The log's last event, as the store's notice said.
         seq: Option<u64>,
     },
-    /// Something about the table (not the game) changed, e.g. its invitation: tell every page.
-    Notice {
-        /// The message, the same for everyone.
-        message: Value,
-    },
+    /// The table's links changed (its invitation, its read-only pages): every page hears it.
+    LinksChanged,
 }
 
 /// How the rest of the server reaches a room.
@@ -309,6 +351,11 @@ struct Room<G: Game, S: Store> {
     shown: Option<(u64, G::View)>,
     /// The length of the last update that carried the whole view (0 before one).
     whole_len: usize,
+    /// Watchers' sockets open at this server.
+    watchers: u32,
+    /// The view every watcher's page has at this seq, when watchers see less than players
+    /// ([`Game::watched`]); `None` while nobody watches.
+    watch_shown: Option<(u64, G::View)>,
     /// The client address of the page whose action is being decided (none for bots, joins and
     /// what the log brings): its budget of bytes written pays for the events.
     writer: Option<std::net::IpAddr>,
@@ -350,6 +397,8 @@ pub async fn start<G: Game, S: Store>(
         bot_failed_at: None,
         shown: None,
         whole_len: 0,
+        watchers: 0,
+        watch_shown: None,
         writer: None,
         game: PhantomData,
     };
@@ -496,31 +545,41 @@ impl<G: Game, S: Store> Room<G, S> {
                 let _ = reply.send(result);
             }
             Request::Sync {
-                player,
+                viewer,
                 since,
                 reply,
             } => {
-                let answer = (!self.is_removed(player)).then(|| {
-                    let own = Arc::from(own_message(&G::Extras::own(&self.state, player)));
-                    (self.seq, self.sync_message(player, since), own)
-                });
+                let answer = match viewer {
+                    Viewer::Player(player) if self.is_removed(player) => None,
+                    Viewer::Player(player) => {
+                        let own = Arc::from(own_message(&G::Extras::own(&self.state, player)));
+                        Some((self.seq, self.sync_message(viewer, since), own))
+                    }
+                    Viewer::Watcher => {
+                        Some((self.seq, self.sync_message(viewer, since), Arc::from("")))
+                    }
+                };
                 let _ = reply.send(answer);
             }
             Request::LogPage {
-                player,
+                viewer,
                 before,
                 reply,
             } => {
-                let page = (!self.is_removed(player)).then(|| {
-                    let (lines, older) = self.log_tail(0, before);
-                    LogPage {
-                        log: lines.iter().map(|e| (*e).clone()).collect(),
-                        older,
+                let page = match viewer {
+                    Viewer::Player(player) if self.is_removed(player) => None,
+                    _ => {
+                        let (lines, older) = self.log_tail(0, before);
+                        let seen = |e: &&LogEntry| viewer != Viewer::Watcher || !e.secret;
+                        Some(LogPage {
+                            log: lines.iter().filter(seen).cloned().collect(),
+                            older,
+                        })
                     }
-                });
+                };
                 let _ = reply.send(page);
             }
-            Request::Presence { player, delta } => self.presence(player, delta),
+            Request::Presence { viewer, delta } => self.presence(viewer, delta),
             Request::CatchUp { seq } => {
                 // This server's own appends come back as notices too: nothing to read then.
                 if seq.is_none_or(|seq| seq > self.seq)
@@ -562,22 +621,17 @@ impl<G: Game, S: Store> Room<G, S> {
             }
             Request::Share {
                 player,
-                publish,
+                link,
+                open,
                 reply,
             } => {
-                let _ = reply.send(self.share(player, publish).await);
+                let _ = reply.send(self.share(player, link, open).await);
             }
             Request::GameFile { reply } => {
                 let _ = reply.send(self.game_file().await);
             }
-            Request::Notice { message } => {
-                let _ = self.published.send(Arc::new(Published {
-                    seq: self.seq,
-                    at: Instant::now(),
-                    update: None,
-                    everyone: Some(Arc::from(message.to_string())),
-                    own: BTreeMap::new(),
-                }));
+            Request::LinksChanged => {
+                let _ = self.published.send(Published::links_changed(self.seq));
             }
         }
     }
@@ -632,6 +686,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 by: row.player,
                 text: G::describe(&self.state, &event),
                 parts: G::Extras::describe_parts(&self.state, &event),
+                secret: G::Extras::kept_from_watchers(&event),
             });
             self.state = G::evolve(std::mem::take(&mut self.state), &event);
             self.seq = row.seq;
@@ -800,13 +855,7 @@ impl<G: Game, S: Store> Room<G, S> {
         // Pages fetch the invitation again. (A shared store tells every server, this one
         // included.)
         if !self.settings.shared_store {
-            let _ = self.published.send(Arc::new(Published {
-                seq: self.seq,
-                at: Instant::now(),
-                update: None,
-                everyone: Some(Arc::from(json!({ "type": "invite" }).to_string())),
-                own: BTreeMap::new(),
-            }));
+            let _ = self.published.send(Published::links_changed(self.seq));
         }
         Ok(self.seq)
     }
@@ -946,6 +995,7 @@ impl<G: Game, S: Store> Room<G, S> {
                 by: (!G::Extras::anonymous(event)).then_some(player),
                 text: G::describe(&self.state, event),
                 parts: G::Extras::describe_parts(&self.state, event),
+                secret: G::Extras::kept_from_watchers(event),
             });
             self.state = G::evolve(std::mem::take(&mut self.state), event);
         }
@@ -986,37 +1036,11 @@ impl<G: Game, S: Store> Room<G, S> {
         // The log is in seq order: only its end is new (a long log is not walked each time).
         let from = self.log.partition_point(|e| e.seq < first);
         let log: Vec<&LogEntry> = self.log[from..].iter().collect();
-        /// The `update` message, serialized from borrowed parts (no copy of the view).
-        #[derive(serde::Serialize)]
-        struct Update<'a, V> {
-            r#type: &'static str,
-            seq: u64,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            base: Option<u64>,
-            now: i64,
-            log: &'a [&'a LogEntry],
-            #[serde(skip_serializing_if = "Option::is_none")]
-            view: Option<&'a V>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            patch: Option<&'a [crate::patch::Op]>,
-        }
         let view = match (&self.shown, events) {
             (Some((base, shown)), Some(events)) if base + 1 == first => {
                 G::view_after(&self.state, self.creator, shown, events)
             }
             _ => G::view(&self.state, self.creator),
-        };
-        let message = |base, view, patch| {
-            serde_json::to_string(&Update {
-                r#type: "update",
-                seq: self.seq,
-                base,
-                now: now(),
-                log: &log,
-                view,
-                patch,
-            })
-            .unwrap_or_default()
         };
         // Pages hold the view at `base`: send what changed since, unless the whole view is
         // shorter (a new phase) or nobody was sent the view before this change.
@@ -1024,9 +1048,10 @@ impl<G: Game, S: Store> Room<G, S> {
             Some((base, shown)) if base + 1 == first => {
                 let mut patch = Vec::new();
                 shown.diff(&view, &mut String::new(), &mut patch);
-                let patched = message(Some(base), None, Some(&patch));
+                let patched =
+                    update_message::<G::View>(self.seq, Some(base), &log, None, Some(&patch));
                 if patched.len() > PATCH_CHECKED.max(self.whole_len / 2) {
-                    let full = message(None, Some(&view), None);
+                    let full = update_message(self.seq, None, &log, Some(&view), None);
                     self.whole_len = full.len();
                     if full.len() < patched.len() {
                         full
@@ -1038,11 +1063,13 @@ impl<G: Game, S: Store> Room<G, S> {
                 }
             }
             _ => {
-                let full = message(None, Some(&view), None);
+                let full = update_message(self.seq, None, &log, Some(&view), None);
                 self.whole_len = full.len();
                 full
             }
         };
+        let update: Arc<str> = Arc::from(update);
+        let watch = self.watch_update(first, from, &view, &update);
         self.shown = Some((self.seq, view));
         // Only the players with a page open get theirs; a page that opens later has it in
         // its `sync`.
@@ -1056,24 +1083,58 @@ impl<G: Game, S: Store> Room<G, S> {
         let _ = self.published.send(Arc::new(Published {
             seq: self.seq,
             at: Instant::now(),
-            update: Some(Arc::from(update)),
+            update: Some(update),
+            watch,
             everyone: None,
+            links: false,
             own,
         }));
     }
 
-    fn sync_message(&mut self, player: u32, since: u64) -> Arc<str> {
+    /// The watchers' `update` for the change from `first` on (its lines start at `from` in
+    /// the log), while anyone watches: the players' one when watchers see what players see,
+    /// else a patch of the view as watchers see it ([`Game::watched`]), with the log's secret
+    /// lines left out.
+    fn watch_update(
+        &mut self,
+        first: u64,
+        from: usize,
+        view: &G::View,
+        players: &Arc<str>,
+    ) -> Option<Arc<str>> {
+        if self.watchers == 0 {
+            return None;
+        }
+        let Some(watched) = G::watched(view) else {
+            return Some(players.clone());
+        };
+        let log: Vec<&LogEntry> = self.log[from..].iter().filter(|e| !e.secret).collect();
+        let message = match self.watch_shown.take() {
+            Some((base, shown)) if base + 1 == first => {
+                let mut patch = Vec::new();
+                shown.diff(&watched, &mut String::new(), &mut patch);
+                update_message::<G::View>(self.seq, Some(base), &log, None, Some(&patch))
+            }
+            _ => update_message(self.seq, None, &log, Some(&watched), None),
+        };
+        self.watch_shown = Some((self.seq, watched));
+        Some(Arc::from(message))
+    }
+
+    fn sync_message(&mut self, viewer: Viewer, since: u64) -> Arc<str> {
         #[derive(serde::Serialize)]
         struct Sync<'a, V> {
             r#type: &'static str,
             seq: u64,
             now: i64,
-            log: &'a [LogEntry],
+            log: Vec<&'a LogEntry>,
             older: bool,
-            you: u32,
+            /// The player, `None` for a watcher.
+            you: Option<u32>,
             view: &'a V,
             own: Value,
             online: Vec<u32>,
+            watchers: u32,
             name: Option<&'a str>,
             /// The table's title as *Your tables* shows it: its name, or the game's for it.
             title: String,
@@ -1082,21 +1143,33 @@ impl<G: Game, S: Store> Room<G, S> {
         if self.shown.as_ref().is_none_or(|(seq, _)| *seq != self.seq) {
             self.shown = Some((self.seq, G::view(&self.state, self.creator)));
         }
-        let online = self.online();
         let Some((_, view)) = &self.shown else {
             unreachable!("set above")
         };
+        // A watcher's page holds the watchers' view, which their next update patches.
+        if viewer == Viewer::Watcher {
+            self.watch_shown = G::watched(view).map(|watched| (self.seq, watched));
+        }
+        let (view, you, own) = match (viewer, &self.watch_shown) {
+            (Viewer::Player(player), _) => {
+                (view, Some(player), G::Extras::own(&self.state, player))
+            }
+            (Viewer::Watcher, Some((_, watched))) => (watched, None, Value::Null),
+            (Viewer::Watcher, None) => (view, None, Value::Null),
+        };
         let (log, older) = self.log_tail(since, u64::MAX);
+        let seen = |e: &&LogEntry| viewer != Viewer::Watcher || !e.secret;
         let sync = Sync {
             r#type: "sync",
             seq: self.seq,
             now: now(),
-            log,
+            log: log.iter().filter(seen).collect(),
             older,
-            you: player,
+            you,
             view,
-            own: G::Extras::own(&self.state, player),
-            online,
+            own,
+            online: self.online(),
+            watchers: self.watchers,
             name: self.name.as_deref(),
             title: self.title(),
         };
@@ -1121,31 +1194,39 @@ impl<G: Game, S: Store> Room<G, S> {
         online
     }
 
-    fn presence(&mut self, player: u32, delta: i32) {
-        let count = self.connections.entry(player).or_insert(0);
-        let before = *count;
-        *count = count.saturating_add_signed(delta);
-        let after = *count;
-        if after == 0 {
-            self.connections.remove(&player);
-        }
-        if (before == 0) != (after == 0) {
-            let message = json!({"type": "presence", "online": self.online()});
-            let _ = self.published.send(Arc::new(Published {
-                seq: self.seq,
-                at: Instant::now(),
-                update: None,
-                everyone: Some(Arc::from(message.to_string())),
-                own: BTreeMap::new(),
-            }));
+    /// A page opened or closed: every page hears who is online, and how many watch.
+    fn presence(&mut self, viewer: Viewer, delta: i32) {
+        let changed = match viewer {
+            Viewer::Player(player) => {
+                let count = self.connections.entry(player).or_insert(0);
+                let before = *count;
+                *count = count.saturating_add_signed(delta);
+                let after = *count;
+                if after == 0 {
+                    self.connections.remove(&player);
+                }
+                (before == 0) != (after == 0)
+            }
+            Viewer::Watcher => {
+                self.watchers = self.watchers.saturating_add_signed(delta);
+                if self.watchers == 0 {
+                    self.watch_shown = None;
+                }
+                true
+            }
+        };
+        if changed {
+            let message =
+                json!({"type": "presence", "online": self.online(), "watchers": self.watchers});
+            let _ = (self.published).send(Published::everyone(self.seq, message.to_string()));
         }
     }
 }
 
-/// What became of a request to publish or withdraw the story ([`Request::Share`]).
+/// What became of a request to open or close a read-only page ([`Request::Share`]).
 #[derive(Debug)]
 pub enum ShareAnswer {
-    /// The table layer changes the story's link now.
+    /// The table layer changes the page's link now.
     Now,
     /// The game's own action was taken (a proposal, say): the link follows its events.
     Taken,
@@ -1155,10 +1236,11 @@ pub enum ShareAnswer {
     Refused(Rejection),
 }
 
-// Publishing the story: whose it is to do, and the link that follows a game's own event.
+// Opening a read-only page (the published story, the watch link): whose it is to do, and the
+// link that follows a game's own event.
 impl<G: Game, S: Store> Room<G, S> {
-    async fn share(&mut self, player: u32, publish: bool) -> ShareAnswer {
-        match G::Extras::share(&self.state, player, self.creator, publish) {
+    async fn share(&mut self, player: u32, link: crate::game::Link, open: bool) -> ShareAnswer {
+        match G::Extras::share(&self.state, link, player, self.creator, open) {
             crate::game::Sharing::Now => ShareAnswer::Now,
             crate::game::Sharing::Forbidden(why) => ShareAnswer::Forbidden(why),
             crate::game::Sharing::Act(action) => match self.act(player, &action).await {
@@ -1168,34 +1250,69 @@ impl<G: Game, S: Store> Room<G, S> {
         }
     }
 
-    /// After a commit: an event that publishes the story gives the table a new link, one that
-    /// withdraws it takes the link away, and every page hears that the links changed. Only
-    /// the server that committed the event does this; a shared store tells the others.
+    /// After a commit: an event that opens a read-only page (publishes the story, lets
+    /// watchers in) gives it a new link, one that closes it takes the link away, and every
+    /// page hears that the links changed. Only the server that committed the event does this;
+    /// a shared store tells the others.
     async fn share_follows(&self, events: &[G::Event]) {
-        let Some(publish) = events.iter().rev().find_map(G::Extras::publishes) else {
-            return;
-        };
-        let code = match publish.then(crate::random_token).transpose() {
+        for link in [crate::game::Link::Story, crate::game::Link::Watch] {
+            let last = events.iter().rev().filter_map(G::Extras::publishes);
+            if let Some((_, open)) = last.into_iter().find(|(l, _)| *l == link) {
+                self.set_link(link, open).await;
+            }
+        }
+    }
+
+    async fn set_link(&self, link: crate::game::Link, open: bool) {
+        let code = match open.then(crate::random_token).transpose() {
             Ok(code) => code,
             Err(e) => {
-                tracing::error!(table = self.table.0, "cannot publish the story: {e}");
+                tracing::error!(table = self.table.0, "cannot open the {link:?} link: {e}");
                 return;
             }
         };
-        if let Err(e) = self.store.set_share(self.table, code.as_deref()).await {
-            tracing::error!(table = self.table.0, "cannot change the story's link: {e}");
+        if let Err(e) = self.store.set_link(self.table, link, code.as_deref()).await {
+            tracing::error!(table = self.table.0, "cannot change the {link:?} link: {e}");
             return;
         }
         if !self.settings.shared_store {
-            let _ = self.published.send(Arc::new(Published {
-                seq: self.seq,
-                at: Instant::now(),
-                update: None,
-                everyone: Some(Arc::from(json!({"type": "invite"}).to_string())),
-                own: BTreeMap::new(),
-            }));
+            let _ = self.published.send(Published::links_changed(self.seq));
         }
     }
+}
+
+/// The `update` message, serialized from borrowed parts (no copy of the view): since `base`,
+/// a `patch` of the view, or the whole `view`.
+fn update_message<V: serde::Serialize>(
+    seq: u64,
+    base: Option<u64>,
+    log: &[&LogEntry],
+    view: Option<&V>,
+    patch: Option<&[crate::patch::Op]>,
+) -> String {
+    #[derive(serde::Serialize)]
+    struct Update<'a, V> {
+        r#type: &'static str,
+        seq: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        base: Option<u64>,
+        now: i64,
+        log: &'a [&'a LogEntry],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        view: Option<&'a V>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        patch: Option<&'a [crate::patch::Op]>,
+    }
+    let update = Update {
+        r#type: "update",
+        seq,
+        base,
+        now: now(),
+        log,
+        view,
+        patch,
+    };
+    serde_json::to_string(&update).unwrap_or_default()
 }
 
 /// The message that brings a player what only they may know.

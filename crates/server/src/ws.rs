@@ -5,7 +5,7 @@ use crate::game::Rejection;
 use crate::http::{failure, seated};
 use crate::limit::{SeatKey, SocketSlot};
 use crate::metrics::{Metrics, Outcome};
-use crate::room::{Published, Request, RoomHandle};
+use crate::room::{Published, Request, RoomHandle, Viewer};
 use crate::{AppState, limits};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -20,9 +20,11 @@ use store::Store;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::oneshot;
 
-/// The table's socket, for `http::router`.
+/// The table's sockets, a player's and a watcher's, for `http::router`.
 pub fn routes<S: Store>() -> axum::Router<Arc<AppState<S>>> {
-    axum::Router::new().route("/t/{token}/ws", axum::routing::get(upgrade::<S>))
+    axum::Router::new()
+        .route("/t/{token}/ws", axum::routing::get(upgrade::<S>))
+        .route("/w/{code}/ws", axum::routing::get(watch::<S>))
 }
 
 /// Accepts the upgrade for a seated player whose page comes from this server.
@@ -78,8 +80,77 @@ pub async fn upgrade<S: Store>(
             ),
         );
     };
-    let shutdown = state.shutdown.clone();
     let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
+    let connection = Connection {
+        removed: room.removed(),
+        room,
+        viewer: Viewer::Player(seat.player),
+        address,
+        key,
+        watch_code: None,
+        seq: 0,
+        greeted: false,
+        own: None,
+        state,
+        _slot: slot,
+    };
+    accept(upgrade, connection)
+}
+
+/// Accepts the upgrade for anyone holding the table's watch link, up to
+/// [`limits::WATCHERS`] at this server.
+pub async fn watch<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(code): Path<String>,
+    peer: Option<axum::Extension<crate::limit::Peer>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if !crate::http::same_site(&headers) {
+        return failure(
+            StatusCode::FORBIDDEN,
+            true,
+            "This table can only be watched from its own page.",
+        );
+    }
+    let (token, room) =
+        match crate::http::watched_room(&state, &code, peer.as_deref(), &headers).await {
+            Ok(found) => found,
+            Err(response) => return response,
+        };
+    // Every watcher of a table shares one cap: the table's own key, with no player.
+    let key: SeatKey = (Arc::from(token.as_str()), 0);
+    let Some(slot) = state.watch_sockets.open(key.clone(), limits::WATCHERS) else {
+        state.metrics.limited("watchers");
+        return failure(
+            StatusCode::TOO_MANY_REQUESTS,
+            true,
+            &format!(
+                "This table has {} watchers already: try again when one leaves.",
+                limits::WATCHERS
+            ),
+        );
+    };
+    let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
+    let connection = Connection {
+        removed: room.removed(),
+        room,
+        viewer: Viewer::Watcher,
+        address,
+        key,
+        watch_code: Some(code),
+        seq: 0,
+        greeted: false,
+        own: None,
+        state,
+        _slot: slot,
+    };
+    accept(upgrade, connection)
+}
+
+/// Upgrades to a socket that `connection` serves until it closes or the server stops.
+fn accept<S: Store>(upgrade: WebSocketUpgrade, connection: Connection<S>) -> Response {
+    let shutdown = connection.state.shutdown.clone();
     upgrade
         // Past the hard cap the socket closes (memory); up to it, an oversized message is
         // answered with an error and the connection stays open.
@@ -90,21 +161,7 @@ pub async fn upgrade<S: Store>(
         // Messages wait there for the loop's flush, so those ready together leave in one
         // write; a larger one goes out at once.
         .write_buffer_size(limits::SOCKET_BUFFER_BYTES)
-        .on_upgrade(move |socket| {
-            Connection {
-                removed: room.removed(),
-                room,
-                player: seat.player,
-                address,
-                key,
-                seq: 0,
-                greeted: false,
-                own: None,
-                state,
-                _slot: slot,
-            }
-            .run(socket, shutdown)
-        })
+        .on_upgrade(move |socket| connection.run(socket, shutdown))
         .into_response()
 }
 
@@ -168,11 +225,15 @@ struct Connection<S: Store> {
     /// Who is removed from the table: read before anything is sent, since a socket that was
     /// slow to write may find the removal and later changes waiting together.
     removed: tokio::sync::watch::Receiver<Arc<std::collections::BTreeSet<u32>>>,
-    player: u32,
-    /// The client's address, for the budget of what its pages are sent whole.
+    /// The player, or a watcher.
+    viewer: Viewer,
+    /// The client's address, for the budget of what its pages are sent whole (and of a
+    /// watcher's messages).
     address: std::net::IpAddr,
-    /// The seat, for its budget of messages.
+    /// The seat, for its budget of messages (a watcher's: the table, with player 0).
     key: SeatKey,
+    /// A watcher's link, checked again whenever the table's links change.
+    watch_code: Option<String>,
     /// The last event number this page was sent.
     seq: u64,
     /// The page said `hello` (and so was sent a `sync`).
@@ -204,7 +265,7 @@ impl<S: Store> Connection<S> {
         if !self
             .room
             .send(Request::Presence {
-                player: self.player,
+                viewer: self.viewer,
                 delta: 1,
             })
             .await
@@ -293,7 +354,7 @@ impl<S: Store> Connection<S> {
         let _ = self
             .room
             .send(Request::Presence {
-                player: self.player,
+                viewer: self.viewer,
                 delta: -1,
             })
             .await;
@@ -323,13 +384,21 @@ impl<S: Store> Connection<S> {
                 .await;
             }
         };
-        // One budget for everything the seat's sockets send; a `hello` costs more, since it
-        // is answered with the whole table.
+        // One budget for everything the seat's sockets send (a watcher's: everything its
+        // address's watching pages send); a `hello` costs more, since it is answered with the
+        // whole table.
         let cost = match message {
             Incoming::Hello { .. } | Incoming::Log { .. } => limits::HELLO_COST,
             _ => 1,
         };
-        if let Err(wait) = self.state.seat_messages.spend(&self.key, cost) {
+        let (spent, whose) = match self.viewer {
+            Viewer::Player(_) => (self.state.seat_messages.spend(&self.key, cost), "your seat"),
+            Viewer::Watcher => (
+                self.state.watcher_messages.spend(&self.address, cost),
+                "watching, your address",
+            ),
+        };
+        if let Err(wait) = spent {
             self.state.metrics.limited("seat_messages");
             let req = match &message {
                 Incoming::Act { req, .. } | Incoming::Log { req, .. } => req.clone(),
@@ -337,7 +406,7 @@ impl<S: Store> Connection<S> {
             };
             let rate = self.state.limits.seat_messages_per_second;
             let message = format!(
-                "Too fast: your seat may send {rate} {} a second. Try again {}.",
+                "Too fast: {whose} may send {rate} {} a second. Try again {}.",
                 if rate == 1 { "message" } else { "messages" },
                 crate::limit::wait_words(wait)
             );
@@ -364,7 +433,19 @@ impl<S: Store> Connection<S> {
                 .await
             }
             Incoming::Log { req, before } => self.older_lines(socket, req, before).await,
+            Incoming::Act { req, .. } if self.viewer == Viewer::Watcher => {
+                self.state.metrics.action(Outcome::Malformed);
+                let message = "You are watching this table: only its players can act.";
+                send(
+                    socket,
+                    json!({"type": "error", "req": req, "message": message}),
+                )
+                .await
+            }
             Incoming::Act { req, mut action } => {
+                let Viewer::Player(player) = self.viewer else {
+                    unreachable!("a watcher's action is answered above")
+                };
                 // Whatever a text does with direction stays inside it, and it is stored in
                 // one Unicode form.
                 crate::text::clean_action(&mut action);
@@ -372,7 +453,7 @@ impl<S: Store> Connection<S> {
                 if !self
                     .room
                     .send(Request::Act {
-                        player: self.player,
+                        player,
                         address: self.address,
                         action,
                         reply,
@@ -416,17 +497,32 @@ impl<S: Store> Connection<S> {
         if !self.greeted {
             return Flow::Continue;
         }
+        if let Some(code) = &self.watch_code
+            && change.links
+        {
+            // A watcher has no use for the players' links, only for its own.
+            if crate::http::still_watched(&self.state, code, &self.key.0).await {
+                return Flow::Continue;
+            }
+            let message = "The watch link was closed: this table cannot be watched any more.";
+            let _ = send(socket, json!({"type": "closed", "message": message})).await;
+            return Flow::Close;
+        }
         if let Some(message) = &change.everyone {
             return send_text(socket, message).await;
         }
-        match &change.update {
+        let (update, player) = match self.viewer {
+            Viewer::Player(player) => (&change.update, player),
+            Viewer::Watcher => (&change.watch, 0),
+        };
+        match update {
             Some(message) if change.seq > self.seq => {
                 self.seq = change.seq;
                 if let Flow::Close = send_text(socket, message).await {
                     return Flow::Close;
                 }
                 Metrics::observe(&self.state.metrics.broadcast_seconds, change.at.elapsed());
-                match change.own.get(&self.player) {
+                match change.own.get(&player) {
                     Some(own) if self.own.as_ref() != Some(own) => {
                         self.own = Some(own.clone());
                         send_text(socket, own).await
@@ -464,7 +560,7 @@ impl<S: Store> Connection<S> {
         if !self
             .room
             .send(Request::Sync {
-                player: self.player,
+                viewer: self.viewer,
                 since: self.seq,
                 reply,
             })
@@ -484,7 +580,7 @@ impl<S: Store> Connection<S> {
                     return Flow::Close;
                 }
                 self.seq = seq;
-                self.own = Some(own);
+                self.own = (self.viewer != Viewer::Watcher).then_some(own);
                 send_text(socket, &message).await
             }
             Ok(None) => {
@@ -501,7 +597,7 @@ impl<S: Store> Connection<S> {
     async fn older_lines(&mut self, socket: &mut WebSocket, req: Value, before: u64) -> Flow {
         let (reply, answer) = oneshot::channel();
         let asked = Request::LogPage {
-            player: self.player,
+            viewer: self.viewer,
             before,
             reply,
         };
@@ -549,7 +645,10 @@ impl<S: Store> Connection<S> {
     }
 
     fn is_removed(&self) -> bool {
-        self.removed.borrow().contains(&self.player)
+        match self.viewer {
+            Viewer::Player(player) => self.removed.borrow().contains(&player),
+            Viewer::Watcher => false,
+        }
     }
 
     /// Tells a removed player's page, which then hears nothing more.

@@ -53,6 +53,7 @@ struct Table {
     invite: Option<String>,
     share: Option<String>,
     name: Option<String>,
+    watch: Option<String>,
 }
 
 /// Copies every table, seat and event of the SQLite file `from` into `to`, table by table in
@@ -144,11 +145,13 @@ async fn open_file(from: &Path) -> Result<(SqliteConnection, Vec<Table>)> {
         .await
         .map_err(|e| readable(from, StoreError::Database(e)))?;
     // A file from before stories could be published has no `share` column (none is published),
-    // one from before tables had names no `name` (none is named).
+    // one from before tables had names no `name` (none is named), one from before watch links
+    // no `watch` (none is open).
     let share = column_or_null(&mut file, "share").await;
     let name = column_or_null(&mut file, "name").await;
+    let watch = column_or_null(&mut file, "watch").await;
     let select = format!(
-        "SELECT id, token, game, created_at, invite, {share}, {name} FROM tables ORDER BY id"
+        "SELECT id, token, game, created_at, invite, {share}, {name}, {watch} FROM tables ORDER BY id"
     );
     let tables: Vec<Table> =
         sqlx::query(sqlx::AssertSqlSafe(select))
@@ -169,6 +172,7 @@ async fn open_file(from: &Path) -> Result<(SqliteConnection, Vec<Table>)> {
                     invite: r.try_get(4)?,
                     share: r.try_get(5)?,
                     name: r.try_get(6)?,
+                    watch: r.try_get(7)?,
                 })
             })
             .collect::<std::result::Result<_, sqlx::Error>>()
@@ -259,7 +263,7 @@ async fn copy_table(
         Some(id) => (id, false),
         None => {
             let id: i64 = sqlx::query_scalar(
-                "INSERT INTO tables (token, game, created_at, invite, share, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                "INSERT INTO tables (token, game, created_at, invite, share, name, watch) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
             )
             .bind(&table.token)
             .bind(&table.game)
@@ -267,6 +271,7 @@ async fn copy_table(
             .bind(&table.invite)
             .bind(&table.share)
             .bind(&table.name)
+            .bind(&table.watch)
             .fetch_one(&mut *tx)
             .await?;
             (id, true)

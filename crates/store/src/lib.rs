@@ -43,8 +43,21 @@ pub struct TableRecord {
     pub invite: Option<String>,
     /// The code of the story's read-only page (`/s/CODE`); `None` unless the players published it.
     pub share: Option<String>,
+    /// The code of the page that watchers follow the table on (`/w/CODE`); `None` unless the
+    /// table opened one.
+    pub watch: Option<String>,
     /// The name its creator gave it; `None` when they gave none (the game names it).
     pub name: Option<String>,
+}
+
+/// A read-only page of a table, for anyone holding its link: each has its own code, unguessable
+/// and unlike the table's token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    /// The published story (`/s/CODE`).
+    Story,
+    /// The table followed live by watchers (`/w/CODE`).
+    Watch,
 }
 
 /// Someone's seat at a table.
@@ -205,19 +218,21 @@ pub trait Store: Clone + Send + Sync + 'static {
         invite: Option<&str>,
     ) -> impl Future<Output = Result<()>> + Send;
 
-    /// Publishes the table's story at a read-only page with the code `share`, or withdraws it
-    /// (`None`). Told to other servers as an invitation change ([`Change::Invited`]): the pages
-    /// fetch both again.
-    fn set_share(
+    /// Opens the table's read-only page `link` with the code `code`, or closes it (`None`).
+    /// Told to other servers as an invitation change ([`Change::Invited`]): the pages fetch
+    /// the table's links again.
+    fn set_link(
         &self,
         table: TableId,
-        share: Option<&str>,
+        link: Link,
+        code: Option<&str>,
     ) -> impl Future<Output = Result<()>> + Send;
 
-    /// The table whose story is published with the code `share`, and its token.
-    fn table_by_share(
+    /// The table whose read-only page `link` has the code `code`, and its token.
+    fn table_by_link(
         &self,
-        share: &str,
+        link: Link,
+        code: &str,
     ) -> impl Future<Output = Result<Option<(String, TableRecord)>>> + Send;
 
     /// The table with this token.

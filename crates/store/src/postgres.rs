@@ -9,7 +9,9 @@
 //! the servers whose players sit at those tables read the new events from the log.
 
 use crate::group::{self, Pending};
-use crate::{Append, Change, EventRow, Result, Seat, Store, StoreError, TableId, TableRecord};
+use crate::{
+    Append, Change, EventRow, Link, Result, Seat, Store, StoreError, TableId, TableRecord,
+};
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Connection, Postgres, Row};
 use std::str::FromStr;
@@ -40,9 +42,9 @@ const NOTICES: usize = 4096;
 const CONNECTIONS: u32 = 16;
 
 impl PgStore {
-    /// Sets one of a table's links (`update` names the column: the invitation, the published
-    /// story) and tells every server, whose pages then fetch the table's links again.
-    async fn set_link(
+    /// Sets one of a table's links (`update` names the column: the invitation, a read-only
+    /// page) and tells every server, whose pages then fetch the table's links again.
+    async fn change_link(
         &self,
         update: &'static str,
         table: TableId,
@@ -210,7 +212,7 @@ fn one_line(text: &str) -> String {
 }
 
 /// A column of a row, or `Damaged` naming it.
-/// A table's row: id, game, created_at, invite, share, name (in that order).
+/// A table's row: id, game, created_at, invite, share, name, watch (in that order).
 fn table_record(r: &PgRow) -> Result<TableRecord> {
     Ok(TableRecord {
         id: TableId(column(r, 0, "table")?),
@@ -219,6 +221,7 @@ fn table_record(r: &PgRow) -> Result<TableRecord> {
         invite: column(r, 3, "table")?,
         share: column(r, 4, "table")?,
         name: column(r, 5, "table")?,
+        watch: column(r, 6, "table")?,
     })
 }
 
@@ -273,29 +276,38 @@ impl Store for PgStore {
     }
 
     async fn set_invite(&self, table: TableId, invite: Option<&str>) -> Result<()> {
-        self.set_link("UPDATE tables SET invite = $1 WHERE id = $2", table, invite)
+        self.change_link("UPDATE tables SET invite = $1 WHERE id = $2", table, invite)
             .await
     }
 
-    async fn set_share(&self, table: TableId, share: Option<&str>) -> Result<()> {
-        self.set_link("UPDATE tables SET share = $1 WHERE id = $2", table, share)
-            .await
+    async fn set_link(&self, table: TableId, link: Link, code: Option<&str>) -> Result<()> {
+        let sql = match link {
+            Link::Story => "UPDATE tables SET share = $1 WHERE id = $2",
+            Link::Watch => "UPDATE tables SET watch = $1 WHERE id = $2",
+        };
+        self.change_link(sql, table, code).await
     }
 
-    async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
-        let row = sqlx::query(
-            "SELECT id, game, created_at, invite, share, name, token FROM tables WHERE share = $1",
-        )
-        .bind(share)
-        .fetch_optional(&self.pool)
-        .await?;
-        row.map(|r| Ok((column(&r, 6, "table")?, table_record(&r)?)))
+    async fn table_by_link(&self, link: Link, code: &str) -> Result<Option<(String, TableRecord)>> {
+        let sql = match link {
+            Link::Story => {
+                "SELECT id, game, created_at, invite, share, name, watch, token FROM tables WHERE share = $1"
+            }
+            Link::Watch => {
+                "SELECT id, game, created_at, invite, share, name, watch, token FROM tables WHERE watch = $1"
+            }
+        };
+        let row = sqlx::query(sql)
+            .bind(code)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok((column(&r, 7, "table")?, table_record(&r)?)))
             .transpose()
     }
 
     async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
         let row = sqlx::query(
-            "SELECT id, game, created_at, invite, share, name FROM tables WHERE token = $1",
+            "SELECT id, game, created_at, invite, share, name, watch FROM tables WHERE token = $1",
         )
         .bind(token)
         .fetch_optional(&self.pool)

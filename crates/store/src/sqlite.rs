@@ -1,6 +1,8 @@
 //! The embedded store: one SQLite file.
 
-use crate::{Append, EventRow, NewEvent, Result, Seat, Store, StoreError, TableId, TableRecord};
+use crate::{
+    Append, EventRow, Link, NewEvent, Result, Seat, Store, StoreError, TableId, TableRecord,
+};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
 };
@@ -39,9 +41,10 @@ enum Write {
         invite: Option<String>,
         reply: oneshot::Sender<Result<()>>,
     },
-    SetShare {
+    SetLink {
         table: TableId,
-        share: Option<String>,
+        link: Link,
+        code: Option<String>,
         reply: oneshot::Sender<Result<()>>,
     },
     Append {
@@ -372,7 +375,7 @@ where
     })
 }
 
-/// A table's row: id, game, created_at, invite, share, name (in that order).
+/// A table's row: id, game, created_at, invite, share, name, watch (in that order).
 fn table_record(r: &SqliteRow) -> Result<TableRecord> {
     Ok(TableRecord {
         id: TableId(column(r, 0, "table")?),
@@ -381,6 +384,7 @@ fn table_record(r: &SqliteRow) -> Result<TableRecord> {
         invite: column(r, 3, "table")?,
         share: column(r, 4, "table")?,
         name: column(r, 5, "table")?,
+        watch: column(r, 6, "table")?,
     })
 }
 
@@ -416,30 +420,37 @@ impl Store for SqliteStore {
         .await
     }
 
-    async fn set_share(&self, table: TableId, share: Option<&str>) -> Result<()> {
-        let share = share.map(str::to_owned);
-        self.write(|reply| Write::SetShare {
+    async fn set_link(&self, table: TableId, link: Link, code: Option<&str>) -> Result<()> {
+        let code = code.map(str::to_owned);
+        self.write(|reply| Write::SetLink {
             table,
-            share,
+            link,
+            code,
             reply,
         })
         .await
     }
 
-    async fn table_by_share(&self, share: &str) -> Result<Option<(String, TableRecord)>> {
-        let row = sqlx::query(
-            "SELECT id, game, created_at, invite, share, name, token FROM tables WHERE share = ?",
-        )
-        .bind(share)
-        .fetch_optional(&self.reader)
-        .await?;
-        row.map(|r| Ok((column(&r, 6, "table")?, table_record(&r)?)))
+    async fn table_by_link(&self, link: Link, code: &str) -> Result<Option<(String, TableRecord)>> {
+        let sql = match link {
+            Link::Story => {
+                "SELECT id, game, created_at, invite, share, name, watch, token FROM tables WHERE share = ?"
+            }
+            Link::Watch => {
+                "SELECT id, game, created_at, invite, share, name, watch, token FROM tables WHERE watch = ?"
+            }
+        };
+        let row = sqlx::query(sql)
+            .bind(code)
+            .fetch_optional(&self.reader)
+            .await?;
+        row.map(|r| Ok((column(&r, 7, "table")?, table_record(&r)?)))
             .transpose()
     }
 
     async fn table_by_token(&self, token: &str) -> Result<Option<TableRecord>> {
         let row = sqlx::query(
-            "SELECT id, game, created_at, invite, share, name FROM tables WHERE token = ?",
+            "SELECT id, game, created_at, invite, share, name, watch FROM tables WHERE token = ?",
         )
         .bind(token)
         .fetch_optional(&self.reader)
@@ -535,7 +546,7 @@ async fn write_loop(mut connection: SqliteConnection, mut queue: mpsc::Receiver<
                 Write::CreateTable { reply, .. } => {
                     let _ = reply.send(result.map(TableId));
                 }
-                Write::SetInvite { reply, .. } | Write::SetShare { reply, .. } => {
+                Write::SetInvite { reply, .. } | Write::SetLink { reply, .. } => {
                     let _ = reply.send(result.map(|_| ()));
                 }
                 Write::Append { reply, .. } => {
@@ -708,9 +719,15 @@ async fn write_each(
                     .map(|_| 0)
                     .map_err(StoreError::from)
             }
-            Write::SetShare { table, share, .. } => {
-                sqlx::query("UPDATE tables SET share = ? WHERE id = ?")
-                    .bind(share.as_deref())
+            Write::SetLink {
+                table, link, code, ..
+            } => {
+                let sql = match link {
+                    Link::Story => "UPDATE tables SET share = ? WHERE id = ?",
+                    Link::Watch => "UPDATE tables SET watch = ? WHERE id = ?",
+                };
+                sqlx::query(sql)
+                    .bind(code.as_deref())
                     .bind(table.0)
                     .execute(&mut *savepoint)
                     .await

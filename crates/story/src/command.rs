@@ -101,6 +101,10 @@ pub enum Action {
     /// words taken down, and nobody explains why (publishing is [`Motion::Publish`]). Nothing
     /// happens when it is not published.
     WithdrawStory,
+    /// Close the watch link, at once and anonymously: anyone may want the watchers gone, and
+    /// nobody explains why (opening it is [`Motion::Watch`]). Nothing happens when none is
+    /// open.
+    CloseWatch,
     /// Hold the scene timer (the moderator's, or without one anyone's).
     HoldTimer,
     /// Let the held timer count again.

@@ -98,16 +98,17 @@ fn decide_action(state: &State, command: Command) -> Decision {
 }
 
 /// What a table may still do once the story is told: publish it (a proposal) or withdraw it,
-/// and remove a player who left, whose agreement the proposal would otherwise wait for.
+/// let watchers replay it (a proposal) or close their link, and remove a player who left, whose agreement the proposal would otherwise wait for.
 fn after_the_end(action: &Action) -> bool {
     matches!(
         action,
         Action::Propose {
-            motion: Motion::Publish,
+            motion: Motion::Publish | Motion::Watch,
             ..
         } | Action::Agree { .. }
             | Action::Stop { .. }
             | Action::WithdrawStory
+            | Action::CloseWatch
             | Action::RemovePlayer { .. }
     )
 }
@@ -239,6 +240,7 @@ impl Rules<'_> {
             // table.rs
             Action::RemovePlayer { player } => self.remove_player(player),
             Action::WithdrawStory => self.withdraw_story(),
+            Action::CloseWatch => self.close_watch(),
             Action::AskQuestion { text } => self.ask_question(text),
             // safety.rs
             Action::AddLine { text } => self.add_line(text),

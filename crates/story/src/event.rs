@@ -80,6 +80,10 @@ pub enum Event {
     StoryPublished,
     /// Anonymous: the published page is gone.
     StoryWithdrawn,
+    /// The table agreed to let watchers follow it; the server gives the watch page its link.
+    WatchOpened,
+    /// Anonymous: the watch link is closed.
+    WatchClosed,
     /// Temporal Mechanics' flashback or flashforward begins (scenes start with
     /// `SceneStarted`).
     TimerStarted {

@@ -238,6 +238,8 @@ impl State {
             | Event::DiceChosen { .. }
             | Event::StoryPublished
             | Event::StoryWithdrawn
+            | Event::WatchOpened
+            | Event::WatchClosed
             | Event::TimerStarted { .. }
             | Event::TimerStopped { .. }
             | Event::TimerCounting { .. }

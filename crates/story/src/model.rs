@@ -368,6 +368,10 @@ pub enum Motion {
     /// the link when the motion carries); any player withdraws it at once
     /// ([`crate::command::Action::WithdrawStory`]).
     Publish,
+    /// Let anyone with a link watch the table live, seeing what every player sees and nothing
+    /// of the table's lines (the server gives the link when the motion carries); any player
+    /// closes it at once ([`crate::command::Action::CloseWatch`]).
+    Watch,
 }
 
 impl fmt::Display for Motion {
@@ -385,6 +389,7 @@ impl fmt::Display for Motion {
             Motion::ChooseDice { physical: true } => f.write_str("roll real dice at the table"),
             Motion::ChooseDice { physical: false } => f.write_str("let the server roll the dice"),
             Motion::Publish => f.write_str("publish the story as a read-only page"),
+            Motion::Watch => f.write_str("open a link for people to watch the table"),
         }
     }
 }

@@ -96,6 +96,8 @@ pub enum Refusal {
     },
     /// The story is published already (withdrawing it comes first).
     AlreadyPublished,
+    /// A watch link is open already (closing it comes first).
+    AlreadyWatched,
     /// The text is already flagged.
     AlreadyFlagged,
     /// A world's catastrophe table is not usable.
@@ -261,6 +263,7 @@ impl Refusal {
             NoModeratorToDismiss => "no_moderator_to_dismiss",
             SameDice { .. } => "same_dice",
             AlreadyPublished => "already_published",
+            AlreadyWatched => "already_watched",
             AlreadyFlagged => "already_flagged",
             InvalidWorld { .. } => "invalid_world",
             ProphecyLocked => "prophecy_locked",
@@ -323,7 +326,7 @@ impl Refusal {
         use Refusal::*;
         match self {
             NotOpened | AlreadyOpened | NotAtTable | AlreadyJoined | UnknownPlayer
-            | AlreadyPublished => "The table",
+            | AlreadyPublished | AlreadyWatched => "The table",
             TooMany { .. } | Empty { .. } | TooLong { .. } | Unknown { .. } => "Limits",
             NotNow { .. } | GameOver | NotTheNextPhase { .. } => "The four phases",
             NoModerator { .. }
@@ -479,6 +482,9 @@ impl fmt::Display for Refusal {
             SameDice { physical: false } => f.write_str("The server rolls the dice already."),
             AlreadyPublished => f.write_str(
                 "The story is published already: its link is with the story (withdraw it first to publish again).",
+            ),
+            AlreadyWatched => f.write_str(
+                "A watch link is open already: its link is in the table's menu (close it first to open a new one).",
             ),
             AlreadyFlagged => f.write_str("That text is already flagged."),
             InvalidWorld { problem } => write!(f, "That world cannot be used: {problem}."),

@@ -54,6 +54,9 @@ pub struct State {
     /// The table agreed to publish the story, and nobody has withdrawn it since.
     #[serde(default)]
     pub published: bool,
+    /// The table agreed to let watchers follow it, and nobody has closed the link since.
+    #[serde(default)]
+    pub watched: bool,
     /// The timer of the scene being played (a story scene, the flashback or flashforward).
     #[serde(default)]
     pub timer: Option<Timer>,
@@ -237,6 +240,8 @@ impl State {
             Event::DiceChosen { physical } => self.physical_dice = *physical,
             Event::StoryPublished => self.published = true,
             Event::StoryWithdrawn => self.published = false,
+            Event::WatchOpened => self.watched = true,
+            Event::WatchClosed => self.watched = false,
             Event::TimerStarted { timed, at } => self.timer = Some(Timer::start(*timed, *at)),
             Event::TimerStopped { at } => self.timer_stopped(at),
             Event::TimerCounting { at } => self.timer_counting(at),

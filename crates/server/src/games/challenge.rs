@@ -3,7 +3,7 @@
 //! view every page shares, with the exact chance of each band for every improvement a player
 //! may choose on an open challenge (see PROTOCOL.md, "The Challenge rules").
 
-use crate::game::{Context, Extras, Game, Rejection, Sharing};
+use crate::game::{Context, Extras, Game, Link, Rejection, Sharing};
 use challenge::command::{Action, Choice, Command};
 use challenge::ids::{CharacterId, PlayerId};
 use challenge::sheet::{Aptitude, Skill, Specialty};
@@ -50,9 +50,15 @@ pub struct ChallengeExtras;
 
 impl Extras<State, Event> for ChallengeExtras {
     /// The game master publishes the story; anyone withdraws it.
-    fn share(state: &State, player: u32, _creator: u32, publish: bool) -> Sharing {
-        if publish && !state.is_gm(PlayerId(player)) {
-            Sharing::Forbidden("Only the game master can publish the story.".into())
+    fn share(state: &State, link: Link, player: u32, _creator: u32, open: bool) -> Sharing {
+        if open && !state.is_gm(PlayerId(player)) {
+            Sharing::Forbidden(
+                match link {
+                    Link::Story => "Only the game master can publish the story.",
+                    Link::Watch => "Only the game master can open a watch link.",
+                }
+                .into(),
+            )
         } else {
             Sharing::Now
         }

@@ -172,6 +172,26 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     let token = body["token"].as_str().unwrap().to_owned();
     let mut page = Page::open(server.addr, &token, &ann, 0).await;
     let me = page.heard[0]["you"].as_u64().unwrap();
+    // Someone watches the whole game from the table's watch link.
+    let (status, _, body) = http(
+        server.addr,
+        "POST",
+        &format!("/t/{token}/watch"),
+        Some(&ann),
+        Some(json!({"action": "open"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let link: Value = serde_json::from_str(&body).unwrap();
+    let code = link["link"].as_str().unwrap().split_once("/w/").unwrap().1;
+    let mut watcher = Page::watch(server.addr, code, 0).await;
+    let watching = tokio::spawn(async move {
+        while watcher.view["phase"] != "won" && watcher.view["phase"] != "ended" {
+            let message = watcher.next_or_end().await.expect("the socket stays open");
+            watcher.absorb(&message);
+        }
+        watcher
+    });
     page.ok(json!({"action": "start"})).await;
 
     // Ann plays her first turns by what her page offers, then lets a bot play for her.
@@ -247,6 +267,34 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
         states.push(BoardGame::evolve(before, event));
     }
     let creator = page.view["creator"].as_u64().unwrap() as u32;
+    let (views, moves_onto_creatures) = learns_no_undrawn_card(&page, &states, &lines, creator);
+    assert!(views > 100, "the page saw the game ({views} views)");
+    assert!(moves_onto_creatures > 0, "some moves led onto Creatures");
+    // The watcher too, who was never sent anything of a player's own.
+    let watcher = tokio::time::timeout(Duration::from_secs(30), watching)
+        .await
+        .expect("the watcher saw the end")
+        .unwrap();
+    let (views, _) = learns_no_undrawn_card(&watcher, &states, &lines, creator);
+    assert!(views > 100, "the watcher saw the game ({views} views)");
+    assert_eq!(watcher.heard[0]["you"], Value::Null);
+    assert!(watcher.heard.iter().all(|m| m["type"] != "own"));
+    // What the page heard, for its types (samples.rs).
+    crate::samples::write("board", "whole-game-ann", &page);
+    crate::samples::write_http("board", server.addr, &token, &ann).await;
+    server.stop().await;
+}
+
+/// Checks every message `page` received against the server's own record of the game
+/// (`states` and log `lines` by seq): each view and each log line is exactly what the same
+/// table with the undrawn cards in other orders would have given, so nothing in them depends
+/// on an undrawn card. Returns the views checked and the moves onto Creatures among them.
+fn learns_no_undrawn_card(
+    page: &Page,
+    states: &[Table],
+    lines: &[String],
+    creator: u32,
+) -> (usize, usize) {
     let mut views = 0;
     let mut moves_onto_creatures = 0;
     for message in &page.heard {
@@ -285,12 +333,7 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
             }
         }
     }
-    assert!(views > 100, "the page saw the game ({views} views)");
-    assert!(moves_onto_creatures > 0, "some moves led onto Creatures");
-    // What the page heard, for its types (samples.rs).
-    crate::samples::write("board", "whole-game-ann", &page);
-    crate::samples::write_http("board", server.addr, &token, &ann).await;
-    server.stop().await;
+    (views, moves_onto_creatures)
 }
 
 #[tokio::test]

@@ -22,6 +22,7 @@ mod seats;
 mod servers;
 mod shared_limits;
 mod storage;
+mod watch;
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -271,12 +272,21 @@ pub struct Page {
 
 impl Page {
     pub async fn open(addr: SocketAddr, token: &str, cookie: &str, since: u64) -> Page {
-        let mut request = format!("ws://{addr}/t/{token}/ws")
-            .into_client_request()
-            .unwrap();
-        request
-            .headers_mut()
-            .insert("Cookie", cookie.parse().unwrap());
+        Page::connect(addr, &format!("/t/{token}/ws"), Some(cookie), since).await
+    }
+
+    /// A watcher's page: the socket of the watch link `code`, without a cookie.
+    pub async fn watch(addr: SocketAddr, code: &str, since: u64) -> Page {
+        Page::connect(addr, &format!("/w/{code}/ws"), None, since).await
+    }
+
+    async fn connect(addr: SocketAddr, path: &str, cookie: Option<&str>, since: u64) -> Page {
+        let mut request = format!("ws://{addr}{path}").into_client_request().unwrap();
+        if let Some(cookie) = cookie {
+            request
+                .headers_mut()
+                .insert("Cookie", cookie.parse().unwrap());
+        }
         request
             .headers_mut()
             .insert("Origin", format!("http://{addr}").parse().unwrap());

@@ -316,7 +316,11 @@ async fn a_link_from_before_proposals_is_withdrawn_and_nothing_is_logged_twice()
     let bo = join(addr, &token, "Bo").await;
     let table = server.store.table_by_token(&token).await.unwrap().unwrap();
     let code = "0123456789abcdef0123456789abcdef";
-    server.store.set_share(table.id, Some(code)).await.unwrap();
+    server
+        .store
+        .set_link(table.id, store::Link::Story, Some(code))
+        .await
+        .unwrap();
     let path = format!("/s/{code}");
     assert_eq!(http(addr, "GET", &path, None, None).await.0, 200);
     let logged = || async {

@@ -6,7 +6,7 @@ mod postgres;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU32, Ordering};
-use store::{Append, NewEvent, NewSeat, SqliteStore, Store, StoreError};
+use store::{Append, Link, NewEvent, NewSeat, SqliteStore, Store, StoreError};
 
 /// A fresh database file in its own temporary folder, removed when dropped.
 pub struct TempDb {
@@ -537,7 +537,7 @@ async fn the_invitation_is_renewed_and_closed() {
 }
 
 #[tokio::test]
-async fn a_story_is_published_found_by_its_code_and_withdrawn() {
+async fn read_only_pages_are_opened_found_by_their_codes_and_closed() {
     let db = fresh_db();
     let store = SqliteStore::open(&db).await.unwrap();
     let table = store
@@ -548,19 +548,58 @@ async fn a_story_is_published_found_by_its_code_and_withdrawn() {
         .create_table("u", "story", 0, "join2", None)
         .await
         .unwrap();
-    assert_eq!(
-        store.table_by_token("t").await.unwrap().unwrap().share,
-        None
-    );
-    store.set_share(table, Some("page")).await.unwrap();
-    let (token, record) = store.table_by_share("page").await.unwrap().unwrap();
-    assert_eq!((token.as_str(), record.id), ("t", table));
+    let record = store.table_by_token("t").await.unwrap().unwrap();
+    assert_eq!((record.share, record.watch), (None, None));
+    for (link, code) in [(Link::Story, "page"), (Link::Watch, "seen")] {
+        store.set_link(table, link, Some(code)).await.unwrap();
+        let (token, record) = store.table_by_link(link, code).await.unwrap().unwrap();
+        assert_eq!((token.as_str(), record.id), ("t", table));
+        // Two tables never share a code.
+        assert!(store.set_link(other, link, Some(code)).await.is_err());
+        assert!(store.table_by_link(link, "nope").await.unwrap().is_none());
+    }
+    let record = store.table_by_token("t").await.unwrap().unwrap();
     assert_eq!(record.share.as_deref(), Some("page"));
-    // Two tables never share a code.
-    assert!(store.set_share(other, Some("page")).await.is_err());
-    assert!(store.table_by_share("nope").await.unwrap().is_none());
-    store.set_share(table, None).await.unwrap();
-    assert!(store.table_by_share("page").await.unwrap().is_none());
+    assert_eq!(record.watch.as_deref(), Some("seen"));
+    // One page's code does not open the other.
+    assert!(
+        store
+            .table_by_link(Link::Watch, "page")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .table_by_link(Link::Story, "seen")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Closing one leaves the other open.
+    store.set_link(table, Link::Watch, None).await.unwrap();
+    assert!(
+        store
+            .table_by_link(Link::Watch, "seen")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        store
+            .table_by_link(Link::Story, "page")
+            .await
+            .unwrap()
+            .is_some()
+    );
+    store.set_link(table, Link::Story, None).await.unwrap();
+    assert!(
+        store
+            .table_by_link(Link::Story, "page")
+            .await
+            .unwrap()
+            .is_none()
+    );
     store.close().await;
 }
 
@@ -579,8 +618,15 @@ async fn a_table_keeps_the_name_its_creator_gave_it() {
     let record = store.table_by_token("t").await.unwrap().unwrap();
     assert_eq!(record.name.as_deref(), Some("Friday’s <b>game</b>"));
     assert_eq!(store.table_by_token("u").await.unwrap().unwrap().name, None);
-    store.set_share(named, Some("page")).await.unwrap();
-    let (_, shared) = store.table_by_share("page").await.unwrap().unwrap();
+    store
+        .set_link(named, Link::Story, Some("page"))
+        .await
+        .unwrap();
+    let (_, shared) = store
+        .table_by_link(Link::Story, "page")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(shared.name.as_deref(), Some("Friday’s <b>game</b>"));
     store.close().await;
     // Reopened: still there.

@@ -1,7 +1,7 @@
 //! The PostgreSQL store against the real server of this machine (127.0.0.1:5432, or
 //! `PROPHECY_TEST_POSTGRES`), each test in a database of its own that it creates and drops.
 
-use store::{Append, Change, NewEvent, NewSeat, PgStore, Store, StoreError};
+use store::{Append, Change, Link, NewEvent, NewSeat, PgStore, Store, StoreError};
 
 /// The server the tests use: an address of a database its user may create databases from.
 pub fn server_url() -> String {
@@ -127,12 +127,35 @@ async fn tables_seats_and_logs_live_in_postgres_across_servers() {
         one.table_by_token("tok").await.unwrap().unwrap().invite,
         None
     );
-    // A published story is found by its code from the other handle, then withdrawn.
-    two.set_share(table, Some("page")).await.unwrap();
-    let (token, record) = one.table_by_share("page").await.unwrap().unwrap();
-    assert_eq!((token.as_str(), record.id), ("tok", table));
-    two.set_share(table, None).await.unwrap();
-    assert!(one.table_by_share("page").await.unwrap().is_none());
+    // A read-only page is found by its code from the other handle, then closed.
+    for (link, code) in [(Link::Story, "page"), (Link::Watch, "seen")] {
+        two.set_link(table, link, Some(code)).await.unwrap();
+        let (token, record) = one.table_by_link(link, code).await.unwrap().unwrap();
+        assert_eq!((token.as_str(), record.id), ("tok", table));
+    }
+    let record = one.table_by_token("tok").await.unwrap().unwrap();
+    assert_eq!(record.watch.as_deref(), Some("seen"));
+    assert!(
+        one.table_by_link(Link::Watch, "page")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    for link in [Link::Story, Link::Watch] {
+        two.set_link(table, link, None).await.unwrap();
+    }
+    assert!(
+        one.table_by_link(Link::Story, "page")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        one.table_by_link(Link::Watch, "seen")
+            .await
+            .unwrap()
+            .is_none()
+    );
     let log = two.events_after(table, 1).await.unwrap();
     assert_eq!(
         log.iter()
@@ -471,7 +494,7 @@ async fn a_copy_leaves_out_the_tables_its_check_refuses_and_never_brings_back_a_
 }
 
 #[tokio::test]
-async fn a_table_s_name_lives_in_postgres_and_a_copy_carries_it() {
+async fn a_table_s_name_lives_in_postgres_and_a_copy_carries_it_and_its_watch_link() {
     let db = TestDb::create().await;
     let pg = PgStore::open(&db.url()).await.unwrap();
     let named = pg
@@ -487,8 +510,12 @@ async fn a_table_s_name_lives_in_postgres_and_a_copy_carries_it() {
         pg.table_by_token("plain").await.unwrap().unwrap().name,
         None
     );
-    pg.set_share(named, Some("page")).await.unwrap();
-    let (_, shared) = pg.table_by_share("page").await.unwrap().unwrap();
+    pg.set_link(named, Link::Story, Some("page")).await.unwrap();
+    let (_, shared) = pg
+        .table_by_link(Link::Story, "page")
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(shared.name.as_deref(), Some("Friday’s game"));
 
     // A file of this version: its names go over.
@@ -498,8 +525,13 @@ async fn a_table_s_name_lives_in_postgres_and_a_copy_carries_it() {
         .create_table("from-file", "challenge", 1, "c", Some("Tuesday session"))
         .await
         .unwrap();
-    sqlite
+    let unnamed = sqlite
         .create_table("unnamed", "challenge", 1, "d", None)
+        .await
+        .unwrap();
+    // And a table's open watch link.
+    sqlite
+        .set_link(unnamed, Link::Watch, Some("seen"))
         .await
         .unwrap();
     sqlite.close().await;
@@ -507,6 +539,12 @@ async fn a_table_s_name_lives_in_postgres_and_a_copy_carries_it() {
     assert_eq!(copied.tables, 2);
     let there = pg.table_by_token("from-file").await.unwrap().unwrap();
     assert_eq!(there.name.as_deref(), Some("Tuesday session"));
+    let (token, _) = pg
+        .table_by_link(Link::Watch, "seen")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(token, "unnamed");
     assert_eq!(
         pg.table_by_token("unnamed").await.unwrap().unwrap().name,
         None

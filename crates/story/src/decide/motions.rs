@@ -176,6 +176,12 @@ impl Rules<'_> {
                 }
                 Ok(())
             }
+            Motion::Watch => {
+                if state.watched {
+                    return Err(Refusal::AlreadyWatched);
+                }
+                Ok(())
+            }
         }
     }
 
@@ -247,6 +253,7 @@ impl Rules<'_> {
             Motion::ChooseModerator { player } => events.push(Event::ModeratorChosen { player }),
             Motion::ChooseDice { physical } => events.push(Event::DiceChosen { physical }),
             Motion::Publish => events.push(Event::StoryPublished),
+            Motion::Watch => events.push(Event::WatchOpened),
         }
         Ok(events)
     }

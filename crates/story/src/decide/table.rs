@@ -54,4 +54,12 @@ impl Rules<'_> {
             Vec::new()
         })
     }
+
+    pub(super) fn close_watch(&self) -> Decision {
+        Ok(if self.state.watched {
+            vec![Event::WatchClosed]
+        } else {
+            Vec::new()
+        })
+    }
 }

@@ -1,5 +1,6 @@
-//! Publishing the story is the table's choice (a proposal); withdrawing it is anyone's, at
-//! once and anonymously. The published page leaves out the table's lines.
+//! Publishing the story and letting watchers in are the table's choice (a proposal);
+//! withdrawing or closing is anyone's, at once and anonymously. The published page leaves
+//! out the table's lines.
 
 use crate::game::{Game, MODERATOR, Table, moderated_table, propose};
 use dice::Seed;
@@ -109,4 +110,60 @@ fn the_published_story_leaves_out_the_tables_lines() {
     // Everything else is the same story.
     let without_lines = own[..own.find("## Lines").unwrap()].to_owned();
     assert_eq!(published, without_lines);
+}
+
+/// Watchers come when the whole table agrees, during the game or once it is told (to replay
+/// it); any player sends them away at once.
+#[test]
+fn the_table_lets_watchers_in_once_everyone_agrees_and_anyone_closes_the_link() {
+    let Table { mut game, .. } = moderated_table();
+    game.act(MODERATOR, propose(Motion::Watch));
+    let proposal = game.open_proposal();
+    let agree = Action::Agree {
+        proposal,
+        seed: Seed(0),
+    };
+    game.act(1, agree.clone());
+    game.act(2, agree.clone());
+    assert!(!game.state.watched, "Cy has not agreed");
+    assert_eq!(
+        game.act(3, agree),
+        [
+            Event::ProposalAgreed {
+                proposal,
+                by: PlayerId(3)
+            },
+            Event::ProposalCarried { proposal },
+            Event::WatchOpened,
+        ]
+    );
+    assert!(game.state.watched);
+    game.refuses(
+        1,
+        propose(Motion::Watch),
+        Refusal::AlreadyWatched,
+        "The table",
+    );
+    assert_eq!(game.act(3, Action::CloseWatch), [Event::WatchClosed]);
+    assert!(!game.state.watched);
+    assert_eq!(game.act(1, Action::CloseWatch), [], "nothing to close");
+
+    // Once the story is told, the table may still let watchers replay it.
+    let mut game = told();
+    game.act(1, propose(Motion::Watch));
+    let proposal = game.open_proposal();
+    for player in [2, 3] {
+        game.act(
+            player,
+            Action::Agree {
+                proposal,
+                seed: Seed(0),
+            },
+        );
+    }
+    assert!(game.state.watched);
+    assert_eq!(
+        game.act(MODERATOR, Action::CloseWatch),
+        [Event::WatchClosed]
+    );
 }

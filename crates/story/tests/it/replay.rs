@@ -195,9 +195,11 @@ fn table_action(face: u8, rng: &mut DiceRng, state: &State, picks: Picks) -> Act
             },
             _ => Action::ResetTimer,
         },
-        35 => match rng.face(4) {
+        35 => match rng.face(6) {
             1 => Action::WithdrawStory,
             2 => picks.propose(Motion::Publish),
+            3 => Action::CloseWatch,
+            4 => picks.propose(Motion::Watch),
             _ => picks.propose(Motion::ChooseDice {
                 physical: rng.next_byte() < 128,
             }),
@@ -495,6 +497,8 @@ fn random_valid_command_sequences_replay_to_the_same_state() {
         "moderator_chosen",
         "story_published",
         "story_withdrawn",
+        "watch_opened",
+        "watch_closed",
     ] {
         assert!(reached.contains(kind), "random games never reached {kind}");
     }

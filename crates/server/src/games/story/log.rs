@@ -217,6 +217,11 @@ fn table_line(s: &State, event: &Event) -> Option<String> {
             "The story is published as a read-only page: its link is with the story.".into()
         }
         Event::StoryWithdrawn => "The story's read-only page was withdrawn.".into(),
+        Event::WatchOpened => {
+            "People with the watch link can now follow the table live: its link is in the menu."
+                .into()
+        }
+        Event::WatchClosed => "The watch link was closed: nobody watches any more.".into(),
         Event::QuestionAsked { .. } => "The moderator asks the players a question.".into(),
         Event::ProphecyReceived { source, .. } => prophecy_line(s, source),
         Event::ProphecyEdited { .. } => format!("The {} was changed.", prophecy_word(s)),

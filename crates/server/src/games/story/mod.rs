@@ -2,7 +2,7 @@
 //! (with the server's seeds and times), events become log lines, and the state becomes each
 //! player's view (see PROTOCOL.md).
 
-use crate::game::{Context, Extras, Game, Rejection, Sharing};
+use crate::game::{Context, Extras, Game, Link, Rejection, Sharing};
 use dice::Seed;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -102,7 +102,13 @@ impl Extras<State, Event> for StoryExtras {
                 | Event::TablePaused { .. }
                 | Event::TableResumed
                 | Event::StoryWithdrawn
+                | Event::WatchClosed
         )
+    }
+
+    fn kept_from_watchers(event: &Event) -> bool {
+        // The table's lines name what the group keeps out of its story: not for an audience.
+        matches!(event, Event::LineAdded { .. } | Event::LineRemoved { .. })
     }
 
     fn describe_parts(before: &State, event: &Event) -> Option<Vec<Value>> {
@@ -140,23 +146,30 @@ impl Extras<State, Event> for StoryExtras {
         Some((title, story::export::to_published_markdown(state)))
     }
 
-    /// Publishing is the table's choice (a proposal); withdrawing is anyone's, at once.
-    fn share(state: &State, _player: u32, _creator: u32, publish: bool) -> Sharing {
-        if publish {
-            Sharing::Act(json!({"action": "propose", "motion": {"motion": "publish"}}))
-        } else if state.published {
-            Sharing::Act(json!({"action": "withdraw_story"}))
+    /// Publishing and letting watchers in are the table's choice (a proposal); withdrawing and
+    /// closing are anyone's, at once.
+    fn share(state: &State, link: Link, _player: u32, _creator: u32, open: bool) -> Sharing {
+        let (motion, close, is_open) = match link {
+            Link::Story => ("publish", "withdraw_story", state.published),
+            Link::Watch => ("watch", "close_watch", state.watched),
+        };
+        if open {
+            Sharing::Act(json!({"action": "propose", "motion": {"motion": motion}}))
+        } else if is_open {
+            Sharing::Act(json!({"action": close}))
         } else {
-            // Nothing the table published (a link from before publishing was a proposal, or
-            // none): the table layer takes any link away, and the log gains nothing.
+            // Nothing the table opened (a link from before opening was a proposal, or none):
+            // the table layer takes any link away, and the log gains nothing.
             Sharing::Now
         }
     }
 
-    fn publishes(event: &Event) -> Option<bool> {
+    fn publishes(event: &Event) -> Option<(Link, bool)> {
         match event {
-            Event::StoryPublished => Some(true),
-            Event::StoryWithdrawn => Some(false),
+            Event::StoryPublished => Some((Link::Story, true)),
+            Event::StoryWithdrawn => Some((Link::Story, false)),
+            Event::WatchOpened => Some((Link::Watch, true)),
+            Event::WatchClosed => Some((Link::Watch, false)),
             _ => None,
         }
     }
@@ -316,6 +329,10 @@ impl Game for StoryGame {
         events: &[Event],
     ) -> StoryView {
         view::view_after(state, creator, previous, events)
+    }
+
+    fn watched(view: &StoryView) -> Option<StoryView> {
+        Some(view::watched(view))
     }
 
     fn markdown(state: &State) -> (String, String) {

@@ -58,6 +58,15 @@ pub struct StoryView {
     finale_if: Kept<BTreeMap<u32, [f64; 2]>>,
 }
 
+/// The view as watchers see it: without the table's lines, which name what the group keeps out
+/// of its story.
+pub fn watched(view: &StoryView) -> StoryView {
+    StoryView {
+        lines: Vec::new(),
+        ..view.clone()
+    }
+}
+
 impl View for StoryView {
     fn diff(&self, new: &StoryView, path: &mut String, ops: &mut Vec<patch::Op>) {
         patch::diff_members!(self, new, path, ops;
@@ -710,6 +719,8 @@ fn touched(previous: &StoryView, events: &[Event]) -> Option<Touched> {
             | Event::ProposalCarried { .. }
             | Event::StoryPublished
             | Event::StoryWithdrawn
+            | Event::WatchOpened
+            | Event::WatchClosed
             | Event::TimerStarted { .. }
             | Event::TimerStopped { .. }
             | Event::TimerCounting { .. }
@@ -741,6 +752,7 @@ fn proposal_view(
         Motion::ChooseModerator { .. } => ("choose_moderator", None, None, None),
         Motion::ChooseDice { .. } => ("choose_dice", None, None, None),
         Motion::Publish => ("publish", None, None, None),
+        Motion::Watch => ("watch", None, None, None),
     };
     let (player, physical) = match p.motion {
         Motion::ChooseModerator { player } => (player.map(|p| p.0), None),
