@@ -235,6 +235,7 @@ function headerParts(ctx) {
     exportsLabel: 'Export the session',
     gameFile: { download: 'prophecy-challenge.jsonl', title: 'The whole session, one event per line.' },
     publish: publishLinks(ctx, view.gm === ctx.you),
+    mayWatch: view.gm === ctx.you,
     inPlay: (view.characters || []).length > 0,
   };
 }
@@ -717,10 +718,20 @@ function challengesSection(ctx) {
     { class: 'panel challenges', 'aria-labelledby': 'challenges-h', 'data-key': 'challenges' },
     h('h2', { id: 'challenges-h' }, 'Challenges'),
     firstStep(ctx),
-    !all.length ? h('p', { class: 'muted' }, view.gm === ctx.you ? 'Call a challenge when failing is as interesting as succeeding.' : 'When the game master calls a challenge for your character, you choose how to improve the roll here and roll.') : null,
+    !all.length ? h('p', { class: 'muted' }, noChallengeYet(ctx)) : null,
     open.map((c) => openChallenge(ctx, c)),
     done.length ? h('ol', { class: 'challenge-list', 'aria-label': 'Challenges rolled, newest first' }, done.map((c) => pastChallenge(ctx, c))) : null,
   );
+}
+
+/**
+ * What the challenges panel says before the first one, to whoever reads it.
+ * @param {Ctx} ctx
+ */
+function noChallengeYet(ctx) {
+  if (ctx.watching) return 'No challenge yet: the game master calls them, and the rolls show here as they fall.';
+  if (ctx.view.gm === ctx.you) return 'Call a challenge when failing is as interesting as succeeding.';
+  return 'When the game master calls a challenge for your character, you choose how to improve the roll here and roll.';
 }
 
 /**
@@ -730,7 +741,7 @@ function challengesSection(ctx) {
 function firstStep(ctx) {
   const { view, ui } = ctx;
   const mine = (view.characters || []).some((c) => c.owner === ctx.you && !c.retired);
-  if (view.gm === ctx.you || mine || ui.draft) return null;
+  if (ctx.watching || view.gm === ctx.you || mine || ui.draft) return null;
   return h(
     'div',
     { class: 'first-step', testid: 'make-character-first', 'data-key': 'first-step' },

@@ -113,5 +113,30 @@ export function tableLinks(page) {
     return changeLinks('share', action, action === 'publish' ? 'The story has a page of its own: share its link.' : 'The story’s page is withdrawn: its link leads nowhere now.');
   }
 
-  return { copyLink, loadInvite, changeInvite, changeShare };
+  /**
+   * Opens the watch link (whoever the game lets: the creator, the game master; at a story
+   * table it is a proposal) or closes it (any seated player). The answer holds the watch link
+   * alone: the table's links are fetched again.
+   * @param {string} action
+   */
+  async function changeWatch(action) {
+    ui.confirm = null;
+    try {
+      const r = await fetch(`/t/${token}/watch`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ action }),
+        credentials: 'same-origin',
+      });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+      const done = action === 'close' ? 'The watch link is closed: nobody watches any more.' : body.link ? 'The watch link is open: share it with whoever may watch.' : 'You asked the table: the watch link opens once everyone agrees.';
+      toast('info', done);
+      await loadInvite();
+    } catch (e) {
+      toast('error', reachError(e));
+    }
+  }
+
+  return { copyLink, loadInvite, changeInvite, changeShare, changeWatch };
 }

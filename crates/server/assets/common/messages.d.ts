@@ -33,13 +33,16 @@ export interface SyncMessage<View, Own> {
   type: 'sync';
   seq: number;
   now: number;
-  you: number;
+  /** This page's player; `null` on a watcher's page. */
+  you: number | null;
   log: LogEntry[];
   /** Some older lines were left out. */
   older: boolean;
   view: View;
   own: Own;
   online: number[];
+  /** Watchers' pages open at this server. */
+  watchers: number;
   /** The name the table's creator gave it; null when none. */
   name: string | null;
   /** The table's title as *Your tables* shows it: its name, or the game's for it. */
@@ -98,6 +101,8 @@ export interface ErrorMessage {
 export interface PresenceMessage {
   type: 'presence';
   online: number[];
+  /** Watchers' pages open at this server. */
+  watchers: number;
 }
 
 export interface OwnMessage<Own> {
@@ -107,6 +112,12 @@ export interface OwnMessage<Own> {
 
 export interface RemovedMessage {
   type: 'removed';
+  message: string;
+}
+
+/** A watcher's page: the watch link was closed, and the socket closes. */
+export interface ClosedMessage {
+  type: 'closed';
   message: string;
 }
 
@@ -127,6 +138,7 @@ export type ServerMessage<View, Own> =
   | PresenceMessage
   | OwnMessage<Own>
   | RemovedMessage
+  | ClosedMessage
   | InviteMessage;
 
 /** `GET /t/{token}/me`: who this page is, or why it has no seat. */
@@ -149,6 +161,8 @@ export interface Invite {
   creator: boolean;
   /** The published story's link. */
   share: string | null;
+  /** The watch link, `null` while none is open. */
+  watch: string | null;
 }
 
 /** `GET /t/{token}/summary`: a seated player's table in a few words, for the home page. */

@@ -21,7 +21,7 @@ const HELLO_AGAIN_MS = 1000;
  * @property {(msg: import('./messages').TakenUpdate<unknown>) => void} update with the view, patched
  * @property {(msg: AnswerMessage) => void} answer done, refused or error
  * @property {(msg: import('./messages').PresenceMessage) => void} presence
- * @property {(msg: import('./messages').RemovedMessage) => void} removed
+ * @property {(msg: import('./messages').RemovedMessage | import('./messages').ClosedMessage) => void} removed
  * @property {(msg: import('./messages').InviteMessage) => void} [invite]
  * @property {(msg: import('./messages').OwnMessage<unknown>) => void} [own]
  * @property {(connected: boolean) => void} status
@@ -44,17 +44,17 @@ function earlySocket(url) {
 
 export class Connection {
   /**
-   * @param {string} token the table's token
+   * @param {string} path the socket's path: a player's `/t/{token}/ws`, a watcher's `/w/{code}/ws`
    * @param {Handlers} on callbacks: sync(msg), update(msg), answer(msg) for done/refused/error,
-   *   presence(msg), removed(msg), invite() when the invitation changed, own(msg) with what only
+   *   presence(msg), removed(msg) (a watcher's link closed too), invite() when the invitation changed, own(msg) with what only
    *   this player may know (the lines they drew, whether the pause is theirs),
    *   status(connected: boolean), lost(pendingReqs),
    *   unauthorized() when the seat is gone, log(msg) with older log lines (or the error that
    *   refused them)
    * @param {() => number} since the last seq the page has applied
    */
-  constructor(token, on, since) {
-    this.token = token;
+  constructor(path, on, since) {
+    this.path = path;
     this.on = on;
     this.since = since;
     /** @type {WebSocket | null} */
@@ -84,7 +84,7 @@ export class Connection {
 
   url() {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${scheme}//${location.host}/t/${this.token}/ws`;
+    return `${scheme}//${location.host}${this.path}`;
   }
 
   start() {
@@ -208,11 +208,14 @@ export class Connection {
     this.backoff = Math.min(this.backoff * 2, BACKOFF_MAX_MS);
     this.timer = setTimeout(async () => {
       if (this.stopped) return;
-      // A closed socket may mean the seat is gone (removed, or cookie lost): ask before retrying.
+      // A closed socket may mean the seat is gone (removed, or cookie lost), or a watcher's
+      // link closed: ask before retrying.
       try {
-        const r = await fetch(`/t/${this.token}/me`, { headers: { Accept: 'application/json' } });
+        const watching = this.path.startsWith('/w/');
+        const page = this.path.replace(/\/ws$/, '');
+        const r = await fetch(watching ? page : `${page}/me`, { headers: { Accept: 'application/json' } });
         // The server also says "no seat" with 200 and `{"player": null}` (see seat.js: boot).
-        const seatless = r.ok && (await r.json().catch(() => ({}))).player == null;
+        const seatless = !watching && r.ok && (await r.json().catch(() => ({}))).player == null;
         if (seatless || r.status === 401 || r.status === 403 || r.status === 404) {
           this.stopped = true;
           this.on.unauthorized(seatless ? 401 : r.status);
@@ -303,6 +306,7 @@ export class Connection {
         this.on.presence(msg);
         break;
       case 'removed':
+      case 'closed':
         this.stopped = true;
         this.on.removed(msg);
         break;

@@ -101,6 +101,10 @@ export interface SharedState<View, Content, Own> {
   logOlder: boolean;
   logAsking: boolean;
   online: Set<number>;
+  /** A watcher's page (`/w/CODE`): no seat, nothing to act on. */
+  watching: boolean;
+  /** Watchers' pages open at this server. */
+  watchers: number;
   connected: boolean;
   everTried: boolean;
   /** Server clock − local clock. */
@@ -156,6 +160,10 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   readonly title: string | null;
   /** This page's player. */
   readonly you: number | null;
+  /** A watcher's page: it shows the table and acts on nothing. */
+  readonly watching: boolean;
+  /** Watchers' pages open at this server. */
+  readonly watchers: number;
   ui: Ui;
   token: string | null;
   /** Sends an action for the place `key`, where its refusal will show. */
@@ -166,6 +174,8 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   copyLink(url: string): Promise<void>;
   changeInvite(action: string): Promise<void>;
   changeShare(action: string): Promise<void>;
+  /** Opens (`open`) or closes (`close`) the watch link. */
+  changeWatch(action: string): Promise<void>;
   olderLines(): void;
   toggled(key: string, open: boolean): void;
   dismissToast(id: number): void;

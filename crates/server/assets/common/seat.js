@@ -3,8 +3,10 @@
 // and the table's links (links.js). Each game's page keeps its own state object and
 // rendering; this module reads and writes the fields named below on that object.
 //
-// state fields: screen (loading | join | table | removed | gone), me, view, seq, online,
-// connected, everTried, removedMessage, goneMessage, joinRefusal, joinAbout.
+// state fields: screen (loading | join | table | removed | gone), me, watching, view, seq,
+// online, watchers, connected, everTried, removedMessage, goneMessage, joinRefusal, joinAbout.
+// A watcher's page (`/w/CODE`) has no seat: it connects to the watch link's socket, and its
+// `sync` names no player.
 
 import { joinForm } from './join.js';
 import { tableLinks } from './links.js';
@@ -15,6 +17,9 @@ import { rememberTable } from './your-tables.js';
 const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
 /** The table's token, from the address (`null` when the address is not a table's). */
 export const token = match ? match[1] : null;
+const watchMatch = location.pathname.match(/^\/w\/([0-9a-fA-F]+)\/?$/);
+/** A watcher's page: the watch link's code, from the address (`/w/CODE`), or `null`. */
+export const watchCode = watchMatch ? watchMatch[1] : null;
 /** A newcomer's link carries the table's invitation code: /t/{token}?join=CODE. */
 export const joinCode = new URLSearchParams(location.search).get('join');
 
@@ -48,9 +53,11 @@ export function seat(page) {
   function connect() {
     if (conn) conn.stop();
     conn = new Connection(
-      /** @type {string} */ (token),
+      watchCode ? `/w/${watchCode}/ws` : `/t/${token}/ws`,
       {
         sync: (m) => {
+          state.watching = !!watchCode;
+          state.watchers = m.watchers || 0;
           // Connected at once (`boot`): the first sync says who we are.
           if (!state.me && typeof m.you === 'number') {
             state.me = { player: m.you };
@@ -79,6 +86,7 @@ export function seat(page) {
         answer: page.answer,
         presence: (m) => {
           state.online = new Set(m.online || []);
+          state.watchers = m.watchers || 0;
           render();
         },
         removed: (m) => {
@@ -95,6 +103,12 @@ export function seat(page) {
         },
         lost: page.lost,
         unauthorized: (status) => {
+          if (watchCode) {
+            state.screen = 'gone';
+            state.goneMessage = 'There is no table to watch at this link: it was closed, or the link is wrong.';
+            render();
+            return;
+          }
           // Connected at once and refused: the seat is not known here yet; ask who we are.
           if (!state.me) {
             if (conn) conn.stop();
@@ -130,6 +144,11 @@ export function seat(page) {
    * want of a seat, asks `/me` first (`whoAmI`).
    */
   function boot() {
+    if (watchCode) {
+      render();
+      connect();
+      return;
+    }
     if (!token) {
       state.screen = 'gone';
       render();

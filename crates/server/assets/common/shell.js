@@ -22,7 +22,7 @@ export const reducedMotion = window.matchMedia ? window.matchMedia('(prefers-red
 
 /**
  * @typedef {{title: Child, meta: Child, invite?: Child, inPlay?: boolean, exportsLabel: string,
- *   gameFile: {download: string, title: string}, publish?: Child}} HeaderParts
+ *   gameFile: {download: string, title: string}, publish?: Child, mayWatch?: boolean}} HeaderParts
  */
 
 /**
@@ -38,8 +38,9 @@ function oneLine(parts) {
 /**
  * The header: `title` (the table's name) with its `meta` badges, the invitation (or what the
  * game shows in its place: `invite`), and the exports: the Markdown, the printable page, the
- * game file (`gameFile`: its download name and a title saying what it holds) and `publish`
- * (the published page's links, for the games whose header has them). On a phone once the
+ * game file (`gameFile`: its download name and a title saying what it holds), `publish`
+ * (the published page's links, for the games whose header has them) and the watch link
+ * (`mayWatch`: whether this player may open one; by default the table's creator). On a phone once the
  * table is in play (`inPlay`), only the title and the badges, on one line: the rest is in
  * `tableLinks`.
  * @param {Ctx} ctx
@@ -80,7 +81,7 @@ export function tableLinks(ctx, parts) {
  * @param {Ctx} ctx
  * @param {HeaderParts} parts
  */
-function exportLinks(ctx, { exportsLabel, gameFile, publish = null }) {
+function exportLinks(ctx, { exportsLabel, gameFile, publish = null, mayWatch }) {
   return h(
     'nav',
     { class: 'exports', 'aria-label': exportsLabel, 'data-key': 'exports' },
@@ -88,7 +89,32 @@ function exportLinks(ctx, { exportsLabel, gameFile, publish = null }) {
     h('a', { href: `/t/${ctx.token}/print`, target: '_blank', rel: 'noopener', testid: 'export-print' }, 'Printable page'),
     h('a', { href: `/t/${ctx.token}/game.jsonl`, download: gameFile.download, testid: 'export-game', title: gameFile.title }, 'Game file'),
     publish,
+    watchLinks(ctx, mayWatch === undefined ? !!(ctx.invite && ctx.invite.creator) : mayWatch),
   );
+}
+
+/**
+ * The watch link, for people who follow the table without playing: while it is open, the
+ * link, how many watch and Close for everyone; else Let people watch for whoever may open it
+ * (`mayWatch`; at a story table it is a proposal to the table).
+ * @param {Ctx} ctx
+ * @param {boolean} mayWatch
+ */
+function watchLinks(ctx, mayWatch) {
+  const invite = ctx.invite;
+  if (!invite) return null;
+  if (invite.watch) {
+    const watching = ctx.watchers === 1 ? '1 watching' : `${ctx.watchers} watching`;
+    return h(
+      'span',
+      { class: 'watch-links', testid: 'watch-links' },
+      h('a', { href: invite.watch, target: '_blank', rel: 'noopener', testid: 'open-watch', title: 'The table live, for anyone with this link: they see what every player sees' }, 'Watch link'),
+      h('span', { class: 'meta', testid: 'watchers' }, watching),
+      button('Close it', () => ctx.changeWatch('close'), { class: 'ghost small', testid: 'close-watch', title: 'Send every watcher away and close the link (any player may)' }),
+    );
+  }
+  if (!mayWatch) return null;
+  return button('Let people watch', () => ctx.changeWatch('open'), { class: 'ghost small', testid: 'open-watch-link', title: 'A link for people to follow the table live, seeing what every player sees' });
 }
 
 const INVITE_CONFIRM = {

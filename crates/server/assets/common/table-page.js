@@ -140,6 +140,8 @@ function sharedState() {
     logOlder: false, // the table has older lines than the page holds
     logAsking: false,
     online: new Set(),
+    watching: false, // a watcher's page (/w/CODE): no seat
+    watchers: 0,
     connected: false,
     everTried: false,
     offset: 0, // server clock − local clock
@@ -177,6 +179,8 @@ function sharedUi() {
  */
 function showAway(page) {
   const { state, ui } = page;
+  // A watcher was never at the table: nothing happened "while they were away".
+  if (state.watching) return;
   const you = state.me ? state.me.player : null;
   const from = lastOwnSeq(state.log, you);
   if (othersSince(state.log, you, from).length) ui.away = { from };
@@ -251,6 +255,12 @@ function context(page, sent) {
     get you() {
       return state.me ? state.me.player : null;
     },
+    get watching() {
+      return state.watching;
+    },
+    get watchers() {
+      return state.watchers;
+    },
     ui,
     token,
     act: sent.act,
@@ -259,6 +269,7 @@ function context(page, sent) {
     copyLink: (url) => page.seat.copyLink(url),
     changeInvite: (action) => page.seat.changeInvite(action),
     changeShare: (action) => page.seat.changeShare(action),
+    changeWatch: (action) => page.seat.changeWatch(action),
     olderLines: () => page.seat.olderLines(),
     toggled: (key, open) => {
       const was = ui.open.has(key);
@@ -337,7 +348,7 @@ function otherScreen(page) {
     case 'join':
       return page.seat.joinScreen();
     case 'removed':
-      return screen('You left this table', h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), home);
+      return screen(state.watching ? 'No longer watching' : 'You left this table', h('p', { role: 'alert', testid: 'removed' }, state.removedMessage || 'You were removed from this table.'), home);
     case 'gone':
       return screen('No such table', h('p', { role: 'alert', testid: 'table-gone' }, state.goneMessage || 'This link does not lead to a table. Check the link, or start a new table.'), home);
     default: {
@@ -354,6 +365,7 @@ function otherScreen(page) {
 /** @param {Page} page */
 function render(page) {
   const { state, ui, game, root, ctx } = page;
+  watchingBanner(page);
   if (state.screen !== 'table') {
     patch(root, otherScreen(page));
     return;
@@ -369,7 +381,7 @@ function render(page) {
   // The log is in sight on a wide screen, and in its own view on a phone.
   if (wide.matches || ui.tab === game.logTab) ui.seenLogSeq = state.lastLogSeq || 0;
   patch(root, game.view(ctx));
-  document.title = `${game.title(ctx)} — Prophecy`;
+  document.title = `${state.watching ? 'Watching: ' : ''}${game.title(ctx)} — Prophecy`;
   page.measure();
   if (game.afterRender) game.afterRender(memo);
   const log = document.getElementById('log');
@@ -381,6 +393,30 @@ function render(page) {
       page.toast(m.kind, m.text, m.rule);
     }
   }
+}
+
+/**
+ * A watcher's page says so above the table, and hides what acts on it (base.css, `.watching`).
+ * @param {Page} page
+ */
+function watchingBanner(page) {
+  const { state, root } = page;
+  document.body.classList.toggle('watching', state.watching);
+  let banner = document.getElementById('watching-banner');
+  if (!state.watching || state.screen !== 'table') {
+    if (banner) banner.remove();
+    return;
+  }
+  if (!banner) {
+    banner = document.createElement('p');
+    banner.id = 'watching-banner';
+    banner.className = 'banner watching-banner';
+    banner.setAttribute('role', 'status');
+    banner.dataset.testid = 'watching-banner';
+    root.before(banner);
+  }
+  const others = state.watchers > 1 ? ` with ${state.watchers - 1} other${state.watchers > 2 ? 's' : ''}` : '';
+  banner.textContent = `You are watching this table live${others}: you see what every player sees, and can change nothing.`;
 }
 
 // ---------------------------------------------------------------- messages
@@ -415,8 +451,8 @@ function setView(page, view, you) {
 function onSync(page, msg) {
   const { state, ui, game } = page;
   clock(state, msg);
-  // After a reconnection the invitation may have changed meanwhile.
-  page.seat.loadInvite();
+  // After a reconnection the invitation may have changed meanwhile (a watcher has none).
+  if (!state.watching) page.seat.loadInvite();
   if (typeof msg.you === 'number' && state.me) state.me.player = msg.you;
   setView(page, msg.view, typeof msg.you === 'number' ? msg.you : state.me && state.me.player);
   applyLog(state, msg.log);

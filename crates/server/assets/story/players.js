@@ -80,7 +80,9 @@ export function safetySection(ctx) {
       h('strong', null, 'Pause (X-card)'),
       ' at the top: play stops, no one asks why.',
     ),
-    lines.length
+    ctx.watching
+      ? h('p', { class: 'small muted', testid: 'lines-kept' }, 'The table’s lines are its own: watchers do not see them.')
+      : lines.length
       ? h(
           'ul',
           { class: 'lines', testid: 'lines' },

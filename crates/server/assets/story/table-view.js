@@ -138,6 +138,8 @@ function headerParts(ctx) {
       r.temporal && p.act ? h('span', { class: 'badge act', testid: 'act' }, `Act: ${p.act}`) : null,
     ],
     inPlay: p.id !== 'prophecy',
+    // Letting people watch is the table's choice: anyone proposes it.
+    mayWatch: true,
     exportsLabel: 'Export the story',
     gameFile: {
       download: 'prophecy-game.jsonl',
