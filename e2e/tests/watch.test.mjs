@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withTable, seatPlayers, othersAgree, accepted, consoleErrors, inViewport, reveal, shot, createGameTable, until } from './table.mjs';
+import { withTable, seatPlayers, othersAgree, accepted, consoleErrors, inViewport, reveal, shot, createGameTable, tid, until } from './table.mjs';
 
 const PHONE = { viewport: { width: 375, height: 800 } };
 const LAPTOP = { viewport: { width: 1280, height: 800 } };
@@ -103,6 +103,11 @@ test('the creator of a board table lets people watch; watchers follow the bots a
     const link = await watchLink(ann);
     const watchers = [await watchFrom(table, 'Cy', link, PHONE), await watchFrom(table, 'Di', link, LAPTOP)];
     await ann.page.getByTestId('start-game').click();
+    // Ann lets a bot play for her, so the game goes on by itself.
+    const annId = await ann.page.evaluate(() => window.prophecy.me().player);
+    await (await reveal(ann, ann.page.locator('.hand-own summary'))).click();
+    await ann.page.locator(tid('hand-to-bot', { 'player-id': annId })).click();
+    await ann.page.getByTestId('take-back').waitFor({ state: 'attached' });
     for (const w of watchers) {
       await until(() => w.page.evaluate(() => window.prophecy.view().phase === 'playing'));
       assert.ok(await inViewport(w.page.getByTestId('watching-banner')), `${w.name} is told they watch`);
@@ -111,6 +116,31 @@ test('the creator of a board table lets people watch; watchers follow the bots a
     }
     await shot(watchers[0], 'watch-board-phone');
     await shot(watchers[1], 'watch-board-laptop');
+
+    // The stream layout, for a streaming program's browser source: large type, the turn, the
+    // newest lines as the bots play, on a transparent background when asked.
+    for (const [name, options] of [['Stream', LAPTOP], ['Phone stream', PHONE]]) {
+      const s = await table.open(name, options);
+      await s.page.goto(`${link}?layout=stream&background=transparent`);
+      const play = s.page.getByTestId('stream-play');
+      await play.waitFor();
+      assert.ok(await inViewport(s.page.getByTestId('stream-title')), `${name}: the title shows`);
+      assert.ok(await inViewport(play.locator('h2, h3').first()), `${name}: the turn shows`);
+      assert.equal(await s.page.getByTestId('watching-banner').count(), 0, 'a stream has no banner');
+      const looks = await s.page.evaluate(() => ({
+        type: parseFloat(getComputedStyle(document.documentElement).fontSize),
+        background: getComputedStyle(document.documentElement).backgroundColor,
+        image: getComputedStyle(document.documentElement).backgroundImage,
+      }));
+      assert.ok(looks.type >= (options === LAPTOP ? 26 : 18), `${name}: large type (${looks.type}px)`);
+      assert.ok(await s.page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${name}: nothing wider than the screen`);
+      assert.deepEqual([looks.background, looks.image], ['rgba(0, 0, 0, 0)', 'none'], `${name}: transparent`);
+      assert.deepEqual(await visibleControls(s), [], `${name}: nothing to act on`);
+      const newest = () => s.page.getByTestId('stream-log').locator('li').last().textContent();
+      const before = await newest();
+      await until(async () => (await newest()) !== before);
+      await shot(s, `watch-board-stream-${options.viewport.width}`);
+    }
     for (const p of [ann, ...watchers]) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);
   });
 });

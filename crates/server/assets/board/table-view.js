@@ -7,7 +7,7 @@ import { h } from '../common/dom.js';
 import { awayCard } from '../common/away.js';
 import {
   tagged, showOnly, tabBar, inviteBlock, publishLinks, toasts, topbar, tableLinks, banners, pageFooter,
-  logPanel,
+  logPanel, streamLayout,
 } from '../common/shell.js';
 import { rulesHelp } from '../common/rules-help.js';
 import { msg, pips } from '../common/controls.js';
@@ -46,6 +46,8 @@ export function renderBoardTable(ctx) {
   const { view } = ctx;
   const over = view.phase === 'won' || view.phase === 'ended';
   const lobby = view.phase === 'lobby';
+  // A stream shows the turn (its dice as they fall), the lobby before it, the end after it.
+  if (ctx.stream) return streamLayout(ctx, ctx.title || 'The board game', over ? theEnd(ctx) : lobby ? lobbySection(ctx) : turnSection(ctx));
   // On a phone (common/shell.js), once the game runs: the turn, the board, the adventurers, the log.
   const tabs = lobby ? null : boardTabs(ctx, over);
   const tab = tabs && tabs.some((t) => t.id === ctx.ui.tab) ? ctx.ui.tab : 'turn';

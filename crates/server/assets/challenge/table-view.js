@@ -7,6 +7,7 @@ import { h } from '../common/dom.js';
 import { awayCard } from '../common/away.js';
 import {
   tagged, showOnly, tabBar, publishLinks, toasts, topbar, tableLinks, banners, pageFooter, logPanel,
+  streamLayout,
 } from '../common/shell.js';
 import { msg, form, submit, select, labelled } from '../common/controls.js';
 
@@ -180,6 +181,8 @@ const CHALLENGE_TABS = [
  */
 export function renderChallengeTable(ctx) {
   const { view, ui } = ctx;
+  // A stream shows the challenges, their dice as they fall.
+  if (ctx.stream) return streamLayout(ctx, ctx.title || 'The Challenge rules', challengesSection(ctx));
   const gm = view.gm === ctx.you;
   const tab = CHALLENGE_TABS.some((t) => t.id === ui.tab) ? ui.tab : 'challenges';
   // Marked when not shown: a challenge waiting for a roll (this player's, or anyone's to

@@ -164,6 +164,8 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   readonly watching: boolean;
   /** Watchers' pages open at this server. */
   readonly watchers: number;
+  /** A watcher's page in the stream layout (`?layout=stream`): the game draws `streamLayout`. */
+  readonly stream: boolean;
   ui: Ui;
   token: string | null;
   /** Sends an action for the place `key`, where its refusal will show. */

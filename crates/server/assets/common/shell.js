@@ -217,6 +217,32 @@ export function publishLinks(ctx, mayPublish) {
   return button('Publish a read-only page', () => ctx.changeShare('publish'), { class: 'ghost small', testid: 'publish-story', title: 'The story on a page of its own, at a link nobody can guess' });
 }
 
+// ---------------------------------------------------------------- the stream layout
+
+/**
+ * A watcher's page in the stream layout (`/w/CODE?layout=stream`, `ctx.stream`), for a
+ * streaming program's browser source: the table's `title`, what is in play now (`play`: the
+ * scene or the turn, with its dice as they fall) and the newest lines of the log (`text`: a
+ * line as the game words it), in large type.
+ * @param {Ctx} ctx
+ * @param {Child} title
+ * @param {Child} play
+ * @param {(e: import('./messages').LogEntry) => Child} [text]
+ */
+export function streamLayout(ctx, title, play, text = (e) => e.text) {
+  const newest = ctx.log.slice(-STREAM_LINES);
+  return h(
+    'div',
+    { class: 'stream-layout', testid: 'stream', 'data-key': 'stream' },
+    h('h1', { class: 'stream-title', testid: 'stream-title' }, title),
+    h('div', { class: 'stream-play', testid: 'stream-play', 'data-key': 'stream-play' }, play),
+    h('ol', { class: 'stream-log', testid: 'stream-log', 'aria-label': 'What just happened', 'data-key': 'stream-log' }, newest.map((e) => h('li', { 'data-key': 'e' + e.seq }, text(e)))),
+  );
+}
+
+/** Log lines the stream layout shows. */
+const STREAM_LINES = 4;
+
 // ---------------------------------------------------------------- banners
 
 /**

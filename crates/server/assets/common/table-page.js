@@ -261,6 +261,9 @@ function context(page, sent) {
     get watchers() {
       return state.watchers;
     },
+    get stream() {
+      return state.watching && STREAM;
+    },
     ui,
     token,
     act: sent.act,
@@ -395,6 +398,12 @@ function render(page) {
   }
 }
 
+const shown = new URLSearchParams(location.search);
+/** A watcher's page in the stream layout (`?layout=stream`), for a streaming program. */
+const STREAM = shown.get('layout') === 'stream';
+/** The stream layout on a transparent background (`&background=transparent`). */
+const TRANSPARENT = shown.get('background') === 'transparent';
+
 /**
  * A watcher's page says so above the table, and hides what acts on it (base.css, `.watching`).
  * @param {Page} page
@@ -402,8 +411,11 @@ function render(page) {
 function watchingBanner(page) {
   const { state, root } = page;
   document.body.classList.toggle('watching', state.watching);
+  document.body.classList.toggle('stream', state.watching && STREAM);
+  document.body.classList.toggle('transparent', state.watching && STREAM && TRANSPARENT);
   let banner = document.getElementById('watching-banner');
-  if (!state.watching || state.screen !== 'table') {
+  // A stream's audience needs no banner: the stream says what it shows.
+  if (!state.watching || state.screen !== 'table' || STREAM) {
     if (banner) banner.remove();
     return;
   }

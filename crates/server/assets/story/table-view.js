@@ -4,7 +4,7 @@
 // what the rules allow.
 
 import { h } from '../common/dom.js';
-import { tagged, showOnly, tabBar, toasts, topbar, tableLinks, pageFooter, logPanel } from '../common/shell.js';
+import { tagged, showOnly, tabBar, toasts, topbar, tableLinks, pageFooter, logPanel, streamLayout } from '../common/shell.js';
 import { rulesHelp } from '../common/rules-help.js';
 import { awayCard } from '../common/away.js';
 import { STORY_HELP, TEMPORAL_HELP } from './phase-help.js';
@@ -43,6 +43,7 @@ export function tableTitle(view) {
 export function renderTable(ctx) {
   const { view } = ctx;
   const phase = phaseId(view);
+  if (ctx.stream) return streamLayout(ctx, ctx.name || tableTitle(view), streamPlay(ctx, phase), (e) => logText(view, e));
   const tab = currentTab(ctx);
   const top = headerParts(ctx);
   return [
@@ -252,6 +253,20 @@ function phaseIntro(view, ctx) {
         ctx ? rulesHelp(ctx, 'phase-' + phaseId(view), 'How this phase works', help) : null,
       )
     : null;
+}
+
+/**
+ * What a stream shows in play: the scene being played (its check's dice as they fall), the
+ * end once the story is told, or what the table is doing now.
+ * @param {Ctx} ctx
+ * @param {string} phase
+ */
+function streamPlay(ctx, phase) {
+  const { view } = ctx;
+  const scene = view.in_progress !== null && view.in_progress !== undefined ? sceneById(view, view.in_progress) : null;
+  if (scene) return scenePanel(ctx, scene);
+  if (phase === 'ended') return [finaleMoment(ctx), theEnd(ctx)];
+  return [finaleMoment(ctx), phaseIntro(view, ctx)];
 }
 
 /**

@@ -439,3 +439,57 @@ async fn a_board_player_whose_seat_a_bot_plays_removed_on_one_server_is_closed_o
         .remove_bo_then_try(json!({"action": "take_back"}), "player_returned")
         .await;
 }
+
+/// A watch link works on whichever server it reaches: a watcher on B follows a table played on
+/// A (through the database's notices), never sees its lines, and is sent away when a player on
+/// A closes the link.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_on_another_server_follows_the_table_and_is_sent_away_when_it_closes() {
+    let db = TestDb::create("watch").await;
+    let a = Served::start(&db.url());
+    let b = Served::start(&db.url());
+    let (status, headers, body) = http(
+        a.addr,
+        "POST",
+        "/tables",
+        None,
+        Some(json!({"name": "Ada", "game": "challenge"})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let token = serde_json::from_str::<Value>(&body).unwrap()["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let ada = seat(&headers);
+    let mut page = Page::open(a.addr, &token, &ada, 0).await;
+    let open = |action: &'static str| {
+        let (token, ada) = (token.clone(), ada.clone());
+        async move {
+            let path = format!("/t/{token}/watch");
+            let body = Some(json!({ "action": action }));
+            http(a.addr, "POST", &path, Some(&ada), body).await
+        }
+    };
+    let (status, _, body) = open("open").await;
+    assert_eq!(status, 200, "{body}");
+    let link: Value = serde_json::from_str(&body).unwrap();
+    let code = link["link"].as_str().unwrap().split_once("/w/").unwrap().1;
+    let (status, _, _) = http(b.addr, "GET", &format!("/w/{code}"), None, None).await;
+    assert_eq!(status, 200, "the watch page on B");
+    let mut watcher = Page::watch(b.addr, code, 0).await;
+    let sheet = json!({"name": "Mira", "aptitudes": {"physicality": 2}});
+    page.ok(json!({"action": "create_sheet", "sheet": sheet}))
+        .await;
+    watcher.catch_up(page.seq).await;
+    assert_eq!(watcher.view, page.view, "the watcher on B sees what Ada sees on A");
+    let (status, _, _) = open("close").await;
+    assert_eq!(status, 200);
+    let closed = watcher.until(|m| m["type"] == "closed").await;
+    assert!(closed["message"].as_str().unwrap().contains("closed"));
+    assert!(watcher.closed().await);
+    let (status, _, _) = http(b.addr, "GET", &format!("/w/{code}"), None, None).await;
+    assert_eq!(status, 404);
+    drop((a, b));
+    db.drop_now().await;
+}
