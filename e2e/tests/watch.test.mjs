@@ -54,6 +54,9 @@ test('a story table lets people watch once everyone agrees; watchers see no line
       assert.ok(await inViewport(w.page.getByTestId('watching-banner')), `${w.name} is told they watch`);
       assert.deepEqual(await visibleControls(w), [], `${w.name} has nothing to act on`);
     }
+    // A watcher replays the game only once it is over: the page says so.
+    await cy.page.getByTestId('watching-banner').getByTestId('open-replay').click();
+    await cy.page.getByText('watchers can replay it once it is over').first().waitFor();
     await shot(cy, 'watch-story-phone');
     await shot(di, 'watch-story-laptop');
     // The players see that two people watch.

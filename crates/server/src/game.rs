@@ -145,6 +145,24 @@ pub trait Game: Send + Sync + 'static {
     /// The log as a seated player may download it (the game file that `prophecy export` reads):
     /// every text a player may not see (flagged) left out.
     fn for_players(log: Vec<Self::Event>) -> Vec<Self::Event>;
+    /// The log as a replay steps through it: as players may take it home ([`Game::for_players`])
+    /// unless that would change what the steps show (the board game's file leaves out the
+    /// decks' order while the game runs, which its views never show anyway).
+    fn replayed(log: Vec<Self::Event>) -> Vec<Self::Event> {
+        Self::for_players(log)
+    }
+    /// Where the game stands, for a replay's jumps: the phase, the turn ("Tell the Story",
+    /// "Turn 12"); a step where it changes is one to jump to. `None`: nowhere to jump.
+    fn stage(state: &Self::State) -> Option<String> {
+        let _ = state;
+        None
+    }
+    /// Whether the game is over: a watch link may replay it then (before, a replay would show
+    /// watchers what players still play).
+    fn over(state: &Self::State) -> bool {
+        let _ = state;
+        false
+    }
     /// Whether a whole log is one the rules could have played, or why not in one line (for
     /// `prophecy db copy`, which leaves such a table out). `evolve` being total, replaying it
     /// is enough unless a game checks more.

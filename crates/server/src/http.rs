@@ -82,6 +82,8 @@ pub fn router<S: Store>(
         .route("/t/{token}/watch", post(change_watch::<S>))
         .route("/s/{share}", get(shared_story::<S>))
         .route("/w/{code}", get(watch_page::<S>))
+        .route("/t/{token}/replay", get(player_replay::<S>))
+        .route("/w/{code}/replay", get(watcher_replay::<S>))
         .route("/t/{token}/export.md", get(export::<S>))
         .route("/t/{token}/game.jsonl", get(game_file::<S>))
         .route("/t/{token}/print", get(print::<S>))
@@ -849,6 +851,121 @@ pub(crate) async fn still_watched<S: Store>(state: &AppState<S>, code: &str, tok
     match state.store.table_by_link(Link::Watch, code).await {
         Ok(found) => found.is_some_and(|(t, _)| t == token),
         Err(_) => true,
+    }
+}
+
+/// Which steps of a replay a page asks for: `count` (at most [`crate::replay::MOST_STEPS`])
+/// from event `from` (0: before the first).
+#[derive(Deserialize)]
+struct ReplayAsk {
+    #[serde(default)]
+    from: u64,
+    #[serde(default = "replay_count")]
+    count: usize,
+}
+
+fn replay_count() -> usize {
+    crate::replay::MOST_STEPS
+}
+
+/// A seated player's replay of the table, from its first event.
+async fn player_replay<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(token): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    Query(ask): Query<ReplayAsk>,
+) -> Response {
+    let why = "Only players at this table can replay it.";
+    let seat = match require_seat(&state, &token, &headers, true, why).await {
+        Ok(seat) => seat,
+        Err(response) => return response,
+    };
+    match table(&state, &token).await {
+        Ok(table) => {
+            let viewer = crate::room::Viewer::Player(seat.player);
+            replay_answer(&state, &table, viewer, &ask, peer.as_deref(), &headers).await
+        }
+        Err(response) => response,
+    }
+}
+
+/// A watcher's replay: its steps once the game is over.
+async fn watcher_replay<S: Store>(
+    State(state): State<Arc<AppState<S>>>,
+    Path(code): Path<String>,
+    peer: Option<Extension<Peer>>,
+    headers: HeaderMap,
+    Query(ask): Query<ReplayAsk>,
+) -> Response {
+    match watched_table(&state, &code, peer.as_deref(), &headers, true).await {
+        Ok((_, table)) => {
+            let viewer = crate::room::Viewer::Watcher;
+            replay_answer(&state, &table, viewer, &ask, peer.as_deref(), &headers).await
+        }
+        Err(response) => response,
+    }
+}
+
+/// The steps `ask` names of `table`'s replay as `viewer` sees it, counted against the
+/// address's budget of whole tables sent.
+async fn replay_answer<S: Store>(
+    state: &AppState<S>,
+    table: &TableRecord,
+    viewer: crate::room::Viewer,
+    ask: &ReplayAsk,
+    peer: Option<&Peer>,
+    headers: &HeaderMap,
+) -> Response {
+    let unreadable = |e: String| {
+        tracing::error!("cannot replay table {}: {e}", table.id.0);
+        failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            true,
+            "The table's log cannot be read for its replay.",
+        )
+    };
+    let read = async {
+        let rows = state.store.events_after(table.id, 0).await?;
+        let seats = state.store.seats(table.id).await?;
+        Ok::<_, store::StoreError>((rows, seats))
+    };
+    let (rows, seats) = match read.await {
+        Ok(read) => read,
+        Err(e) => return unreadable(e.to_string()),
+    };
+    let creator = seats.iter().find(|s| s.creator).map_or(1, |s| s.player);
+    let (kind, from, count) = (table.game.clone(), ask.from, ask.count);
+    // Replaying a long log is work for a core, not for the server's tasks.
+    let replayed = tokio::task::spawn_blocking(move || {
+        games::replay(&kind, &rows, creator, viewer, from, count)
+    })
+    .await;
+    let answer = match replayed {
+        Ok(Ok(answer)) => answer.to_string(),
+        Ok(Err(crate::replay::Unreadable(e))) => return unreadable(e),
+        Err(e) => return unreadable(e.to_string()),
+    };
+    let client = limit::client(peer, headers, state.trust_proxy);
+    let kib = u32::try_from(answer.len().div_ceil(1024)).unwrap_or(u32::MAX);
+    match state
+        .synced_by_address
+        .spend(&state.store, client, kib)
+        .await
+    {
+        Ok(()) => no_store(([(header::CONTENT_TYPE, "application/json")], answer).into_response()),
+        Err(limit::Refused::Until(wait)) => {
+            state.metrics.limited("address_sync_bytes");
+            let message = format!(
+                "Too many whole tables sent to your address: at most {} a minute. Try again {}.",
+                limit::kib_words(state.limits.sync_kib_per_minute),
+                limit::wait_words(wait)
+            );
+            failure(StatusCode::TOO_MANY_REQUESTS, true, &message)
+        }
+        Err(limit::Refused::Unchecked) => {
+            failure(StatusCode::SERVICE_UNAVAILABLE, true, limit::UNCHECKED)
+        }
     }
 }
 

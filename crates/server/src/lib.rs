@@ -17,6 +17,7 @@ mod limit;
 mod listen;
 pub mod metrics;
 pub mod patch;
+mod replay;
 mod room;
 mod text;
 mod ws;

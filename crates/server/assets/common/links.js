@@ -80,20 +80,29 @@ export function tableLinks(page) {
   async function changeLinks(path, action, done) {
     ui.confirm = null;
     try {
-      const r = await fetch(`/t/${token}/${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ action }),
-        credentials: 'same-origin',
-      });
-      const body = await r.json().catch(() => ({}));
-      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
-      state.invite = body;
+      state.invite = await post(path, action);
       toast('info', done);
       render();
     } catch (e) {
       toast('error', reachError(e));
     }
+  }
+
+  /**
+   * Asks `POST /t/{token}/{path}` for `action`; its answer, or throws with the server's reason.
+   * @param {string} path
+   * @param {string} action
+   */
+  async function post(path, action) {
+    const r = await fetch(`/t/${token}/${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ action }),
+      credentials: 'same-origin',
+    });
+    const body = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+    return body;
   }
 
   /**
@@ -122,14 +131,7 @@ export function tableLinks(page) {
   async function changeWatch(action) {
     ui.confirm = null;
     try {
-      const r = await fetch(`/t/${token}/watch`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ action }),
-        credentials: 'same-origin',
-      });
-      const body = await r.json().catch(() => ({}));
-      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+      const body = await post('watch', action);
       const done = action === 'close' ? 'The watch link is closed: nobody watches any more.' : body.link ? 'The watch link is open: share it with whoever may watch.' : 'You asked the table: the watch link opens once everyone agrees.';
       toast('info', done);
       await loadInvite();

@@ -140,6 +140,8 @@ export interface SharedUi {
   away: { from: number } | null;
   /** The last log entry when the page was hidden, while it is. */
   hiddenSeq: number | null;
+  /** The replay being stepped through (common/replay.js), or none. */
+  replay?: import('./replay.js').Replaying | null;
 }
 
 /** The context every render function receives (common/table-page.js `context`). */
@@ -178,6 +180,8 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   changeShare(action: string): Promise<void>;
   /** Opens (`open`) or closes (`close`) the watch link. */
   changeWatch(action: string): Promise<void>;
+  /** Opens the replay of the game from its first event. */
+  openReplay(): Promise<void>;
   olderLines(): void;
   toggled(key: string, open: boolean): void;
   dismissToast(id: number): void;
@@ -199,6 +203,8 @@ export interface TableGame<View, Content, Own, Ui extends SharedUi, Ctx extends 
   logTab: string;
   waiting?(ctx: Ctx): string | null;
   viewed?(view: Seen<View>, before: Seen<View> | null): void;
+  /** What the game works out from the view and its player alone (a replay's steps have it too). */
+  personalize?(view: Seen<View>): void;
   synced?(msg: SyncMessage<View, Own>, arriving: boolean): void;
   updated?(msg: TakenUpdate<View>, before: Seen<View> | null, firstNew: number): void;
   own?(msg: { own: Own }): void;

@@ -90,6 +90,7 @@ function exportLinks(ctx, { exportsLabel, gameFile, publish = null, mayWatch }) 
     h('a', { href: `/t/${ctx.token}/game.jsonl`, download: gameFile.download, testid: 'export-game', title: gameFile.title }, 'Game file'),
     publish,
     watchLinks(ctx, mayWatch === undefined ? !!(ctx.invite && ctx.invite.creator) : mayWatch),
+    button('Replay', () => ctx.openReplay(), { class: 'ghost small', testid: 'open-replay', title: 'Step through the game from its first event' }),
   );
 }
 

@@ -7,10 +7,11 @@
 
 import { h, patch, delegate } from './dom.js';
 import { loadContent } from './net.js';
-import { seat, token } from './seat.js';
+import { seat, token, watchCode } from './seat.js';
 import { requests, applyLog } from './requests.js';
 import { wide } from './shell.js';
 import { lastOwnSeq, othersSince } from './away.js';
+import { replayer, replayBar } from './replay.js';
 
 /**
  * The page of any game, as the parts below use it: they read only what every game shares.
@@ -18,7 +19,7 @@ import { lastOwnSeq, othersSince } from './away.js';
  * @typedef {import('./page-types').TableContext<unknown, unknown, unknown, SharedUi>} AnyContext
  * @typedef {import('./page-types').TableGame<unknown, unknown, unknown, SharedUi, AnyContext>} AnyGame
  * @typedef {import('./page-types').TablePage<unknown, unknown, unknown, SharedUi, AnyContext>
- *   & {seat: ReturnType<typeof seat>, measure: () => void}} Page
+ *   & {seat: ReturnType<typeof seat>, measure: () => void, replay: ReturnType<typeof replayer>}} Page
  * @typedef {import('./page-types').SharedState<unknown, unknown, unknown>} State
  * @typedef {import('./page-types').Child} Child
  */
@@ -76,6 +77,7 @@ export function openTable(gameOf) {
   const sent = requests({ ui: page.ui, root, render: page.render, send: (action) => page.seat.act(action) });
   page.act = sent.act;
   page.toast = sent.toast;
+  page.replay = replayer({ path: watchCode ? `/w/${watchCode}/replay` : `/t/${token}/replay`, ui: page.ui, render: page.render, toast: sent.toast });
   page.ctx = context(page, sent);
   page.seat = seat({
     state: page.state,
@@ -219,7 +221,8 @@ function context(page, sent) {
   /** @type {AnyContext} */
   const ctx = {
     get view() {
-      // The table is drawn only once a sync brought the view.
+      // A replay draws its step; else the table is drawn only once a sync brought the view.
+      if (ui.replay) return replayView(page, ui.replay);
       return /** @type {import('./page-types').Seen<unknown>} */ (state.view);
     },
     get content() {
@@ -232,7 +235,9 @@ function context(page, sent) {
       return state.connected;
     },
     get log() {
-      return state.log;
+      const r = ui.replay;
+      if (!r) return state.log;
+      return /** @type {import('./messages').LogEntry[]} */ (r.logs.slice(1, r.at + 1).filter(Boolean));
     },
     get logOlder() {
       return state.logOlder;
@@ -273,6 +278,7 @@ function context(page, sent) {
     changeInvite: (action) => page.seat.changeInvite(action),
     changeShare: (action) => page.seat.changeShare(action),
     changeWatch: (action) => page.seat.changeWatch(action),
+    openReplay: () => page.replay.open(),
     olderLines: () => page.seat.olderLines(),
     toggled: (key, open) => {
       const was = ui.open.has(key);
@@ -383,7 +389,9 @@ function render(page) {
   const memo = game.beforeRender ? game.beforeRender() : null;
   // The log is in sight on a wide screen, and in its own view on a phone.
   if (wide.matches || ui.tab === game.logTab) ui.seenLogSeq = state.lastLogSeq || 0;
-  patch(root, game.view(ctx));
+  const r = ui.replay;
+  document.body.classList.toggle('replaying', !!r);
+  patch(root, r ? [replayBar(r, page.replay), game.view(ctx)] : game.view(ctx));
   document.title = `${state.watching ? 'Watching: ' : ''}${game.title(ctx)} — Prophecy`;
   page.measure();
   if (game.afterRender) game.afterRender(memo);
@@ -403,6 +411,21 @@ const shown = new URLSearchParams(location.search);
 const STREAM = shown.get('layout') === 'stream';
 /** The stream layout on a transparent background (`&background=transparent`). */
 const TRANSPARENT = shown.get('background') === 'transparent';
+
+/**
+ * The view of the replay's step, as this page sees it (its player, and what the game works out
+ * from that: `personalize`).
+ * @param {Page} page
+ * @param {import('./replay.js').Replaying} r
+ */
+function replayView(page, r) {
+  const view = /** @type {import('./page-types').Seen<unknown>} */ (r.views[r.at]);
+  if (view && view.you === undefined) {
+    view.you = page.state.me ? page.state.me.player : null;
+    if (page.game.personalize) page.game.personalize(view);
+  }
+  return view;
+}
 
 /**
  * A watcher's page says so above the table, and hides what acts on it (base.css, `.watching`).
@@ -428,7 +451,17 @@ function watchingBanner(page) {
     root.before(banner);
   }
   const others = state.watchers > 1 ? ` with ${state.watchers - 1} other${state.watchers > 2 ? 's' : ''}` : '';
-  banner.textContent = `You are watching this table live${others}: you see what every player sees, and can change nothing.`;
+  const text = `You are watching this table live${others}: you see what every player sees, and can change nothing.`;
+  if (banner.firstChild && banner.firstChild.textContent === text) return;
+  const replay = document.createElement('button');
+  replay.type = 'button';
+  replay.className = 'btn ghost small';
+  replay.dataset.testid = 'open-replay';
+  replay.textContent = 'Replay the game';
+  replay.title = 'Step through the game from its start, once it is over';
+  replay.addEventListener('click', () => page.replay.open());
+  banner.replaceChildren(document.createElement('span'), replay);
+  /** @type {HTMLElement} */ (banner.firstChild).textContent = text;
 }
 
 // ---------------------------------------------------------------- messages

@@ -145,6 +145,7 @@ const page = openTable({
   title: (ctx) => ctx.name || tableTitle(ctx.view),
   logTab: 'table',
   viewed: personalize,
+  personalize,
   synced,
   updated,
   own: (msg) => {

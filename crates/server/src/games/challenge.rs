@@ -143,6 +143,13 @@ impl Game for ChallengeGame {
         crate::game::dated("Challenge session", created_at)
     }
 
+    fn stage(state: &State) -> Option<String> {
+        match state.challenges.len() {
+            0 => None,
+            n => Some(format!("Challenge {n}")),
+        }
+    }
+
     fn progress(state: &State) -> String {
         let gm = state
             .gm

@@ -108,6 +108,20 @@ fn opening_of<G: Game>(settings: &Value, creator: &str) -> Result<Vec<String>, R
     Ok(events.iter().map(G::encode).collect())
 }
 
+/// The replay of a table of game `kind` from its stored log: see [`crate::replay::steps`].
+pub(crate) fn replay(
+    kind: &str,
+    rows: &[store::EventRow],
+    creator: u32,
+    viewer: crate::room::Viewer,
+    from: u64,
+    count: usize,
+) -> Result<Value, crate::replay::Unreadable> {
+    with_game!(kind, G => crate::replay::steps::<G>(rows, creator, viewer, from, count), _ => Err(
+        crate::replay::Unreadable(format!("there is no game '{kind}' here"))
+    ))
+}
+
 /// Whether a table of game `kind` with this log (its events' stored text, in order) is a game
 /// its rules could have played: every event reads as one of the game's, and the game's
 /// `check_log` passes. `Err` says why not, in one line (for `prophecy db copy`, which leaves

@@ -147,6 +147,45 @@ async fn stored_events(server: &Server, token: &str) -> Vec<(u64, Event)> {
         .collect()
 }
 
+/// A replay (`path`, as `cookie`), every step of it asked page by page: the first answer with
+/// every step, and the views of the steps.
+async fn replayed(
+    addr: SocketAddr,
+    path: &str,
+    cookie: Option<&str>,
+) -> (Value, Vec<(u64, Value)>) {
+    let mut answer: Option<Value> = None;
+    let mut views: Vec<(u64, Value)> = Vec::new();
+    loop {
+        let from = views.last().map_or(0, |(seq, _)| seq + 1);
+        let (status, _, body) =
+            http(addr, "GET", &format!("{path}?from={from}"), cookie, None).await;
+        assert_eq!(status, 200, "{body}");
+        let page: Value = serde_json::from_str(&body).unwrap();
+        let mut view = Value::Null;
+        for step in page["steps"].as_array().unwrap() {
+            if let Some(patch) = step.get("patch") {
+                let patch: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
+                json_patch::patch(&mut view, &patch).unwrap();
+            } else {
+                view = step["view"].clone();
+            }
+            views.push((step["seq"].as_u64().unwrap(), view.clone()));
+        }
+        let total = page["total"].as_u64().unwrap();
+        match &mut answer {
+            None => answer = Some(page),
+            Some(first) => {
+                let more = page["steps"].as_array().unwrap().clone();
+                first["steps"].as_array_mut().unwrap().extend(more);
+            }
+        }
+        if views.last().is_none_or(|(seq, _)| *seq >= total) {
+            return (answer.unwrap(), views);
+        }
+    }
+}
+
 /// The same table with every deck's undrawn cards in another order.
 fn reshuffled(table: &Table, turn: usize) -> Table {
     fn reorder<T>(cards: &mut [T], turn: usize) {
@@ -184,6 +223,7 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     assert_eq!(status, 200, "{body}");
     let link: Value = serde_json::from_str(&body).unwrap();
     let code = link["link"].as_str().unwrap().split_once("/w/").unwrap().1;
+    let watcher_code = code.to_owned();
     let mut watcher = Page::watch(server.addr, code, 0).await;
     let watching = tokio::spawn(async move {
         while watcher.view["phase"] != "won" && watcher.view["phase"] != "ended" {
@@ -223,6 +263,9 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
         };
         page.ok(action).await;
     }
+    // A replay of the game while it runs: Ann steps through it from the first event.
+    let unfinished = replayed(server.addr, &format!("/t/{token}/replay"), Some(&ann)).await;
+    assert_eq!(unfinished.0["over"], false);
     if page.view["phase"] == "playing" {
         page.ok(json!({"action": "hand_to_bot", "player": me}))
             .await;
@@ -267,7 +310,8 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
         states.push(BoardGame::evolve(before, event));
     }
     let creator = page.view["creator"].as_u64().unwrap() as u32;
-    let (views, moves_onto_creatures) = learns_no_undrawn_card(&page, &states, &lines, creator);
+    let (views, moves_onto_creatures) =
+        learns_no_undrawn_card(&page.heard, &page.views, &states, &lines, creator);
     assert!(views > 100, "the page saw the game ({views} views)");
     assert!(moves_onto_creatures > 0, "some moves led onto Creatures");
     // The watcher too, who was never sent anything of a player's own.
@@ -275,8 +319,19 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
         .await
         .expect("the watcher saw the end")
         .unwrap();
-    let (views, _) = learns_no_undrawn_card(&watcher, &states, &lines, creator);
+    let (views, _) =
+        learns_no_undrawn_card(&watcher.heard, &watcher.views, &states, &lines, creator);
     assert!(views > 100, "the watcher saw the game ({views} views)");
+    // The replays: Ann's of the unfinished game, the watcher's of the game once over; each step
+    // the table's view then, which no undrawn card shaped.
+    let (answer, views) = &unfinished;
+    let (checked, _) = learns_no_undrawn_card(&[answer.clone()], views, &states, &lines, creator);
+    assert_eq!(checked as u64, answer["total"].as_u64().unwrap() + 1);
+    let code = watcher_code.as_str();
+    let (answer, views) = replayed(server.addr, &format!("/w/{code}/replay"), None).await;
+    assert_eq!(answer["over"], true);
+    assert_eq!(views.len(), states.len(), "every step of the whole game");
+    learns_no_undrawn_card(&[answer], &views, &states, &lines, creator);
     assert_eq!(watcher.heard[0]["you"], Value::Null);
     assert!(watcher.heard.iter().all(|m| m["type"] != "own"));
     // What the page heard, for its types (samples.rs).
@@ -290,19 +345,26 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
 /// table with the undrawn cards in other orders would have given, so nothing in them depends
 /// on an undrawn card. Returns the views checked and the moves onto Creatures among them.
 fn learns_no_undrawn_card(
-    page: &Page,
+    heard: &[Value],
+    held: &[(u64, Value)],
     states: &[Table],
     lines: &[String],
     creator: u32,
 ) -> (usize, usize) {
     let mut views = 0;
     let mut moves_onto_creatures = 0;
-    for message in &page.heard {
-        if let Some(log) = message["log"].as_array() {
-            for line in log {
-                let seq = line["seq"].as_u64().unwrap() as usize;
-                assert_eq!(line["text"], lines[seq]);
-            }
+    for message in heard {
+        // A page's messages carry log lines; a replay's steps carry one each.
+        let steps = message["steps"].as_array().into_iter().flatten();
+        let stepped = steps.map(|step| &step["log"]).filter(|l| !l.is_null());
+        for line in message["log"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .chain(stepped)
+        {
+            let seq = line["seq"].as_u64().unwrap() as usize;
+            assert_eq!(line["text"], lines[seq]);
         }
         let text = message.to_string();
         assert!(!text.contains("\"draw\":["), "a draw pile was sent: {text}");
@@ -311,7 +373,7 @@ fn learns_no_undrawn_card(
     // Every view the page held (sent whole, or patched from the one before), against the
     // server's own record: exactly the view of the table at that event, and of the same table
     // with the undrawn cards in other orders.
-    for (seq, view) in &page.views {
+    for (seq, view) in held {
         {
             let seq = *seq as usize;
             let state = &states[seq];

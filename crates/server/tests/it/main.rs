@@ -17,6 +17,7 @@ mod operations;
 mod page_imports;
 mod proposals;
 mod protocol;
+mod replay;
 mod samples;
 mod seats;
 mod servers;

@@ -482,7 +482,10 @@ async fn a_watcher_on_another_server_follows_the_table_and_is_sent_away_when_it_
     page.ok(json!({"action": "create_sheet", "sheet": sheet}))
         .await;
     watcher.catch_up(page.seq).await;
-    assert_eq!(watcher.view, page.view, "the watcher on B sees what Ada sees on A");
+    assert_eq!(
+        watcher.view, page.view,
+        "the watcher on B sees what Ada sees on A"
+    );
     let (status, _, _) = open("close").await;
     assert_eq!(status, 200);
     let closed = watcher.until(|m| m["type"] == "closed").await;

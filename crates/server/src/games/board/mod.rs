@@ -108,6 +108,23 @@ impl Game for BoardGame {
     fn for_players(log: Vec<Event>) -> Vec<Event> {
         export::for_players(log)
     }
+
+    /// The whole log: a step's view is the table's shared view then, which never shows a
+    /// deck's order (tests/it/board.rs proves it of every view a page or a replay receives).
+    fn replayed(log: Vec<Event>) -> Vec<Event> {
+        log
+    }
+
+    fn stage(table: &Table) -> Option<String> {
+        Some(words::stage(table))
+    }
+
+    fn over(table: &Table) -> bool {
+        matches!(
+            table.game.phase,
+            board::model::Phase::Won { .. } | board::model::Phase::Ended { .. }
+        )
+    }
 }
 
 #[cfg(test)]

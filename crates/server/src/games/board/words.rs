@@ -226,6 +226,15 @@ pub(super) fn progress(table: &Table) -> String {
     }
 }
 
+/// Where the game stands, for a replay's jumps: the lobby, each turn, the end.
+pub(super) fn stage(table: &Table) -> String {
+    match &table.game.phase {
+        Phase::NotSetUp => "The lobby".to_owned(),
+        Phase::Playing(_) => progress(table),
+        Phase::Won { .. } | Phase::Ended { .. } => "The end".to_owned(),
+    }
+}
+
 /// The game's own turns: set-up, Chance cards, the market, whose turn it is, the end.
 fn turn_line(before: &Table, event: &BoardEvent) -> Option<String> {
     let content = &before.game.content;

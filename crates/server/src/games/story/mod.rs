@@ -362,6 +362,14 @@ impl Game for StoryGame {
         title(state, creator)
     }
 
+    fn stage(state: &State) -> Option<String> {
+        Some(state.phase.name_in(state.ruleset).to_owned())
+    }
+
+    fn over(state: &State) -> bool {
+        state.phase == Phase::Ended
+    }
+
     fn progress(state: &State) -> String {
         let phase = state.phase.name_in(state.ruleset);
         let mut line = match state.phase {
