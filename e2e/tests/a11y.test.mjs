@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
   createGameTable, withTable, createTable, inviteLink, gameToStory, startScene, proposePair, makeCheck, accepted,
-  aspectId, panel, sameSeq, tid, view, reveal, consoleErrors,
+  aspectId, panel, sameSeq, tid, view, reveal, consoleErrors, othersAgree,
 } from './table.mjs';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -125,6 +125,20 @@ test('the story game in play: nothing at WCAG 2.2 AA', { timeout: 90_000 }, asyn
     await makeCheck(ada);
     await panel(ada).getByTestId('check-result').waitFor();
     await audit(ada, 'the story game’s table', found);
+    // A watcher's page and its stream layout, and a player's replay.
+    await accepted(ada, 'propose to let people watch', async () => (await reveal(ada, ada.page.getByTestId('open-watch-link'))).click());
+    await othersAgree(ada, 'let people watch');
+    const link = await (await reveal(ada, ada.page.getByTestId('open-watch'))).getAttribute('href');
+    const cy = await table.open('Cy');
+    await cy.page.goto(link);
+    await cy.page.getByTestId('watching-banner').waitFor();
+    await audit(cy, 'a watcher’s page', found);
+    await cy.page.goto(`${link}?layout=stream`);
+    await cy.page.getByTestId('stream').waitFor();
+    await audit(cy, 'the stream layout', found);
+    await (await reveal(ada, ada.page.getByTestId('open-replay'))).click();
+    await ada.page.getByTestId('replay-bar').waitFor();
+    await audit(ada, 'a replay', found);
     nothingFound(found);
     for (const p of players) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);
   });

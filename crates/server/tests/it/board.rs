@@ -325,7 +325,13 @@ async fn a_whole_game_with_bots_reaches_its_end_and_no_page_learns_an_undrawn_ca
     // The replays: Ann's of the unfinished game, the watcher's of the game once over; each step
     // the table's view then, which no undrawn card shaped.
     let (answer, views) = &unfinished;
-    let (checked, _) = learns_no_undrawn_card(&[answer.clone()], views, &states, &lines, creator);
+    let (checked, _) = learns_no_undrawn_card(
+        std::slice::from_ref(answer),
+        views,
+        &states,
+        &lines,
+        creator,
+    );
     assert_eq!(checked as u64, answer["total"].as_u64().unwrap() + 1);
     let code = watcher_code.as_str();
     let (answer, views) = replayed(server.addr, &format!("/w/{code}/replay"), None).await;
