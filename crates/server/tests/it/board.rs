@@ -162,16 +162,7 @@ async fn replayed(
             http(addr, "GET", &format!("{path}?from={from}"), cookie, None).await;
         assert_eq!(status, 200, "{body}");
         let page: Value = serde_json::from_str(&body).unwrap();
-        let mut view = Value::Null;
-        for step in page["steps"].as_array().unwrap() {
-            if let Some(patch) = step.get("patch") {
-                let patch: json_patch::Patch = serde_json::from_value(patch.clone()).unwrap();
-                json_patch::patch(&mut view, &patch).unwrap();
-            } else {
-                view = step["view"].clone();
-            }
-            views.push((step["seq"].as_u64().unwrap(), view.clone()));
-        }
+        views.extend(crate::replay::views_of(&page["steps"], Value::Null));
         let total = page["total"].as_u64().unwrap();
         match &mut answer {
             None => answer = Some(page),

@@ -13,7 +13,7 @@ async fn get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (u16, Value)
 }
 
 /// The views of a replay's steps, each patch applied to the view before, by seq.
-fn views_of(steps: &Value, mut view: Value) -> Vec<(u64, Value)> {
+pub(crate) fn views_of(steps: &Value, mut view: Value) -> Vec<(u64, Value)> {
     let mut views = Vec::new();
     for step in steps.as_array().unwrap() {
         if let Some(patch) = step.get("patch") {
