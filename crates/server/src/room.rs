@@ -32,6 +32,13 @@ pub struct LogEntry {
     pub secret: bool,
 }
 
+impl LogEntry {
+    /// Whether `viewer`'s pages are shown this line: a watcher's are not shown a secret one.
+    fn seen_by(&self, viewer: Viewer) -> bool {
+        viewer != Viewer::Watcher || !self.secret
+    }
+}
+
 /// The story so far, for the exports.
 #[derive(Debug, Clone)]
 pub struct Story {
@@ -81,26 +88,23 @@ pub struct Published {
 }
 
 impl Published {
-    /// A message for every page, player's and watcher's alike, that changes no view.
-    fn everyone(seq: u64, message: String) -> Arc<Published> {
+    /// A message for every page, player's and watcher's alike, that changes no view (`links`:
+    /// it says the table's links changed).
+    fn everyone(seq: u64, message: String, links: bool) -> Arc<Published> {
         Arc::new(Published {
             seq,
             at: Instant::now(),
             update: None,
             watch: None,
             everyone: Some(Arc::from(message)),
-            links: false,
+            links,
             own: BTreeMap::new(),
         })
     }
 
     /// The table's links changed: players' pages fetch them again.
     fn links_changed(seq: u64) -> Arc<Published> {
-        let mut invite = Published::everyone(seq, json!({"type": "invite"}).to_string());
-        if let Some(invite) = Arc::get_mut(&mut invite) {
-            invite.links = true;
-        }
-        invite
+        Published::everyone(seq, json!({"type": "invite"}).to_string(), true)
     }
 }
 
@@ -570,9 +574,12 @@ impl<G: Game, S: Store> Room<G, S> {
                     Viewer::Player(player) if self.is_removed(player) => None,
                     _ => {
                         let (lines, older) = self.log_tail(0, before);
-                        let seen = |e: &&LogEntry| viewer != Viewer::Watcher || !e.secret;
                         Some(LogPage {
-                            log: lines.iter().filter(seen).cloned().collect(),
+                            log: lines
+                                .iter()
+                                .filter(|e| e.seen_by(viewer))
+                                .cloned()
+                                .collect(),
                             older,
                         })
                     }
@@ -1108,7 +1115,8 @@ impl<G: Game, S: Store> Room<G, S> {
         let Some(watched) = G::watched(view) else {
             return Some(players.clone());
         };
-        let log: Vec<&LogEntry> = self.log[from..].iter().filter(|e| !e.secret).collect();
+        let seen = |e: &&LogEntry| e.seen_by(Viewer::Watcher);
+        let log: Vec<&LogEntry> = self.log[from..].iter().filter(seen).collect();
         let message = match self.watch_shown.take() {
             Some((base, shown)) if base + 1 == first => {
                 let mut patch = Vec::new();
@@ -1158,12 +1166,11 @@ impl<G: Game, S: Store> Room<G, S> {
             (Viewer::Watcher, None) => (view, None, Value::Null),
         };
         let (log, older) = self.log_tail(since, u64::MAX);
-        let seen = |e: &&LogEntry| viewer != Viewer::Watcher || !e.secret;
         let sync = Sync {
             r#type: "sync",
             seq: self.seq,
             now: now(),
-            log: log.iter().filter(seen).collect(),
+            log: log.iter().filter(|e| e.seen_by(viewer)).collect(),
             older,
             you,
             view,
@@ -1218,7 +1225,8 @@ impl<G: Game, S: Store> Room<G, S> {
         if changed {
             let message =
                 json!({"type": "presence", "online": self.online(), "watchers": self.watchers});
-            let _ = (self.published).send(Published::everyone(self.seq, message.to_string()));
+            let message = message.to_string();
+            let _ = (self.published).send(Published::everyone(self.seq, message, false));
         }
     }
 }

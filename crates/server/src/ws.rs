@@ -81,19 +81,8 @@ pub async fn upgrade<S: Store>(
         );
     };
     let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
-    let connection = Connection {
-        removed: room.removed(),
-        room,
-        viewer: Viewer::Player(seat.player),
-        address,
-        key,
-        watch_code: None,
-        seq: 0,
-        greeted: false,
-        own: None,
-        state,
-        _slot: slot,
-    };
+    let viewer = Viewer::Player(seat.player);
+    let connection = Connection::new(state, room, viewer, None, address, key, slot);
     accept(upgrade, connection)
 }
 
@@ -132,19 +121,7 @@ pub async fn watch<S: Store>(
         );
     };
     let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
-    let connection = Connection {
-        removed: room.removed(),
-        room,
-        viewer: Viewer::Watcher,
-        address,
-        key,
-        watch_code: Some(code),
-        seq: 0,
-        greeted: false,
-        own: None,
-        state,
-        _slot: slot,
-    };
+    let connection = Connection::new(state, room, Viewer::Watcher, Some(code), address, key, slot);
     accept(upgrade, connection)
 }
 
@@ -251,6 +228,31 @@ enum Flow {
 }
 
 impl<S: Store> Connection<S> {
+    /// A socket of `viewer` (a watcher's holds its `watch_code`), before its `hello`.
+    fn new(
+        state: Arc<AppState<S>>,
+        room: RoomHandle,
+        viewer: Viewer,
+        watch_code: Option<String>,
+        address: std::net::IpAddr,
+        key: SeatKey,
+        slot: SocketSlot,
+    ) -> Connection<S> {
+        Connection {
+            removed: room.removed(),
+            room,
+            viewer,
+            address,
+            key,
+            watch_code,
+            seq: 0,
+            greeted: false,
+            own: None,
+            state,
+            _slot: slot,
+        }
+    }
+
     async fn run(
         mut self,
         mut socket: WebSocket,
@@ -511,9 +513,9 @@ impl<S: Store> Connection<S> {
         if let Some(message) = &change.everyone {
             return send_text(socket, message).await;
         }
-        let (update, player) = match self.viewer {
-            Viewer::Player(player) => (&change.update, player),
-            Viewer::Watcher => (&change.watch, 0),
+        let update = match self.viewer {
+            Viewer::Player(_) => &change.update,
+            Viewer::Watcher => &change.watch,
         };
         match update {
             Some(message) if change.seq > self.seq => {
@@ -522,6 +524,10 @@ impl<S: Store> Connection<S> {
                     return Flow::Close;
                 }
                 Metrics::observe(&self.state.metrics.broadcast_seconds, change.at.elapsed());
+                // A watcher has no `own`.
+                let Viewer::Player(player) = self.viewer else {
+                    return Flow::Continue;
+                };
                 match change.own.get(&player) {
                     Some(own) if self.own.as_ref() != Some(own) => {
                         self.own = Some(own.clone());
