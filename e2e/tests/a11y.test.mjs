@@ -228,3 +228,21 @@ test('the Challenge rules in play: nothing at WCAG 2.2 AA', { timeout: 90_000 },
     for (const p of [gm, ada, reader]) assert.deepEqual(consoleErrors(p), [], `${p.name}'s console errors`);
   });
 });
+
+test('pass the phone: the bar of a device’s players and the pass screen: nothing at WCAG 2.2 AA', { timeout: 90_000 }, async () => {
+  await withTable('a11y-pass', async (table) => {
+    const found = new Map();
+    const ada = await table.open('Ada');
+    await createTable(ada, table.server, 'Ada');
+    await (await reveal(ada, ada.page.getByTestId('add-here'))).click();
+    await ada.page.getByTestId('add-here-name').fill('Bo');
+    await ada.page.getByTestId('add-here-submit').click();
+    await ada.page.getByTestId('device-bar').waitFor();
+    await audit(ada, 'a story table on one device', found);
+    await (await reveal(ada, ada.page.locator(tid('device-seat', { 'player-id': 2 })))).click();
+    await ada.page.getByTestId('pass-screen').waitFor();
+    await audit(ada, 'the pass screen', found);
+    nothingFound(found);
+    assert.deepEqual(consoleErrors(ada), []);
+  });
+});

@@ -1,6 +1,7 @@
 //! Pages, table creation, joining, the seat cookie, export, and security headers.
 
 use crate::assets;
+use crate::device::{self, secret_hash, valid_token};
 use crate::game::Rejection;
 use crate::games;
 use crate::limit::Peer;
@@ -15,7 +16,6 @@ use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::sync::Arc;
 use store::{Link, Seat, Store, TableRecord};
 use tokio::sync::oneshot;
@@ -472,62 +472,14 @@ async fn decoded<T: DeserializeOwned>(
         .map_err(|_| wrong.to_owned())
 }
 
-/// SHA-256 of a seat secret: the database never holds the secret itself.
-pub(crate) fn secret_hash(secret: &str) -> Vec<u8> {
-    Sha256::digest(secret.as_bytes()).to_vec()
-}
-
-/// The seat cookie's value, if any.
-fn seat_secret(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|c| c.trim().split_once('='))
-        .find(|(name, _)| *name == "seat")
-        .map(|(_, value)| value.to_owned())
-        .filter(|v| v.len() == 32 && v.bytes().all(|b| b.is_ascii_hexdigit()))
-}
-
-fn seat_cookie(token: &str, secret: &str) -> String {
-    // A year: the seat should outlive a long campaign; the cookie is scoped to this table.
-    format!("seat={secret}; Path=/t/{token}; HttpOnly; SameSite=Lax; Max-Age=31536000")
-}
-
-fn valid_token(token: &str) -> bool {
-    token.len() == 32
-        && token
-            .bytes()
-            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
-/// The seated player making this request, if their cookie is valid for this table.
+/// The seat this request speaks for: the one its page names (`device::SEAT_HEADER`) among
+/// those its cookie holds, or the cookie's first; `None` without a valid seat cookie.
 pub(crate) async fn seated<S: Store>(
     state: &AppState<S>,
     token: &str,
     headers: &HeaderMap,
 ) -> Result<Option<Seat>, String> {
-    if !valid_token(token) {
-        return Ok(None);
-    }
-    let Some(secret) = seat_secret(headers) else {
-        return Ok(None);
-    };
-    let Some(table) = state
-        .store
-        .table_by_token(token)
-        .await
-        .map_err(crate::unreadable)?
-    else {
-        return Ok(None);
-    };
-    let seat = state
-        .store
-        .seat_by_secret(table.id, &secret_hash(&secret))
-        .await
-        .map_err(crate::unreadable)?;
-    Ok(seat.filter(|s| !s.removed))
+    device::seated(state, token, headers, device::named_seat(headers)).await
 }
 
 fn rejection_message(rejection: Rejection) -> String {
@@ -681,7 +633,7 @@ async fn create<S: Store>(
             as_json,
             state.behind_tls(),
             &token,
-            &secret,
+            &[(player, secret)],
             json!({ "token": token, "url": format!("/t/{token}"), "player": player, "join": invite }),
         ),
         Err((status, message)) => failure(status, as_json, &message),
@@ -733,10 +685,10 @@ fn seated_response(
     as_json: bool,
     secure: bool,
     token: &str,
-    secret: &str,
+    seats: &[(u32, String)],
     body: Value,
 ) -> Response {
-    let mut cookie = seat_cookie(token, secret);
+    let mut cookie = device::cookie(token, seats);
     // Behind TLS (`--url https://…`) the browser must never send the seat in clear.
     if secure {
         cookie.push_str("; Secure");
@@ -1024,10 +976,14 @@ async fn me<S: Store>(
     headers: HeaderMap,
 ) -> Response {
     match seated(&state, &token, &headers).await {
-        Ok(Some(seat)) => no_store(
-            Json(json!({ "player": seat.player, "name": seat.name, "creator": seat.creator }))
-                .into_response(),
-        ),
+        Ok(Some(seat)) => {
+            let seats = match device::held(&state, &token, &headers).await {
+                Ok(held) => device::listed(&held),
+                Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+            };
+            let me = json!({ "player": seat.player, "name": seat.name, "creator": seat.creator, "seats": seats });
+            no_store(Json(me).into_response())
+        }
         // A newcomer, not an error: the page shows the join form, or why their link cannot
         // seat them.
         Ok(None) => match table(&state, &token).await {
@@ -1141,6 +1097,9 @@ struct JoinForm {
     /// The invitation code from the link.
     #[serde(default)]
     join: Option<String>,
+    /// A player added on a browser that holds a seat at the table already (pass the phone).
+    #[serde(default)]
+    also: bool,
 }
 
 async fn join<S: Store>(
@@ -1158,18 +1117,31 @@ async fn join<S: Store>(
             "There is no table at this link.",
         );
     }
-    if let Ok(Some(seat)) = seated(&state, &token, &headers).await {
-        let body = json!({ "player": seat.player });
+    let mut form: JoinForm = match decoded(&headers, body, "give your name").await {
+        Ok(form) => form,
+        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
+    };
+    // The seats this browser holds already: joining again is the same seat, unless the page
+    // adds a player on this device (`also`).
+    let kept = match device::held(&state, &token, &headers).await {
+        Ok(kept) => kept,
+        Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, as_json, &e),
+    };
+    if !form.also && !kept.is_empty() {
+        let body = json!({ "player": kept[0].0.player });
         return if as_json {
             Json(body).into_response()
         } else {
             Redirect::to(&format!("/t/{token}")).into_response()
         };
     }
-    let mut form: JoinForm = match decoded(&headers, body, "give your name").await {
-        Ok(form) => form,
-        Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
-    };
+    if kept.len() >= limits::SEATS_PER_DEVICE {
+        let message = format!(
+            "This device holds {} seats at this table already, the most one may: play the next seat on another device.",
+            limits::SEATS_PER_DEVICE
+        );
+        return failure(StatusCode::BAD_REQUEST, as_json, &message);
+    }
     form.name = match crate::text::name(&form.name) {
         Ok(name) => name,
         Err(message) => return failure(StatusCode::BAD_REQUEST, as_json, &message),
@@ -1217,13 +1189,19 @@ async fn join<S: Store>(
         );
     };
     match take_seat(&state, &token, &form.name, &secret, false).await {
-        Ok(player) => seated_response(
-            as_json,
-            state.behind_tls(),
-            &token,
-            &secret,
-            json!({ "player": player }),
-        ),
+        Ok(player) => {
+            let mut seats: Vec<(u32, String)> = (kept.into_iter())
+                .map(|(seat, secret)| (seat.player, secret))
+                .collect();
+            seats.push((player, secret));
+            seated_response(
+                as_json,
+                state.behind_tls(),
+                &token,
+                &seats,
+                json!({ "player": player }),
+            )
+        }
         Err((status, message)) => failure(status, as_json, &message),
     }
 }
@@ -1862,20 +1840,5 @@ mod tests {
             broken.starts_with("the request is not valid JSON"),
             "{broken}"
         );
-    }
-
-    #[test]
-    fn cookies_parse() {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            header::COOKIE,
-            HeaderValue::from_static("a=1; seat=0123456789abcdef0123456789abcdef"),
-        );
-        assert_eq!(
-            seat_secret(&headers).as_deref(),
-            Some("0123456789abcdef0123456789abcdef")
-        );
-        headers.insert(header::COOKIE, HeaderValue::from_static("seat=short"));
-        assert_eq!(seat_secret(&headers), None);
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod assets;
 mod backups;
+mod device;
 pub mod game;
 pub mod games;
 mod http;
@@ -201,6 +202,8 @@ pub mod limits {
     pub const LOG_LINES: usize = 200;
     /// Watchers' sockets a table may have open at one server.
     pub const WATCHERS: u32 = 50;
+    /// Seats one browser may hold at a table (pass the phone): the seat cookie's entries.
+    pub const SEATS_PER_DEVICE: usize = 8;
     /// Files kept free of the open-file limit for the database, logs and backups.
     pub const SPARE_FILES: usize = 256;
     /// Connections at once when the open-file limit cannot be read.

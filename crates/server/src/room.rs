@@ -179,6 +179,9 @@ pub enum Request {
     Presence {
         /// Who.
         viewer: Viewer,
+        /// The other seats its browser holds at the table (pass the phone): the players
+        /// around that device are at the table too.
+        device: Arc<[u32]>,
         /// +1 or −1.
         delta: i32,
     },
@@ -586,7 +589,11 @@ impl<G: Game, S: Store> Room<G, S> {
                 };
                 let _ = reply.send(page);
             }
-            Request::Presence { viewer, delta } => self.presence(viewer, delta),
+            Request::Presence {
+                viewer,
+                device,
+                delta,
+            } => self.presence(viewer, &device, delta),
             Request::CatchUp { seq } => {
                 // This server's own appends come back as notices too: nothing to read then.
                 if seq.is_none_or(|seq| seq > self.seq)
@@ -1202,17 +1209,22 @@ impl<G: Game, S: Store> Room<G, S> {
     }
 
     /// A page opened or closed: every page hears who is online, and how many watch.
-    fn presence(&mut self, viewer: Viewer, delta: i32) {
+    fn presence(&mut self, viewer: Viewer, device: &[u32], delta: i32) {
         let changed = match viewer {
             Viewer::Player(player) => {
-                let count = self.connections.entry(player).or_insert(0);
-                let before = *count;
-                *count = count.saturating_add_signed(delta);
-                let after = *count;
-                if after == 0 {
-                    self.connections.remove(&player);
+                let others = device.iter().copied().filter(|p| *p != player);
+                let mut changed = false;
+                for player in std::iter::once(player).chain(others) {
+                    let count = self.connections.entry(player).or_insert(0);
+                    let before = *count;
+                    *count = count.saturating_add_signed(delta);
+                    let after = *count;
+                    if after == 0 {
+                        self.connections.remove(&player);
+                    }
+                    changed |= (before == 0) != (after == 0);
                 }
-                (before == 0) != (after == 0)
+                changed
             }
             Viewer::Watcher => {
                 self.watchers = self.watchers.saturating_add_signed(delta);

@@ -1,15 +1,16 @@
 //! One WebSocket per open page: requests in, views out. A socket that falls behind the room's
 //! broadcast is resynced from the log rather than dropped.
 
+use crate::device;
 use crate::game::Rejection;
-use crate::http::{failure, seated};
+use crate::http::failure;
 use crate::limit::{SeatKey, SocketSlot};
 use crate::metrics::{Metrics, Outcome};
 use crate::room::{Published, Request, RoomHandle, Viewer};
 use crate::{AppState, limits};
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use futures_util::SinkExt;
@@ -31,6 +32,7 @@ pub fn routes<S: Store>() -> axum::Router<Arc<AppState<S>>> {
 pub async fn upgrade<S: Store>(
     State(state): State<Arc<AppState<S>>>,
     Path(token): Path<String>,
+    RawQuery(query): RawQuery,
     peer: Option<axum::Extension<crate::limit::Peer>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
@@ -43,7 +45,15 @@ pub async fn upgrade<S: Store>(
             "This table can only be opened from its own page.",
         );
     }
-    let seat = match seated(&state, &token, &headers).await {
+    // A browser that holds several seats names the one this page is (pass the phone).
+    let Ok(which) = named_seat(query.as_deref()) else {
+        return failure(
+            StatusCode::BAD_REQUEST,
+            true,
+            "The seat in the socket's address is a player's number: ?seat=2.",
+        );
+    };
+    let seat = match device::seated(&state, &token, &headers, which).await {
         Ok(Some(seat)) => seat,
         Ok(None) => {
             return failure(
@@ -80,10 +90,32 @@ pub async fn upgrade<S: Store>(
             ),
         );
     };
+    // The seats this browser holds: each is at the table while one of its pages is open,
+    // and the page is told them. A one-seat cookie needs no more reading.
+    let held = if device::entries(&headers).len() > 1 {
+        match device::held(&state, &token, &headers).await {
+            Ok(held) => held,
+            Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+        }
+    } else {
+        vec![(seat.clone(), String::new())]
+    };
     let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
     let viewer = Viewer::Player(seat.player);
-    let connection = Connection::new(state, room, viewer, None, address, key, slot);
+    let mut connection = Connection::new(state, room, viewer, None, address, key, slot);
+    connection.device = held.iter().map(|(s, _)| s.player).collect();
+    // A page of a browser with one seat is told nothing new.
+    if held.len() > 1 {
+        let seats = json!({"type": "device", "seats": device::listed(&held)});
+        connection.device_notice = Some(seats.to_string());
+    }
     accept(upgrade, connection)
+}
+
+/// The seat a socket's address names (`seat=N`), if any; `Err` when it names none readable.
+fn named_seat(query: Option<&str>) -> Result<Option<u32>, ()> {
+    let named = (query.unwrap_or_default().split('&')).find_map(|pair| pair.strip_prefix("seat="));
+    named.map(|n| n.parse().map_err(|_| ())).transpose()
 }
 
 /// Accepts the upgrade for anyone holding the table's watch link, up to
@@ -217,6 +249,10 @@ struct Connection<S: Store> {
     greeted: bool,
     /// The last `own` message this page was sent, so an unchanged one is not sent again.
     own: Option<Arc<str>>,
+    /// The seats this page's browser holds at the table, its own among them (pass the phone).
+    device: Arc<[u32]>,
+    /// The `device` message naming them, sent once after the first `sync`.
+    device_notice: Option<String>,
     state: Arc<AppState<S>>,
     /// This socket's place under the seat's cap, given back when it closes.
     _slot: SocketSlot,
@@ -248,6 +284,8 @@ impl<S: Store> Connection<S> {
             seq: 0,
             greeted: false,
             own: None,
+            device: Arc::from([]),
+            device_notice: None,
             state,
             _slot: slot,
         }
@@ -268,6 +306,7 @@ impl<S: Store> Connection<S> {
             .room
             .send(Request::Presence {
                 viewer: self.viewer,
+                device: self.device.clone(),
                 delta: 1,
             })
             .await
@@ -357,6 +396,7 @@ impl<S: Store> Connection<S> {
             .room
             .send(Request::Presence {
                 viewer: self.viewer,
+                device: self.device.clone(),
                 delta: -1,
             })
             .await;
@@ -587,7 +627,13 @@ impl<S: Store> Connection<S> {
                 }
                 self.seq = seq;
                 self.own = (self.viewer != Viewer::Watcher).then_some(own);
-                send_text(socket, &message).await
+                if let Flow::Close = send_text(socket, &message).await {
+                    return Flow::Close;
+                }
+                match self.device_notice.take() {
+                    Some(seats) => send_text(socket, &seats).await,
+                    None => Flow::Continue,
+                }
             }
             Ok(None) => {
                 let _ = send(socket, removed_notice()).await;

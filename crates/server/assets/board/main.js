@@ -73,6 +73,9 @@ const page = openTable({
   title: titleOf,
   logTab: 'log',
   waiting: (ctx) => (ctx.content ? null : 'Loading the board…'),
+  // Pass the phone: the player who may act now (in a battle or a trade, not always the one
+  // whose turn it is).
+  waitingOn: (view) => (view.turn && view.phase === 'playing' ? { players: [view.options ? view.options.player : view.turn.player], what: 'turn', id: view.turn.number } : null),
   viewed,
   updated,
   beforeRender,

@@ -79,6 +79,12 @@ openTable({
     },
   },
   view: renderChallengeTable,
+  // Pass the phone: each open challenge waits for its character's player to roll.
+  waitingOn: (view) => {
+    const open = view.challenges.filter((c) => c.status === 'open');
+    const owners = open.map((c) => view.characters.find((ch) => ch.id === c.character)).map((ch) => (ch ? ch.owner : 0));
+    return open.length ? { players: owners, what: 'roll', id: open.map((c) => c.id).join(',') } : null;
+  },
   title: (ctx) => {
     const name = ctx.title || 'The Challenge rules';
     return ctx.view && ctx.view.gm === ctx.you ? `${name} (you are the GM)` : name;

@@ -7,8 +7,16 @@
   var table = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
   if (!table || new URLSearchParams(location.search).has('join')) return;
   var scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  // The seat this tab speaks for, when its browser holds several (common/device.js).
+  var seat = null;
   try {
-    window.prophecyEarlySocket = new WebSocket(scheme + '//' + location.host + '/t/' + table[1] + '/ws');
+    seat = sessionStorage.getItem('prophecy.seat.' + table[1]);
+  } catch {
+    // No storage: the browser's first seat.
+  }
+  var query = seat && /^\d+$/.test(seat) ? '?seat=' + seat : '';
+  try {
+    window.prophecyEarlySocket = new WebSocket(scheme + '//' + location.host + '/t/' + table[1] + '/ws' + query);
   } catch {
     // The page's connection opens its own, and says why not.
   }

@@ -3,6 +3,7 @@
 // state fields: invite. ui fields: copied, confirm.
 
 import { reachError } from './net.js';
+import { seatHeaders } from './device.js';
 
 /**
  * @typedef {{
@@ -55,7 +56,7 @@ export function tableLinks(page) {
 
   async function loadInvite() {
     try {
-      const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      const r = await fetch(`/t/${token}/invite`, { headers: { Accept: 'application/json', ...seatHeaders(token) }, credentials: 'same-origin' });
       if (!r.ok) return;
       const before = state.invite;
       /** @type {import('./messages').Invite} */
@@ -96,7 +97,7 @@ export function tableLinks(page) {
   async function post(path, action) {
     const r = await fetch(`/t/${token}/${path}`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...seatHeaders(token) },
       body: JSON.stringify({ action }),
       credentials: 'same-origin',
     });

@@ -121,6 +121,12 @@ export interface ClosedMessage {
   message: string;
 }
 
+/** The seats this page's browser holds at the table (pass the phone), after the first sync. */
+export interface DeviceMessage {
+  type: 'device';
+  seats: import('./page-types').DeviceSeat[];
+}
+
 /** The invitation or the published story's link changed: fetch `/t/{token}/invite` again. */
 export interface InviteMessage {
   type: 'invite';
@@ -139,11 +145,12 @@ export type ServerMessage<View, Own> =
   | OwnMessage<Own>
   | RemovedMessage
   | ClosedMessage
-  | InviteMessage;
+  | InviteMessage
+  | DeviceMessage;
 
 /** `GET /t/{token}/me`: who this page is, or why it has no seat. */
 export type Me =
-  | { player: number; name: string; creator: boolean }
+  | { player: number; name: string; creator: boolean; seats: import('./page-types').DeviceSeat[] }
   | {
       player: null;
       joining: 'open' | 'closed' | 'wrong_link';

@@ -28,6 +28,7 @@ const HELLO_AGAIN_MS = 1000;
  * @property {(reqs: number[]) => void} lost
  * @property {(status: number) => void} unauthorized
  * @property {(msg: import('./messages').LogMessage | import('./messages').ErrorMessage) => void} [log]
+ * @property {(msg: import('./messages').DeviceMessage) => void} [device] the seats this browser holds
  */
 
 /**
@@ -212,8 +213,11 @@ export class Connection {
       // link closed: ask before retrying.
       try {
         const watching = this.path.startsWith('/w/');
-        const page = this.path.replace(/\/ws$/, '');
-        const r = await fetch(watching ? page : `${page}/me`, { headers: { Accept: 'application/json' } });
+        const [path, query] = this.path.split('?');
+        const page = path.replace(/\/ws$/, '');
+        // The seat this socket speaks for, among those its browser holds (device.js).
+        const seat = new URLSearchParams(query || '').get('seat');
+        const r = await fetch(watching ? page : `${page}/me`, { headers: { Accept: 'application/json', ...(seat ? { 'Prophecy-Seat': seat } : {}) } });
         // The server also says "no seat" with 200 and `{"player": null}` (see seat.js: boot).
         const seatless = !watching && r.ok && (await r.json().catch(() => ({}))).player == null;
         if (seatless || r.status === 401 || r.status === 403 || r.status === 404) {
@@ -315,6 +319,9 @@ export class Connection {
         break;
       case 'own':
         if (this.synced && this.on.own) this.on.own(msg);
+        break;
+      case 'device':
+        if (this.on.device) this.on.device(msg);
         break;
       default:
         break;

@@ -120,6 +120,32 @@ export interface SharedState<View, Content, Own> {
   name: string | null;
   /** The table's title from the sync: its name, or the game's for it (a dated default). */
   title: string | null;
+  /** The seats this browser holds at the table (pass the phone), this page's among them. */
+  device: DeviceSeat[];
+}
+
+/** A seat this browser holds. */
+export interface DeviceSeat {
+  player: number;
+  name: string;
+}
+
+/** Who the table waits for now (`TableGame.waitingOn`): their `turn`, `agreement` or `roll`.
+ * `id` tells one wait from the next with the same players (a proposal's, a turn's number). */
+export interface Waiting {
+  players: number[];
+  what: 'turn' | 'agreement' | 'roll';
+  id?: number | string;
+}
+
+/** The "Pass to Bo" screen: the seat of this browser to pass to, and why (`null`: a player
+ * chose it). */
+export interface PassTo {
+  player: number;
+  name: string;
+  what: Waiting['what'] | null;
+  /** The wait it answers, for "Stay". */
+  key?: string;
 }
 
 /** The presentation state every game shares (common/table-page.js `sharedUi`). */
@@ -142,6 +168,14 @@ export interface SharedUi {
   hiddenSeq: number | null;
   /** The replay being stepped through (common/replay.js), or none. */
   replay?: import('./replay.js').Replaying | null;
+  /** The "Pass to Bo" screen, while it shows (common/device.js). */
+  passTo: PassTo | null;
+  /** The wait whose "Pass to" the player turned down ("Stay"), so it is not offered again. */
+  passStayed: string | null;
+  /** The form that adds a player on this device: open, sending, its error. */
+  addingHere: boolean;
+  addHerePending: boolean;
+  addHereError: string;
 }
 
 /** The context every render function receives (common/table-page.js `context`). */
@@ -182,6 +216,15 @@ export interface TableContext<View, Content, Own, Ui extends SharedUi> {
   changeWatch(action: string): Promise<void>;
   /** Opens the replay of the game from its first event. */
   openReplay(): Promise<void>;
+  /** The seats this browser holds at the table (pass the phone). */
+  readonly device: DeviceSeat[];
+  /** The words of the game's safety tools, when they are anonymous at the table: sharing a
+   * device, they are not (`TableGame.anonymity`). */
+  readonly anonymity: string | null;
+  /** Adds a player named `name` on this device; whether it did. */
+  addHere(name: string): Promise<boolean>;
+  /** Shows the "Pass to" screen for a seat of this device. */
+  passTo(player: number): void;
   olderLines(): void;
   toggled(key: string, open: boolean): void;
   dismissToast(id: number): void;
@@ -203,6 +246,11 @@ export interface TableGame<View, Content, Own, Ui extends SharedUi, Ctx extends 
   logTab: string;
   waiting?(ctx: Ctx): string | null;
   viewed?(view: Seen<View>, before: Seen<View> | null): void;
+  /** Who the table waits for now, for the "Pass to" screen when they share this device. */
+  waitingOn?(view: Seen<View>): Waiting | null;
+  /** The safety tools that are anonymous at the table ("the X-card and flags"): the page says
+   * they are not among players who share a device. */
+  anonymity?: string;
   /** What the game works out from the view and its player alone (a replay's steps have it too). */
   personalize?(view: Seen<View>): void;
   synced?(msg: SyncMessage<View, Own>, arriving: boolean): void;

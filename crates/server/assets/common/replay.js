@@ -6,6 +6,8 @@
 
 import { h } from './dom.js';
 import { applyPatch, reachError } from './net.js';
+import { seatHeaders } from './device.js';
+import { token } from './seat.js';
 
 /** Speeds the bar offers: steps a second. */
 const SPEEDS = [0.5, 1, 2, 4];
@@ -38,7 +40,7 @@ export function replayer(page) {
    * @param {number} from
    */
   async function fetchFrom(r, from) {
-    const res = await fetch(`${page.path}?from=${from}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+    const res = await fetch(`${page.path}?from=${from}`, { headers: { Accept: 'application/json', ...seatHeaders(token) }, credentials: 'same-origin' });
     const body = await res.json().catch(() => ({}));
     if (!res.ok) throw new Error(body.error || `The server answered ${res.status}.`);
     /** @type {{view: unknown}} */

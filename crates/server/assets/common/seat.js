@@ -6,13 +6,15 @@
 // state fields: screen (loading | join | table | removed | gone), me, watching, view, seq,
 // online, watchers, connected, everTried, removedMessage, goneMessage, joinRefusal, joinAbout.
 // A watcher's page (`/w/CODE`) has no seat: it connects to the watch link's socket, and its
-// `sync` names no player.
+// `sync` names no player. A browser that holds several seats (pass the phone, device.js) speaks
+// for the one this tab chose: its socket names it.
 
 import { joinForm } from './join.js';
 import { tableLinks } from './links.js';
-import { Connection } from './net.js';
+import { Connection, reachError } from './net.js';
 import { applyLog } from './requests.js';
 import { rememberTable } from './your-tables.js';
+import { chosenSeat, chooseSeat, seatHeaders } from './device.js';
 
 const match = location.pathname.match(/^\/t\/([0-9a-fA-F]+)\/?$/);
 /** The table's token, from the address (`null` when the address is not a table's). */
@@ -39,6 +41,7 @@ export const joinCode = new URLSearchParams(location.search).get('join');
  *   answer: (msg: import('./messages').AnswerMessage) => void,
  *   own?: (msg: import('./messages').OwnMessage<unknown>) => void,
  *   lost: (reqs: number[]) => void,
+ *   device: () => void,
  * }} page
  */
 export function seat(page) {
@@ -52,8 +55,9 @@ export function seat(page) {
 
   function connect() {
     if (conn) conn.stop();
+    const chosen = chosenSeat(token);
     conn = new Connection(
-      watchCode ? `/w/${watchCode}/ws` : `/t/${token}/ws`,
+      watchCode ? `/w/${watchCode}/ws` : `/t/${token}/ws${chosen === null ? '' : `?seat=${chosen}`}`,
       {
         sync: (m) => {
           state.watching = !!watchCode;
@@ -95,6 +99,10 @@ export function seat(page) {
           render();
         },
         invite: links.loadInvite,
+        device: (m) => {
+          state.device = m.seats || [];
+          page.device();
+        },
         own: page.own || (() => {}),
         status: (c) => {
           state.connected = c;
@@ -107,6 +115,13 @@ export function seat(page) {
             state.screen = 'gone';
             state.goneMessage = 'There is no table to watch at this link: it was closed, or the link is wrong.';
             render();
+            return;
+          }
+          // The seat this tab chose is gone (removed): the browser's first speaks instead.
+          if (status === 401 && chosenSeat(token) !== null) {
+            chooseSeat(at.token, null);
+            state.me = null;
+            connect();
             return;
           }
           // Connected at once and refused: the seat is not known here yet; ask who we are.
@@ -172,6 +187,53 @@ export function seat(page) {
       }
     },
     /**
+     * Speaks for another seat this browser holds: the page starts again from its `sync`.
+     * @param {number} player
+     */
+    switchTo: (player) => {
+      chooseSeat(at.token, player);
+      state.me = { player };
+      connect();
+    },
+    /**
+     * Seats a player named `name` on this device (the table's invitation must be open);
+     * whether it did. The socket opens again, so the table sees them here.
+     * @param {string} name
+     */
+    addHere: async (name) => {
+      const { ui } = page;
+      const code = state.invite && state.invite.link ? new URL(state.invite.link).searchParams.get('join') : null;
+      if (!name.trim()) {
+        ui.addHereError = 'Type their name first.';
+        render();
+        return false;
+      }
+      ui.addHerePending = true;
+      ui.addHereError = '';
+      render();
+      try {
+        const r = await fetch(`/t/${token}/join`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...seatHeaders(token) },
+          body: JSON.stringify({ name: name.trim(), join: code, also: true }),
+          credentials: 'same-origin',
+        });
+        const body = await r.json().catch(() => ({}));
+        if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+        toast('info', `${name.trim()} plays on this device: the page asks to pass it when the table waits for them.`);
+        ui.addingHere = false;
+        // The socket again: its `device` names the new seat, and the table sees them here.
+        connect();
+        return true;
+      } catch (e) {
+        ui.addHereError = reachError(e);
+        return false;
+      } finally {
+        ui.addHerePending = false;
+        render();
+      }
+    },
+    /**
      * Sends an action; its req, or `null` when not connected.
      * @param {import('./page-types').Action} action
      */
@@ -190,12 +252,15 @@ async function whoAmI(page, connect) {
   for (let attempt = 0; ; attempt++) {
     try {
       const query = joinCode ? `?join=${encodeURIComponent(joinCode)}` : '';
-      const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      const r = await fetch(`/t/${token}/me${query}`, { headers: { Accept: 'application/json', ...seatHeaders(token) }, credentials: 'same-origin' });
       if (r.ok) {
         const me = await r.json();
         // A server may also say "no seat" with 200 and no player (no 401 in the console).
         if (me && me.player !== null && me.player !== undefined) {
           state.me = me;
+          state.device = me.seats || [];
+          // The seat this tab chose may be gone: /me answers with the one that speaks now.
+          if (chosenSeat(token) !== null && chosenSeat(token) !== me.player) chooseSeat(/** @type {string} */ (token), me.player);
           rememberTable(/** @type {string} */ (token));
           connect();
         } else {

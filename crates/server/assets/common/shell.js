@@ -5,6 +5,7 @@
 
 import { h } from './dom.js';
 import { button } from './controls.js';
+import { addHere } from './device.js';
 
 /** @typedef {import('./page-types').AnyContext} Ctx */
 /** @typedef {import('./page-types').Child} Child */
@@ -194,6 +195,9 @@ export function inviteBlock(ctx) {
       // The link in the query makes the browser fetch a new picture when the link is renewed.
       ui.open.has('qr') && url ? h('img', { src: `/t/${ctx.token}/qr.svg?for=${encodeURIComponent(url.slice(-8))}`, alt: 'QR code of the invite link', width: 200, height: 200, testid: 'qr' }) : null,
     ),
+    // One device passed around the table: with several seats here, the bar above the table
+    // adds them (common/device.js).
+    ctx.device.length < 2 ? addHere(ctx) : null,
     creatorControls,
   );
 }

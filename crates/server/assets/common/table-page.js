@@ -12,6 +12,7 @@ import { requests, applyLog } from './requests.js';
 import { wide } from './shell.js';
 import { lastOwnSeq, othersSince } from './away.js';
 import { replayer, replayBar } from './replay.js';
+import { checkPass, deviceBar, passScreen } from './device.js';
 
 /**
  * The page of any game, as the parts below use it: they read only what every game shares.
@@ -90,6 +91,10 @@ export function openTable(gameOf) {
     answer: sent.answered,
     own: game.own,
     lost: sent.lost,
+    device: () => {
+      checkPass(page);
+      page.render();
+    },
   });
   const { state } = page;
   window.prophecy = {
@@ -100,6 +105,7 @@ export function openTable(gameOf) {
     me: () => state.me,
     content: () => state.content,
     own: () => state.own,
+    device: () => state.device,
   };
   delegate(root, ['click', 'submit', 'change', 'input', 'keydown', 'toggle', 'focus']);
   watchVisibility(page);
@@ -156,6 +162,7 @@ function sharedState() {
     joinAbout: null,
     name: null, // the name the creator gave the table, from the sync
     title: null, // the table's title (its name, or the game's for it), from the sync
+    device: [], // the seats this browser holds at the table (pass the phone)
   };
 }
 
@@ -171,6 +178,11 @@ function sharedUi() {
     seenLogSeq: 0, // the last log entry shown to the player
     away: null, // {from: seq}: "While you were away" shows what others did after `from`
     hiddenSeq: null, // the last log entry when the page was hidden
+    passTo: null, // the "Pass to" screen (common/device.js)
+    passStayed: null,
+    addingHere: false,
+    addHerePending: false,
+    addHereError: '',
   };
 }
 
@@ -279,6 +291,19 @@ function context(page, sent) {
     changeShare: (action) => page.seat.changeShare(action),
     changeWatch: (action) => page.seat.changeWatch(action),
     openReplay: () => page.replay.open(),
+    get device() {
+      return state.device;
+    },
+    get anonymity() {
+      return page.game.anonymity || null;
+    },
+    addHere: (name) => page.seat.addHere(name),
+    passTo: (player) => {
+      const to = state.device.find((s) => s.player === player);
+      if (!to) return;
+      ui.passTo = { player, name: to.name, what: null };
+      page.render();
+    },
     olderLines: () => page.seat.olderLines(),
     toggled: (key, open) => {
       const was = ui.open.has(key);
@@ -379,6 +404,10 @@ function render(page) {
     patch(root, otherScreen(page));
     return;
   }
+  if (ui.passTo && !ui.replay) {
+    passing(page);
+    return;
+  }
   const waiting = game.waiting ? game.waiting(ctx) : null;
   if (waiting) {
     patch(root, screen(null, h('p', { role: 'status' }, waiting)));
@@ -391,7 +420,7 @@ function render(page) {
   if (wide.matches || ui.tab === game.logTab) ui.seenLogSeq = state.lastLogSeq || 0;
   const r = ui.replay;
   document.body.classList.toggle('replaying', !!r);
-  patch(root, r ? [replayBar(r, page.replay), game.view(ctx)] : game.view(ctx));
+  patch(root, r ? [replayBar(r, page.replay), game.view(ctx)] : [deviceBar(ctx), game.view(ctx)]);
   document.title = `${state.watching ? 'Watching: ' : ''}${game.title(ctx)} — Prophecy`;
   page.measure();
   if (game.afterRender) game.afterRender(memo);
@@ -403,6 +432,39 @@ function render(page) {
       ui.msgs.delete(key);
       page.toast(m.kind, m.text, m.rule);
     }
+  }
+}
+
+/**
+ * The "Pass to" screen in place of the table (common/device.js): taking it, the page speaks
+ * for that seat and starts again from its sync; staying, it stays.
+ * @param {Page} page
+ */
+function passing(page) {
+  const { state, ui, root } = page;
+  const pass = /** @type {import('./page-types').PassTo} */ (ui.passTo);
+  const arriving = !root.querySelector('[data-testid="pass-screen"]');
+  const take = (/** @type {number} */ player) => {
+    // Nothing of the last player's page is kept: their own, their place in the log.
+    Object.assign(state, { view: null, own: null, seq: 0, log: [], logSeqs: new Set(), lastLogSeq: 0, logOlder: false, screen: 'loading' });
+    Object.assign(ui, { passTo: null, passStayed: null, away: null, seenLogSeq: 0, confirm: null, addingHere: false });
+    ui.pending.clear();
+    ui.msgs.clear();
+    page.seat.switchTo(player);
+    page.render();
+  };
+  const stay = () => {
+    ui.passStayed = pass.key || null;
+    ui.passTo = null;
+    page.render();
+  };
+  patch(root, passScreen(page, take, stay));
+  document.title = `Pass to ${pass.name} — Prophecy`;
+  // Where the eyes are: the top of the screen, the button that hands over.
+  if (arriving) {
+    window.scrollTo({ top: 0, behavior: 'auto' });
+    const heading = root.querySelector('[data-testid="pass-title"]');
+    if (heading instanceof HTMLElement) heading.focus();
   }
 }
 
@@ -512,6 +574,7 @@ function onSync(page, msg) {
   const arriving = state.screen !== 'table';
   state.screen = 'table';
   if (game.synced) game.synced(msg, arriving);
+  checkPass(page);
   render(page);
 }
 
@@ -532,5 +595,6 @@ function onUpdate(page, msg) {
   if ((msg.log || []).some((e) => e.by === you && you !== null)) page.ui.away = null;
   state.seq = msg.seq;
   if (game.updated) game.updated(msg, before, firstNew);
+  checkPass(page);
   render(page);
 }

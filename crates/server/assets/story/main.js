@@ -144,6 +144,9 @@ const page = openTable({
   view: renderTable,
   title: (ctx) => ctx.name || tableTitle(ctx.view),
   logTab: 'table',
+  // Pass the phone: a proposal waits for everyone's agreement.
+  waitingOn: (view) => (view.proposal ? { players: view.proposal.waiting, what: 'agreement', id: view.proposal.id } : null),
+  anonymity: 'the X-card and flags',
   viewed: personalize,
   personalize,
   synced,

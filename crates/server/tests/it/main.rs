@@ -8,6 +8,7 @@ mod backups;
 mod board;
 mod challenge;
 mod connections;
+mod device;
 mod fuzz;
 mod hardening;
 mod limits;
@@ -139,6 +140,19 @@ pub async fn http(
     cookie: Option<&str>,
     body: Option<Value>,
 ) -> (u16, String, String) {
+    http_as(addr, method, path, cookie, None, body).await
+}
+
+/// [`http`] from a page that names the seat it speaks for (`Prophecy-Seat`), of those its
+/// browser holds.
+pub async fn http_as(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    cookie: Option<&str>,
+    seat: Option<u32>,
+    body: Option<Value>,
+) -> (u16, String, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut request = format!(
@@ -152,6 +166,9 @@ pub async fn http(
     }
     if let Some(cookie) = cookie {
         request.push_str(&format!("Cookie: {cookie}\r\n"));
+    }
+    if let Some(seat) = seat {
+        request.push_str(&format!("Prophecy-Seat: {seat}\r\n"));
     }
     request.push_str("\r\n");
     request.push_str(&body);
@@ -274,6 +291,18 @@ pub struct Page {
 impl Page {
     pub async fn open(addr: SocketAddr, token: &str, cookie: &str, since: u64) -> Page {
         Page::connect(addr, &format!("/t/{token}/ws"), Some(cookie), since).await
+    }
+
+    /// The page of seat `seat`, of those the browser with `cookie` holds (`?seat=N`).
+    pub async fn open_as(
+        addr: SocketAddr,
+        token: &str,
+        cookie: &str,
+        seat: u32,
+        since: u64,
+    ) -> Page {
+        let path = format!("/t/{token}/ws?seat={seat}");
+        Page::connect(addr, &path, Some(cookie), since).await
     }
 
     /// A watcher's page: the socket of the watch link `code`, without a cookie.
@@ -425,9 +454,17 @@ pub async fn upgrade_status(
     cookie: Option<&str>,
     origin: &str,
 ) -> u16 {
-    let mut request = format!("ws://{addr}/t/{token}/ws")
-        .into_client_request()
-        .unwrap();
+    upgrade_path_status(addr, &format!("/t/{token}/ws"), cookie, origin).await
+}
+
+/// [`upgrade_status`] of the socket at `path` (`/t/{token}/ws?seat=2`).
+pub async fn upgrade_path_status(
+    addr: SocketAddr,
+    path: &str,
+    cookie: Option<&str>,
+    origin: &str,
+) -> u16 {
+    let mut request = format!("ws://{addr}{path}").into_client_request().unwrap();
     if let Some(cookie) = cookie {
         request
             .headers_mut()
