@@ -77,14 +77,7 @@ export function joinForm(page, seated) {
     state.joinError = '';
     render();
     try {
-      const r = await fetch(`/t/${token}/join`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify({ name, join: joinCode }),
-        credentials: 'same-origin',
-      });
-      const body = await r.json().catch(() => ({}));
-      if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+      const body = await takeSeat(token, { name, join: joinCode });
       state.me = { player: body.player, name };
       state.joinPending = false;
       rememberTable(token);
@@ -103,4 +96,23 @@ export function joinForm(page, seated) {
   }
 
   return joinScreen;
+}
+
+/**
+ * `POST /t/{token}/join`: the answer (`{player}`), or throws with the server's reason.
+ * @param {string} token
+ * @param {{name: string, join: string | null, also?: boolean}} request
+ * @param {Record<string, string>} [headers] the seat the page speaks for, adding one on its device
+ * @returns {Promise<{player: number}>}
+ */
+export async function takeSeat(token, request, headers = {}) {
+  const r = await fetch(`/t/${token}/join`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+    body: JSON.stringify(request),
+    credentials: 'same-origin',
+  });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+  return body;
 }

@@ -121,10 +121,16 @@ export interface ClosedMessage {
   message: string;
 }
 
-/** The seats this page's browser holds at the table (pass the phone), after the first sync. */
+/** A seat this browser holds at the table (pass the phone). */
+export interface DeviceSeat {
+  player: number;
+  name: string;
+}
+
+/** The seats this page's browser holds at the table, after the first sync. */
 export interface DeviceMessage {
   type: 'device';
-  seats: import('./page-types').DeviceSeat[];
+  seats: DeviceSeat[];
 }
 
 /** The invitation or the published story's link changed: fetch `/t/{token}/invite` again. */
@@ -150,7 +156,7 @@ export type ServerMessage<View, Own> =
 
 /** `GET /t/{token}/me`: who this page is, or why it has no seat. */
 export type Me =
-  | { player: number; name: string; creator: boolean; seats: import('./page-types').DeviceSeat[] }
+  | { player: number; name: string; creator: boolean; seats: DeviceSeat[] }
   | {
       player: null;
       joining: 'open' | 'closed' | 'wrong_link';

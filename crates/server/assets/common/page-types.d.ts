@@ -125,10 +125,7 @@ export interface SharedState<View, Content, Own> {
 }
 
 /** A seat this browser holds. */
-export interface DeviceSeat {
-  player: number;
-  name: string;
-}
+export type DeviceSeat = import('./messages').DeviceSeat;
 
 /** Who the table waits for now (`TableGame.waitingOn`): their `turn`, `agreement` or `roll`.
  * `id` tells one wait from the next with the same players (a proposal's, a turn's number). */

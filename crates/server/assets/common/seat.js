@@ -9,7 +9,7 @@
 // `sync` names no player. A browser that holds several seats (pass the phone, device.js) speaks
 // for the one this tab chose: its socket names it.
 
-import { joinForm } from './join.js';
+import { joinForm, takeSeat } from './join.js';
 import { tableLinks } from './links.js';
 import { Connection, reachError } from './net.js';
 import { applyLog } from './requests.js';
@@ -212,14 +212,7 @@ export function seat(page) {
       ui.addHereError = '';
       render();
       try {
-        const r = await fetch(`/t/${token}/join`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...seatHeaders(token) },
-          body: JSON.stringify({ name: name.trim(), join: code, also: true }),
-          credentials: 'same-origin',
-        });
-        const body = await r.json().catch(() => ({}));
-        if (!r.ok) throw new Error(body.error || `The server answered ${r.status}.`);
+        await takeSeat(at.token, { name: name.trim(), join: code, also: true }, seatHeaders(token));
         toast('info', `${name.trim()} plays on this device: the page asks to pass it when the table waits for them.`);
         ui.addingHere = false;
         // The socket again: its `device` names the new seat, and the table sees them here.
