@@ -1203,7 +1203,12 @@ impl<G: Game, S: Store> Room<G, S> {
     }
 
     fn online(&self) -> Vec<u32> {
-        let mut online: Vec<u32> = self.connections.keys().copied().collect();
+        // A removed seat of a browser that holds others stays counted while its page is open.
+        let removed = self.removed.borrow();
+        let mut online: Vec<u32> = (self.connections.keys())
+            .filter(|p| !removed.contains(p))
+            .copied()
+            .collect();
         online.sort_unstable();
         online
     }

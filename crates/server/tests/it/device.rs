@@ -184,6 +184,13 @@ async fn a_device_holds_eight_seats_keeps_an_old_cookie_and_loses_a_removed_seat
         upgrade_path_status(addr, &ws(3), Some(&device), &origin).await,
         101
     );
+    // The device's page still open counted Bo as there; removed, he is not shown online.
+    let cy = Page::open_as(addr, &token, &device, 3, 0).await;
+    let sync = cy.heard.iter().find(|m| m["type"] == "sync").unwrap();
+    let online: Vec<u64> = (sync["online"].as_array().unwrap().iter())
+        .filter_map(Value::as_u64)
+        .collect();
+    assert!(online.contains(&1) && !online.contains(&2), "{online:?}");
     let (_, me) = get_as(addr, &format!("/t/{token}/me"), &device, None).await;
     let held: Vec<&str> = (me["seats"].as_array().unwrap().iter())
         .filter_map(|s| s["name"].as_str())
