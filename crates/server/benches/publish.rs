@@ -8,6 +8,10 @@
 //! decides it, writes each event's log line, applies the events, builds the view after them
 //! and its patch, and serializes the patch: what `scene` times, nine actions at a time, and
 //! what each `update` of `loadgen` costs the server besides the store and the sockets.
+//!
+//! `replay_*` time a page of a replay (`GET /t/{token}/replay`, 200 steps) of that table once
+//! every scene of its outline is played: the log read and replayed from its first event, and
+//! the 200 steps' views and patches.
 
 use divan::{Bencher, black_box};
 use serde_json::{Value, json};
@@ -34,6 +38,8 @@ struct Table {
     view: StoryView,
     /// Actions taken, for each one's clock and seed.
     actions: u64,
+    /// Every event so far, for a replay.
+    events: Vec<story::Event>,
 }
 
 impl Table {
@@ -42,6 +48,7 @@ impl Table {
             state: State::default(),
             view: StoryGame::view(&State::default(), 1),
             actions: 0,
+            events: Vec::new(),
         };
         let opened = StoryGame::open(&json!({"ruleset": "1.0"})).expect("a 1.0 table opens");
         table.apply(&opened);
@@ -73,6 +80,7 @@ impl Table {
             ));
             self.state = StoryGame::evolve(std::mem::take(&mut self.state), event);
         }
+        self.events.extend_from_slice(events);
         let view = StoryGame::view_after(&self.state, 1, &self.view, events);
         let mut patch = Vec::new();
         self.view.diff(&view, &mut String::new(), &mut patch);
@@ -296,4 +304,39 @@ fn eleventh_scene(bencher: Bencher) {
         .counter(divan::counter::ItemsCount::new(9usize))
         .with_inputs(|| start.clone())
         .bench_local_values(|mut story| (black_box(story.scene(10)), story));
+}
+
+/// The stored log of the table once every scene of its outline is played: 362 events.
+fn played_log() -> Vec<store::EventRow> {
+    let mut story = story();
+    for k in 0..SCENES {
+        story.scene(k);
+    }
+    (story.table.events.iter().enumerate())
+        .map(|(i, event)| store::EventRow {
+            seq: i as u64 + 1,
+            at: 1_800_000_000_000 + i as i64,
+            player: None,
+            body: StoryGame::encode(event),
+        })
+        .collect()
+}
+
+/// The first page of a replay of the whole played table: 200 steps from before its first event.
+#[divan::bench(sample_count = 50)]
+fn replay_first_page(bencher: Bencher) {
+    let rows = played_log();
+    bencher.bench_local(|| {
+        server::replay::steps::<StoryGame>(black_box(&rows), 1, false, 0, 200).expect("replayed")
+    });
+}
+
+/// The last page of the same replay: 200 steps up to its last event.
+#[divan::bench(sample_count = 50)]
+fn replay_last_page(bencher: Bencher) {
+    let rows = played_log();
+    let from = rows.len() as u64 + 1 - 200;
+    bencher.bench_local(|| {
+        server::replay::steps::<StoryGame>(black_box(&rows), 1, false, from, 200).expect("replayed")
+    });
 }

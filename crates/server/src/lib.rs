@@ -18,7 +18,7 @@ mod limit;
 mod listen;
 pub mod metrics;
 pub mod patch;
-mod replay;
+pub mod replay;
 mod room;
 mod text;
 mod ws;

@@ -4,7 +4,7 @@
 
 use crate::game::{Extras, Game};
 use crate::patch::View;
-use crate::room::{LogEntry, Viewer};
+use crate::room::LogEntry;
 use serde_json::{Value, json};
 use store::EventRow;
 
@@ -18,12 +18,13 @@ pub struct Unreadable(pub String);
 
 /// The replay's answer: the log's length, whether the game is over, the steps where a phase
 /// or turn begins (`marks`), and the `count` steps from event `from` (0: before the first
-/// event): the first with its whole view, each after it a patch of the one before. A watcher
-/// gets no steps and no marks before the game is over: they would show what is still in play.
+/// event): the first with its whole view, each after it a patch of the one before. A
+/// `watcher` sees the watchers' view, and gets no steps and no marks before the game is over:
+/// they would show what is still in play.
 pub fn steps<G: Game>(
     rows: &[EventRow],
     creator: u32,
-    viewer: Viewer,
+    watcher: bool,
     from: u64,
     count: usize,
 ) -> Result<Value, Unreadable> {
@@ -36,7 +37,6 @@ pub fn steps<G: Game>(
     // Text flagged at any time stays out of every step, as from the game file.
     let events = G::replayed(events);
     let total = events.len() as u64;
-    let watcher = viewer == Viewer::Watcher;
     let last = from
         .saturating_add(count.min(MOST_STEPS) as u64)
         .min(total + 1);

@@ -447,7 +447,7 @@ function passing(page) {
   const take = (/** @type {number} */ player) => {
     // Nothing of the last player's page is kept: their own, their place in the log.
     Object.assign(state, { view: null, own: null, seq: 0, log: [], logSeqs: new Set(), lastLogSeq: 0, logOlder: false, screen: 'loading' });
-    Object.assign(ui, { passTo: null, passStayed: null, away: null, seenLogSeq: 0, confirm: null, addingHere: false });
+    Object.assign(ui, { passTo: null, passStayed: null, away: null, seenLogSeq: 0, confirm: null, addingHere: false, toasts: [] });
     ui.pending.clear();
     ui.msgs.clear();
     page.seat.switchTo(player);

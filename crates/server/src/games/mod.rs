@@ -117,7 +117,8 @@ pub(crate) fn replay(
     from: u64,
     count: usize,
 ) -> Result<Value, crate::replay::Unreadable> {
-    with_game!(kind, G => crate::replay::steps::<G>(rows, creator, viewer, from, count), _ => Err(
+    let watcher = viewer == crate::room::Viewer::Watcher;
+    with_game!(kind, G => crate::replay::steps::<G>(rows, creator, watcher, from, count), _ => Err(
         crate::replay::Unreadable(format!("there is no game '{kind}' here"))
     ))
 }
