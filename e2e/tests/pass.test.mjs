@@ -168,6 +168,11 @@ test('a story table: the agreement goes round the phone, lines stay each playerâ
     assert.equal(await ada.page.evaluate(() => window.prophecy.own().lines.length), 1, 'Adaâ€™s line is hers again');
     assert.deepEqual(consoleErrors(ada), []);
     assert.deepEqual(consoleErrors(cy), []);
+    // A tab that names a seat its browser no longer holds (removed) comes back as the first.
+    // (Its refused socket is the browser's one console error.)
+    await ada.page.evaluate(() => sessionStorage.setItem(`prophecy.seat.${location.pathname.split('/')[2]}`, '7'));
+    await ada.page.reload();
+    await ada.page.waitForFunction(() => window.prophecy.me()?.player === 1 && window.prophecy.connected() && document.querySelector('[data-testid="topbar"]'));
   });
 });
 

@@ -975,7 +975,14 @@ async fn me<S: Store>(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
-    match seated(&state, &token, &headers).await {
+    // A page whose seat is gone (removed) learns which of its browser's seats speaks now.
+    let seat = match seated(&state, &token, &headers).await {
+        Ok(None) if device::named_seat(&headers).is_some() => {
+            device::seated(&state, &token, &headers, None).await
+        }
+        seat => seat,
+    };
+    match seat {
         Ok(Some(seat)) => {
             let seats = match device::held(&state, &token, &headers).await {
                 Ok(held) => device::listed(&held),

@@ -218,8 +218,10 @@ export class Connection {
         // The seat this socket speaks for, among those its browser holds (device.js).
         const seat = new URLSearchParams(query || '').get('seat');
         const r = await fetch(watching ? page : `${page}/me`, { headers: { Accept: 'application/json', ...(seat ? { 'Prophecy-Seat': seat } : {}) } });
-        // The server also says "no seat" with 200 and `{"player": null}` (see seat.js: boot).
-        const seatless = !watching && r.ok && (await r.json().catch(() => ({}))).player == null;
+        // The server also says "no seat" with 200 and `{"player": null}` (see seat.js: boot);
+        // a socket's seat gone from its browser, by naming another.
+        const me = !watching && r.ok ? await r.json().catch(() => ({})) : null;
+        const seatless = !!me && (me.player == null || (seat !== null && String(me.player) !== seat));
         if (seatless || r.status === 401 || r.status === 403 || r.status === 404) {
           this.stopped = true;
           this.on.unauthorized(seatless ? 401 : r.status);

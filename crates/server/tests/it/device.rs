@@ -191,7 +191,12 @@ async fn a_device_holds_eight_seats_keeps_an_old_cookie_and_loses_a_removed_seat
         .filter_map(Value::as_u64)
         .collect();
     assert!(online.contains(&1) && !online.contains(&2), "{online:?}");
-    let (_, me) = get_as(addr, &format!("/t/{token}/me"), &device, None).await;
+    // A page that still names Bo's seat is told which seat of its browser speaks now.
+    let (_, me) = get_as(addr, &format!("/t/{token}/me"), &device, Some(2)).await;
+    assert_eq!(
+        (me["player"].clone(), me["name"].clone()),
+        (json!(1), json!("Ada"))
+    );
     let held: Vec<&str> = (me["seats"].as_array().unwrap().iter())
         .filter_map(|s| s["name"].as_str())
         .collect();
