@@ -1,4 +1,5 @@
-//! Pages, table creation, joining, the seat cookie, export, and security headers.
+//! Pages, table creation, joining (the seat cookie is `device.rs`'s), export, and security
+//! headers.
 
 use crate::assets;
 use crate::device::{self, secret_hash, valid_token};
@@ -975,19 +976,15 @@ async fn me<S: Store>(
     peer: Option<Extension<Peer>>,
     headers: HeaderMap,
 ) -> Response {
-    // A page whose seat is gone (removed) learns which of its browser's seats speaks now.
-    let seat = match seated(&state, &token, &headers).await {
-        Ok(None) if device::named_seat(&headers).is_some() => {
-            device::seated(&state, &token, &headers, None).await
-        }
-        seat => seat,
-    };
+    // Every seat the browser holds, read once: the one the page names, or (its seat gone,
+    // removed) the first, speaks.
+    let named = device::named_seat(&headers);
+    let seat = device::held(&state, &token, &headers).await.map(|held| {
+        let seat = (held.iter().find(|(s, _)| Some(s.player) == named)).or(held.first());
+        seat.map(|(seat, _)| (seat.clone(), device::listed(&held)))
+    });
     match seat {
-        Ok(Some(seat)) => {
-            let seats = match device::held(&state, &token, &headers).await {
-                Ok(held) => device::listed(&held),
-                Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
-            };
+        Ok(Some((seat, seats))) => {
             let me = json!({ "player": seat.player, "name": seat.name, "creator": seat.creator, "seats": seats });
             no_store(Json(me).into_response())
         }

@@ -53,16 +53,19 @@ pub async fn upgrade<S: Store>(
             "The seat in the socket's address is a player's number: ?seat=2.",
         );
     };
-    let seat = match device::seated(&state, &token, &headers, which).await {
-        Ok(Some(seat)) => seat,
-        Ok(None) => {
-            return failure(
-                StatusCode::UNAUTHORIZED,
-                true,
-                "You have no seat at this table: join first.",
-            );
-        }
+    // The seats this browser holds, read once: each is at the table while one of its pages
+    // is open, and the page is told them.
+    let held = match device::held(&state, &token, &headers).await {
+        Ok(held) => held,
         Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
+    };
+    let named = (held.iter()).find(|(s, _)| which.is_none_or(|p| s.player == p));
+    let Some(seat) = named.map(|(seat, _)| seat.clone()) else {
+        return failure(
+            StatusCode::UNAUTHORIZED,
+            true,
+            "You have no seat at this table: join first.",
+        );
     };
     let room = match state.room(&token).await {
         Ok(Some(room)) => room,
@@ -89,16 +92,6 @@ pub async fn upgrade<S: Store>(
                 state.limits.sockets_per_seat
             ),
         );
-    };
-    // The seats this browser holds: each is at the table while one of its pages is open,
-    // and the page is told them. A one-seat cookie needs no more reading.
-    let held = if device::entries(&headers).len() > 1 {
-        match device::held(&state, &token, &headers).await {
-            Ok(held) => held,
-            Err(e) => return failure(StatusCode::INTERNAL_SERVER_ERROR, true, &e),
-        }
-    } else {
-        vec![(seat.clone(), String::new())]
     };
     let address = crate::limit::client(peer.as_deref(), &headers, state.trust_proxy);
     let viewer = Viewer::Player(seat.player);
